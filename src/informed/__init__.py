@@ -1,5 +1,33 @@
-"""informed: evaluate classifiers by what they got right beyond chance."""
+"""informed: evaluate classifiers by what they got right beyond chance.
+
+>>> from informed import Table, evaluate
+>>> evaluate(Table.binary(tp=12, fp=28, fn=18, tn=42), positive="+").measures["informedness"]
+0.0
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from informed.errors import InputError, InputTypeError, UndefinedMeasureWarning
+from informed.evaluation import Evaluation, evaluate
+from informed.matching import Abstention, Matching, abstain, match
+from informed.measures import MEASURES, Measure
+from informed.payoff import Payoff, payoff
+from informed.table import OneVsRest, Table
+
+__all__ = [
+    "MEASURES",
+    "Abstention",
+    "Evaluation",
+    "InputError",
+    "InputTypeError",
+    "Matching",
+    "Measure",
+    "OneVsRest",
+    "Payoff",
+    "Table",
+    "UndefinedMeasureWarning",
+    "abstain",
+    "evaluate",
+    "match",
+    "payoff",
+]

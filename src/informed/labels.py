@@ -1,0 +1,160 @@
+"""Labels: checking, coding and canonical ordering of class labels.
+
+A label is a `str`, an `int`, a `float` or a `bool` (numpy scalars are turned into the
+Python equivalent). Within one axis all labels are of one kind: strings, numbers or
+booleans. Mixing kinds is an error rather than a silent conversion (scikit-learn raises
+"Mix of label input types"; PyCM silently turned them into strings, pycm#240).
+
+Labels are kept in a canonical order (numbers numerically, strings by code point), so a
+Table built in chunks has the same row order as one built at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.errors import InputError, InputTypeError
+
+__all__ = [
+    "Label",
+    "as_label",
+    "as_vector",
+    "code_labels",
+    "label_kind",
+    "sort_labels",
+]
+
+Label = str | int | float | bool
+
+_KINDS = {"bool": 0, "number": 1, "str": 2}
+
+
+def as_label(value: Any) -> Label:
+    """Return `value` as a plain Python label, or raise naming what was received."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool | str):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            msg = f"a label must be finite; got {value!r}."
+            raise InputError(msg)
+        return value
+    msg = (
+        f"a label must be a str, int, float or bool; got {value!r} of type {type(value).__name__}."
+    )
+    raise InputTypeError(msg)
+
+
+def label_kind(label: Label) -> str:
+    """The kind of a label: ``"bool"``, ``"number"`` or ``"str"``."""
+    if isinstance(label, bool):
+        return "bool"
+    if isinstance(label, str):
+        return "str"
+    return "number"
+
+
+def _sort_key(label: Label) -> tuple[int, Any]:
+    return (_KINDS[label_kind(label)], label)
+
+
+def sort_labels(labels: Iterable[Label]) -> tuple[Label, ...]:
+    """Sort labels canonically: booleans, then numbers, then strings."""
+    return tuple(sorted(set(labels), key=_sort_key))
+
+
+def check_one_kind(labels: Sequence[Label], name: str) -> str | None:
+    """Raise if `labels` mix kinds; return the kind (None when empty)."""
+    kinds = {label_kind(x) for x in labels}
+    if len(kinds) > 1:
+        examples = {k: next(x for x in labels if label_kind(x) == k) for k in sorted(kinds)}
+        msg = (
+            f"`{name}` mixes label kinds {sorted(kinds)} (for example "
+            + ", ".join(f"{v!r}" for v in examples.values())
+            + "); convert them to one kind first, e.g. all to str."
+        )
+        raise InputTypeError(msg)
+    return kinds.pop() if kinds else None
+
+
+def as_vector(values: Any, name: str) -> NDArray[Any]:
+    """Turn list / array / Series input into a 1-D numpy array, or raise.
+
+    A column vector of shape (n, 1) is squeezed; a row vector (1, n) with n > 1 and any
+    higher dimension are errors; a bare string, a set, a dict or a scalar is refused.
+    """
+    if isinstance(values, str | bytes):
+        msg = f"`{name}` must be an array-like of labels, not a bare {type(values).__name__}."
+        raise InputTypeError(msg)
+    if isinstance(values, set | frozenset | dict):
+        msg = (
+            f"`{name}` must be an ordered sequence (list, array, Series); "
+            f"got a {type(values).__name__}, whose order is not defined."
+        )
+        raise InputTypeError(msg)
+    if not hasattr(values, "__len__") and not hasattr(values, "__array__"):
+        msg = f"`{name}` must be an array-like; got {type(values).__name__}."
+        raise InputTypeError(msg)
+    array = np.asarray(values)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array[:, 0]
+    if array.ndim != 1:
+        msg = (
+            f"`{name}` must be one-dimensional (or a column of shape (n, 1)); "
+            f"got shape {array.shape}."
+        )
+        raise InputError(msg)
+    if array.dtype.kind in "SV":
+        msg = f"`{name}` holds {array.dtype} values; decode bytes to str first."
+        raise InputTypeError(msg)
+    return array
+
+
+def _first_bad(mask: NDArray[np.bool_]) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def code_labels(values: NDArray[Any], name: str) -> tuple[tuple[Label, ...], NDArray[np.intp]]:
+    """Code a 1-D array of labels: (sorted distinct labels, code of each row).
+
+    Raises with the row number for NaN, infinite, None or unsupported values.
+    """
+    kind = values.dtype.kind
+    if kind == "f":
+        bad = ~np.isfinite(values)
+        if bad.any():
+            row = _first_bad(bad)
+            msg = f"`{name}` holds {values[row]!r} at row {row}; labels must be finite."
+            raise InputError(msg)
+    if kind in "biufU":
+        uniques, codes = np.unique(values, return_inverse=True)
+        labels = tuple(as_label(x) for x in uniques)
+        return labels, codes.reshape(-1).astype(np.intp, copy=False)
+    if kind != "O":
+        msg = f"`{name}` has unsupported dtype {values.dtype}."
+        raise InputTypeError(msg)
+    # keyed by (kind, label): True == 1 in Python, but they are different labels here
+    mapping: dict[tuple[str, Label], int] = {}
+    codes_list: list[int] = []
+    for row, value in enumerate(values.tolist()):
+        try:
+            label = as_label(value)
+        except (InputError, InputTypeError) as exc:
+            msg = f"`{name}` holds {value!r} at row {row}: {exc}"
+            raise type(exc)(msg) from None
+        codes_list.append(mapping.setdefault((label_kind(label), label), len(mapping)))
+    first_seen = [label for _, label in mapping]
+    check_one_kind(first_seen, name)
+    ordered = sort_labels(first_seen)
+    position = {label: i for i, label in enumerate(ordered)}
+    remap = np.array([position[label] for label in first_seen], dtype=np.intp)
+    codes = remap[np.asarray(codes_list, dtype=np.intp)] if codes_list else np.zeros(0, np.intp)
+    return ordered, codes
