@@ -85,11 +85,12 @@ def check_one_kind(labels: Sequence[Label], name: str) -> str | None:
     return kinds.pop() if kinds else None
 
 
-def as_vector(values: Any, name: str) -> NDArray[Any]:
+def as_vector(values: Any, name: str, *, labels: bool = True) -> NDArray[Any]:
     """Turn list / array / Series input into a 1-D numpy array, or raise.
 
     A column vector of shape (n, 1) is squeezed; a row vector (1, n) with n > 1 and any
     higher dimension are errors; a bare string, a set, a dict or a scalar is refused.
+    With `labels`, a list is kept as Python objects so that mixed kinds are caught.
     """
     if isinstance(values, str | bytes):
         msg = f"`{name}` must be an array-like of labels, not a bare {type(values).__name__}."
@@ -103,7 +104,16 @@ def as_vector(values: Any, name: str) -> NDArray[Any]:
     if not hasattr(values, "__len__") and not hasattr(values, "__array__"):
         msg = f"`{name}` must be an array-like; got {type(values).__name__}."
         raise InputTypeError(msg)
-    array = np.asarray(values)
+    if labels and isinstance(values, list | tuple):
+        # numpy would silently turn ["a", 1] into strings and [True, 1] into ints: keep
+        # the Python objects so that every value's kind is checked
+        try:
+            array = np.asarray(values, dtype=object)
+        except ValueError:
+            msg = f"`{name}` is ragged: its rows have different lengths."
+            raise InputError(msg) from None
+    else:
+        array = np.asarray(values)
     if array.ndim == 2 and array.shape[1] == 1:
         array = array[:, 0]
     if array.ndim != 1:

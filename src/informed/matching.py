@@ -54,7 +54,9 @@ class Matching:
     objective : str
         "informedness" or "diagonal".
     score : float
-        The objective of the matched table: its informedness, or its diagonal share.
+        The objective reached: the informedness summed over matched pairs,
+        sum pP(l) B(l -> c) (an unmatched label bets nothing, as the seed's ignored
+        classes), or the share of cases on the diagonal.
     """
 
     mapping: dict[Label, Label]
@@ -125,7 +127,12 @@ def match(
             mapping[label] = table.actual[int(np.argmax(per_label[r]))] if table.actual else label
     unmatched = tuple(x for x in table.predicted if x not in mapping)
     relabelled = _relabel(table, mapping)
-    if objective == "informedness":
+    if method == "one-to-one" and objective == "informedness":
+        # the sum over matched pairs; an unmatched label bets nothing (seed 001: "assign
+        # zero weight ... to cases classified in an ignored class")
+        pairs = [(table.predicted.index(k), table.actual.index(v)) for k, v in mapping.items()]
+        score = float(sum(scores[r, c] for r, c in pairs))
+    elif objective == "informedness":
         score = evaluate(relabelled).measures["informedness"]
     else:
         _, square = relabelled.square()
@@ -146,18 +153,23 @@ def _per_label_informedness(counts: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def _relabel(table: Table, mapping: dict[Label, Label]) -> Table:
-    """Rename rows by `mapping` (others keep their name) and merge rows that coincide."""
-    merged: Table | None = None
-    for i, label in enumerate(table.predicted):
-        row = Table(
-            counts=table.counts[i : i + 1].copy(),
-            predicted=(mapping.get(label, label),),
-            actual=table.actual,
-        )
-        merged = row if merged is None else merged + row
-    if merged is None:
-        return table
-    return merged
+    """Rename rows by `mapping` (others keep their name) and add up rows that coincide.
+
+    Built directly rather than by merging: an unmatched cluster id (an int) may stand
+    beside class names (str) as a row label.
+    """
+    names = [mapping.get(label, label) for label in table.predicted]
+    keyed = sort_labels_keyed(names)
+    position = {k: i for i, k in enumerate(keyed)}
+    counts = np.zeros((len(keyed), len(table.actual)), dtype=table.counts.dtype)
+    np.add.at(counts, [position[(label_kind(x), x)] for x in names], table.counts)
+    return Table(counts=counts, predicted=tuple(x for _, x in keyed), actual=table.actual)
+
+
+def sort_labels_keyed(labels: list[Label]) -> list[tuple[str, Label]]:
+    """Distinct (kind, label) pairs in canonical order; kinds may differ."""
+    rank = {"bool": 0, "number": 1, "str": 2}
+    return sorted({(label_kind(x), x) for x in labels}, key=lambda k: (rank[k[0]], k[1]))
 
 
 @dataclass(frozen=True)

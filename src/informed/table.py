@@ -602,7 +602,7 @@ def _list_dtype(counts: list[Any]) -> Any:
 def _check_weights(weights: Any, n: int) -> NDArray[np.float64] | None:
     if weights is None:
         return None
-    w = as_vector(weights, "weights")
+    w = as_vector(weights, "weights", labels=False)
     if w.shape[0] != n:
         msg = (
             "Found input variables with inconsistent numbers of samples: "
