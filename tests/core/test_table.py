@@ -287,3 +287,15 @@ def test_binary_keeps_positive_first() -> None:
     assert table.predicted == ("yes", "no")
     view = table.one_vs_rest("yes")
     assert (view.tp, view.fp, view.fn, view.tn) == (1, 2, 3, 4)
+
+
+def test_docs_list_every_registered_measure() -> None:
+    """docs/measures.md documents exactly the registry's measures."""
+    import re
+    from pathlib import Path
+
+    from informed import MEASURES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "measures.md").read_text()
+    documented = set(re.findall(r"^\| `(\w+)` \|", text, flags=re.MULTILINE))
+    assert documented == set(MEASURES)
