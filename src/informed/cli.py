@@ -1,116 +1,33 @@
-"""The command line: `informed evaluate FILE ...` and `informed demo`.
+"""The command line: `informed evaluate`, `informed tally` and `informed demo`.
 
-Parses arguments, calls the modules that do the work, and presents their results; no
-arithmetic happens here. Any error exits non-zero with a one-line message, never a
-traceback.
+Parses arguments, calls the modules that do the work and hands their results to
+`informed.report`; no arithmetic happens here. Any error exits with status 2 and a
+one-line message naming the file, line, column and value; never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from informed.errors import InputError, InputTypeError
-from informed.evaluation import Evaluation, evaluate
-from informed.io import read_csv_columns
-from informed.measures import MEASURES
-from informed.payoff import payoff
+from informed.evaluation import evaluate
+from informed.io import iter_batches
+from informed.report import evaluation_document, render_evaluation, render_ranking, render_tally
+from informed.report.progress import Progress
 from informed.table import Table
 
-__all__ = ["evaluation_report", "main"]
+__all__ = ["main"]
 
 DEMO_FILE = "breast_cancer_cv.csv"
-
-
-def _number(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
-def evaluation_report(result: Evaluation) -> dict[str, Any]:
-    """The JSON document of an evaluation; every key is a registry name, nan is null."""
-    table = result.table
-    return {
-        "n": table.n,
-        "positive": result.positive,
-        "labels": {"predicted": list(table.predicted), "actual": list(table.actual)},
-        "table": table.counts.tolist(),
-        "measures": {name: _number(v) for name, v in result.measures.items()},
-        "undefined": dict(result.reasons),
-        "per_label": {
-            str(label): {name: _number(v) for name, v in values.items()}
-            for label, values in result.per_label.items()
-        },
-        "payoff": payoff(table).to_dict(),
-    }
-
-
-def _format(value: float | None, width: int = 9) -> str:
-    if value is None or math.isnan(value):
-        return "undefined".rjust(width)
-    return f"{value:.4f}".rjust(width)
-
-
-def render_text(result: Evaluation, source: str) -> str:
-    """A readable report: the table, the measures with reasons, per label, the payoff."""
-    table = result.table
-    out = [
-        f"{source}: N = {table.n:g}"
-        + (f", positive label {result.positive!r}" if result.positive is not None else "")
-    ]
-    out += ["", "Contingency table (rows predicted, columns actual)", str(table), ""]
-    out.append(
-        "Measures"
-        + (" (one-vs-rest for the positive label)" if result.positive is not None else "")
-    )
-    width = max(len(m.title) for m in MEASURES.values())
-    for name, measure in MEASURES.items():
-        value = result.measures[name]
-        note = f"  {result.reasons[name]}" if name in result.reasons else ""
-        out.append(f"  {measure.title.ljust(width)} {_format(value)}{note}")
-    labels = list(result.per_label)
-    if labels:
-        out += ["", "Per label (one-vs-rest)"]
-        names = [
-            "recall",
-            "precision",
-            "f_measure",
-            "informedness",
-            "markedness",
-            "bias",
-            "prevalence",
-        ]
-        head = "  " + "label".ljust(14) + "".join(n[:11].rjust(12) for n in names)
-        out.append(head)
-        for label in labels:
-            row = "  " + str(label)[:14].ljust(14)
-            row += "".join(_format(result.per_label[label][n], 12) for n in names)
-            out.append(row)
-    pay = payoff(table)
-    out += ["", "Fair-odds payoff per unit stake (rows predicted; won = informedness of the label)"]
-    out.append(
-        "  "
-        + "".ljust(14)
-        + "".join(str(c)[:11].rjust(12) for c in pay.labels)
-        + "won".rjust(12)
-        + "weighted".rjust(12)
-    )
-    for i, label in enumerate(pay.labels):
-        cells = "".join(_format(float(v), 12) for v in pay.matrix[i])
-        out.append(
-            "  "
-            + str(label)[:14].ljust(14)
-            + cells
-            + _format(float(pay.won[i]), 12)
-            + _format(float(pay.weighted[i]), 12)
-        )
-    out.append(f"  Bookmaker informedness: {_format(pay.informedness).strip()}")
-    return "\n".join(out)
+DEMO_QUOTAS = (50, 100, 212)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -118,57 +35,223 @@ def _parser() -> argparse.ArgumentParser:
         prog="informed", description="Evaluate classifiers by what they got right beyond chance."
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    ev = commands.add_parser("evaluate", help="evaluate predictions in a CSV file")
-    ev.add_argument("file", help="a CSV file with a header line")
+
+    ev = commands.add_parser("evaluate", help="evaluate predictions and/or scores in a CSV file")
+    ev.add_argument("file", help="a CSV (with a header line), Parquet or Arrow IPC file")
     ev.add_argument("--actual", required=True, help="column of actual classes")
-    ev.add_argument("--predicted", required=True, help="column of predicted labels")
+    ev.add_argument("--predicted", help="column of predicted labels (contingency measures)")
+    ev.add_argument("--score", help="column of scores, higher = more positive (ranking measures)")
     ev.add_argument("--weight", help="column of non-negative case weights")
-    ev.add_argument("--positive", help="evaluate this label against the rest")
+    ev.add_argument(
+        "--positive", help="the positive class: its one-vs-rest view, and what scores rank"
+    )
+    ev.add_argument(
+        "--quota",
+        type=int,
+        nargs="+",
+        default=[],
+        metavar="J",
+        help="quotas (numbers of top-scored cases) to report the ranking at",
+    )
+    ev.add_argument(
+        "--bins", type=int, default=10, help="bins of the lift table (default 10: deciles)"
+    )
     ev.add_argument(
         "--alpha", type=float, default=0.5, help="F-measure weight, 1/(1+beta^2) (default 0.5)"
     )
+    ev.add_argument(
+        "--ci",
+        type=float,
+        metavar="LEVEL",
+        help="add bootstrap confidence intervals at this level, e.g. 0.95",
+    )
+    ev.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
     ev.add_argument("--format", choices=["text", "json"], default="text")
-    ev.add_argument("--encoding", default="utf-8", help="text encoding of the file (default utf-8)")
+    ev.add_argument(
+        "--encoding", default="utf-8", help="text encoding of a CSV file (default utf-8)"
+    )
+    ev.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+    ta = commands.add_parser(
+        "tally", help="score multi-label assignments (Statistics::Contingency)"
+    )
+    ta.add_argument("file", help='JSON lines: {"assigned": [...], "correct": [...]} per document')
+    ta.add_argument("--categories", help="comma-separated categories (else the file's first line)")
+    ta.add_argument(
+        "--conventions", choices=["default", "statistics-contingency"], default="default"
+    )
+    ta.add_argument("--format", choices=["text", "json"], default="text")
+
     demo = commands.add_parser("demo", help="evaluate the example shipped with the package")
     demo.add_argument("--format", choices=["text", "json"], default="text")
     return parser
 
 
-def _evaluate_file(
-    path: str,
-    actual: str,
-    predicted: str,
-    weight: str | None,
-    positive: str | None,
-    alpha: float,
-    encoding: str,
-) -> Evaluation:
-    columns = read_csv_columns(
-        path,
-        labels=[actual, predicted] if actual != predicted else [actual],
-        numbers=[weight] if weight else [],
-        nonnegative=[weight] if weight else [],
-        encoding=encoding,
-    )
-    if columns.rows == 0:
-        msg = f"{path} has a header but no data rows: nothing to evaluate."
+def _check_options(args: argparse.Namespace) -> None:
+    if args.predicted is None and args.score is None:
+        msg = "give --predicted COL, --score COL, or both."
         raise InputError(msg)
-    table = Table.from_labels(
-        actual=columns.labels[actual],
-        predicted=columns.labels[predicted],
-        weights=columns.numbers[weight] if weight else None,
-    )
-    if positive is not None and positive not in table.labels:
-        msg = f"--positive {positive!r} is not a label in {path}; labels are {list(table.labels)}."
+    if not 0.0 <= args.alpha <= 1.0:
+        msg = f"--alpha must lie in [0, 1]; got {args.alpha}."
         raise InputError(msg)
-    return evaluate(table, positive=positive, alpha=alpha)
+    if args.ci is not None and not 0.0 < args.ci < 1.0:
+        msg = f"--ci must lie strictly between 0 and 1, e.g. 0.95; got {args.ci}."
+        raise InputError(msg)
+    if args.score is not None and args.positive is None:
+        msg = "--score needs --positive LABEL: which class do high scores point to?"
+        raise InputError(msg)
+    if args.bins < 1:
+        msg = f"--bins must be at least 1; got {args.bins}."
+        raise InputError(msg)
+    bad = [q for q in args.quota if q < 1]
+    if bad:
+        msg = f"--quota must be positive numbers of cases; got {bad[0]}."
+        raise InputError(msg)
 
 
-def _emit(result: Evaluation, source: str, fmt: str) -> None:
+def _read(args: argparse.Namespace) -> tuple[Table | None, Any, int]:
+    """Stream the file in batches: the Table is merged batch by batch (memory flat in the
+    number of rows); scores are gathered for the Ranking. Returns (table, ranking, rows)."""
+    labels = [args.actual] + (
+        [args.predicted] if args.predicted and args.predicted != args.actual else []
+    )
+    numbers = [c for c in (args.score, args.weight) if c]
+    path = Path(args.file)
+    size = path.stat().st_size if path.is_file() else 0
+    progress = Progress(
+        path.name, size if path.suffix.lower() == ".csv" else 0, enabled=not args.quiet
+    )
+    table: Table | None = None
+    actual_parts: list[Any] = []
+    score_parts: list[Any] = []
+    weight_parts: list[Any] = []
+    rows = 0
+    try:
+        for batch in iter_batches(
+            path,
+            labels=labels,
+            numbers=numbers,
+            nonnegative=[args.weight] if args.weight else [],
+            encoding=args.encoding,
+        ):
+            rows += batch.rows
+            weights = batch.numbers[args.weight] if args.weight else None
+            if args.predicted:
+                part = Table.from_labels(
+                    actual=batch.labels[args.actual],
+                    predicted=batch.labels[args.predicted],
+                    weights=weights,
+                )
+                table = part if table is None else table + part
+            if args.score:
+                actual_parts.append(batch.labels[args.actual])
+                score_parts.append(batch.numbers[args.score])
+                if weights is not None:
+                    weight_parts.append(weights)
+            progress.update(batch.bytes_read, rows)
+    finally:
+        progress.close()
+    if rows == 0:
+        msg = f"{args.file} has a header but no data rows: nothing to evaluate."
+        raise InputError(msg)
+    seen = set(table.labels) if table is not None else set()
+    for part in actual_parts:
+        seen.update(np.unique(part).tolist())
+    if args.positive is not None and args.positive not in seen:
+        msg = (
+            f"--positive {args.positive!r} is not a label in {args.file}; "
+            f"labels are {sorted(seen)[:20]}."
+        )
+        raise InputError(msg)
+    ranking = None
+    if args.score:
+        from informed.ranking import Ranking
+
+        # scores rank the positive class against all the others (one-vs-rest)
+        ranking = Ranking.from_scores(
+            actual=np.concatenate(actual_parts) == args.positive,
+            scores=np.concatenate(score_parts),
+            positive=True,
+            weights=np.concatenate(weight_parts) if weight_parts else None,
+        )
+    return table, ranking, rows
+
+
+def _evaluate(args: argparse.Namespace, source: str) -> tuple[dict[str, Any], str]:
+    """Run `evaluate` on a file: returns the JSON document and the text report."""
+    table, ranking, _ = _read(args)
+    document: dict[str, Any] = {}
+    texts: list[str] = []
+    if table is not None:
+        result = evaluate(table, positive=args.positive, alpha=args.alpha)
+        document.update(evaluation_document(result))
+        intervals = None
+        if args.ci is not None:
+            from informed.inference import intervals_report
+
+            intervals = intervals_report(table, args.ci, positive=args.positive, seed=args.seed)
+            document["intervals"] = intervals
+            document["ci_level"] = args.ci
+        texts.append(render_evaluation(result, source, intervals, args.ci))
+    if ranking is not None:
+        from informed.ranking import ranking_report
+
+        report = ranking_report(ranking, quotas=tuple(args.quota), bins=args.bins)
+        document.setdefault("n", ranking.n)
+        document["ranking"] = report
+        if table is None:
+            texts.append(f"{source}: N = {ranking.n:g}")
+        texts.append(render_ranking(report, args.positive))
+    return document, "\n\n".join(texts)
+
+
+def _tally(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    from informed.tally import read_jsonl, tally_report
+
+    path = Path(args.file)
+    if not path.is_file():
+        msg = f"{args.file}: no such file."
+        raise InputError(msg)
+    categories = [c for c in args.categories.split(",") if c] if args.categories else None
+    tally = read_jsonl(path, categories=categories, conventions=args.conventions)
+    document = tally_report(tally)
+    return document, render_tally(document)
+
+
+def _emit(document: dict[str, Any], text: str, fmt: str) -> None:
     if fmt == "json":
-        print(json.dumps(evaluation_report(result), indent=1, allow_nan=False))
+        print(json.dumps(document, indent=1, allow_nan=False))
     else:
-        print(render_text(result, source))
+        print(text)
+
+
+def _demo(fmt: str) -> None:
+    with resources.as_file(resources.files("informed") / "data" / DEMO_FILE) as path:
+        args = _parser().parse_args(
+            [
+                "evaluate",
+                str(path),
+                "--actual",
+                "actual",
+                "--predicted",
+                "predicted",
+                "--score",
+                "score",
+                "--positive",
+                "malignant",
+                "--quota",
+                *map(str, DEMO_QUOTAS),
+                "--format",
+                fmt,
+            ]
+        )
+        document, text = _evaluate(args, Path(path).name)
+    if fmt == "text":
+        print(
+            "Example: 10-fold cross-validated logistic regression on the UCI breast-cancer data\n"
+            "(569 tumours, 212 malignant; the positive class is malignant)\n"
+        )
+    _emit(document, text, fmt)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -176,32 +259,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "demo":
-            with resources.as_file(resources.files("informed") / "data" / DEMO_FILE) as path:
-                result = _evaluate_file(
-                    str(path), "actual", "predicted", None, "malignant", 0.5, "utf-8"
-                )
-                print(
-                    "Example: 10-fold cross-validated logistic regression on the UCI breast-cancer "
-                    "data (positive class: malignant)\n"
-                    if args.format == "text"
-                    else "",
-                    end="",
-                )
-                _emit(result, Path(path).name, args.format)
+            _demo(args.format)
+        elif args.command == "tally":
+            _emit(*_tally(args), args.format)
         else:
-            if not 0.0 <= args.alpha <= 1.0:
-                msg = f"--alpha must lie in [0, 1]; got {args.alpha}."
-                raise InputError(msg)
-            result = _evaluate_file(
-                args.file,
-                args.actual,
-                args.predicted,
-                args.weight,
-                args.positive,
-                args.alpha,
-                args.encoding,
-            )
-            _emit(result, args.file, args.format)
+            _check_options(args)
+            _emit(*_evaluate(args, args.file), args.format)
     except (InputError, InputTypeError, OSError) as exc:
         print(f"informed: error: {exc}", file=sys.stderr)
         return 2
