@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,7 @@ from informed.measures import (
 )
 from informed.table import Table
 
-__all__ = ["Evaluation", "evaluate"]
+__all__ = ["Evaluation", "evaluate", "measure_values"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,40 @@ def _kwargs(measure: Measure, alpha: float) -> dict[str, float]:
     return {"alpha": alpha} if measure.takes_alpha else {}
 
 
+def measure_values(
+    square: Any,
+    names: Sequence[str],
+    index: int | None = None,
+    alpha: float = 0.5,
+    undefined: str = "propagate",
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Overall values [...] and per-label values [..., L] of square tables [..., L, L].
+
+    The one place where a table's overall value is formed: the positive label's
+    one-vs-rest value when `index` is given, else the registry's rule (an average of the
+    per-label values, or a function of the whole table). Leading batch dimensions are
+    kept, so bootstrap replicates use the same code as a single table.
+    """
+    overall: dict[str, Any] = {}
+    per_label: dict[str, Any] = {}
+    # nan is the intended value of a measure on a degenerate table (an empty margin)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ovr = one_vs_rest_counts(square)
+        for name in names:
+            measure = MEASURES[name]
+            kwargs = _kwargs(measure, alpha)
+            values = np.asarray(measure(ovr, **kwargs), dtype=np.float64)
+            per_label[name] = values
+            if index is not None:
+                overall[name] = values[..., index]
+            elif isinstance(measure.overall, str):
+                weights = label_weights(square, measure.overall)
+                overall[name] = np.asarray(weighted_mean(values, weights, undefined))
+            else:
+                overall[name] = np.asarray(measure.overall(square, **kwargs), dtype=np.float64)
+    return overall, per_label
+
+
 def evaluate(
     table: Table,
     *,
@@ -105,32 +140,27 @@ def evaluate(
     per_label: dict[Label, dict[str, float]] = {label: {} for label in labels}
     per_label_reasons: dict[Label, dict[str, str]] = {label: {} for label in labels}
     total = float(square.sum())
+    if labels:
+        overall, values_by_name = measure_values(square, list(MEASURES), index, alpha, undefined)
     for name, measure in MEASURES.items():
-        kwargs = _kwargs(measure, alpha)
-        values = measure(ovr, **kwargs) if labels else np.zeros(0)
+        values = values_by_name[name] if labels else np.zeros(0)
         for k, label in enumerate(labels):
             value = float(values[k])
             per_label[label][name] = value
             if np.isnan(value):
                 per_label_reasons[label][name] = undefined_reason(measure, ovr[k]) or "undefined"
+        value = float(overall[name]) if labels else float("nan")
+        measures[name] = value
+        if not np.isnan(value):
+            continue
         if index is not None:
-            overall = float(values[index])
-            if np.isnan(overall):
-                reasons[name] = undefined_reason(measure, ovr[index]) or "undefined"
+            reasons[name] = undefined_reason(measure, ovr[index]) or "undefined"
         else:
-            if isinstance(measure.overall, str):
-                weights = label_weights(square, measure.overall)
-                overall = (
-                    float(weighted_mean(values, weights, undefined)) if labels else float("nan")
-                )
-            else:
-                overall = float(measure.overall(square, **kwargs)) if labels else float("nan")
-                weights = label_weights(square, "bias")
-            if np.isnan(overall):
-                reasons[name] = _overall_reason(
-                    measure, labels, values, weights, total, per_label_reasons
-                )
-        measures[name] = overall
+            rule = measure.overall if isinstance(measure.overall, str) else "bias"
+            weights = label_weights(square, rule) if labels else np.zeros(0)
+            reasons[name] = _overall_reason(
+                measure, labels, values, weights, total, per_label_reasons
+            )
     return Evaluation(
         table=table,
         positive=positive,

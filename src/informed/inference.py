@@ -32,14 +32,11 @@ from numpy.typing import NDArray
 from scipy import special, stats
 
 from informed.errors import InputError, InputTypeError
-from informed.evaluation import evaluate
+from informed.evaluation import evaluate, measure_values
 from informed.labels import Label, as_label, label_kind
 from informed.measures import (
     MEASURES,
-    label_weights,
-    one_vs_rest_counts,
     undefined_reason,
-    weighted_mean,
 )
 from informed.table import Table
 
@@ -276,36 +273,6 @@ def _label_index(labels: tuple[Label, ...], positive: Label | None) -> int | Non
 
 
 # ---------------------------------------------------------------------- batch evaluation
-def _batch_values(
-    square: Floats,
-    names: list[str],
-    index: int | None,
-    alpha: float,
-    undefined: str,
-) -> tuple[dict[str, Floats], dict[str, Floats]]:
-    """Overall values [...] and per-label values [..., L] of a batch of square tables,
-    exactly as `informed.evaluation.evaluate` forms them: the positive label's one-vs-rest
-    value, else the registry's average rule or whole-table function."""
-    overall: dict[str, Floats] = {}
-    per_label: dict[str, Floats] = {}
-    # nan is the intended value of a measure on a degenerate replicate (an empty margin)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ovr = one_vs_rest_counts(square)
-        for name in names:
-            measure = MEASURES[name]
-            kwargs = {"alpha": alpha} if measure.takes_alpha else {}
-            values = np.asarray(measure(ovr, **kwargs), dtype=np.float64)
-            per_label[name] = values
-            if index is not None:
-                overall[name] = values[..., index]
-            elif isinstance(measure.overall, str):
-                weights = label_weights(square, measure.overall)
-                overall[name] = np.asarray(weighted_mean(values, weights, undefined))
-            else:
-                overall[name] = np.asarray(measure.overall(square, **kwargs), dtype=np.float64)
-    return overall, per_label
-
-
 def _batches(total: int, cells_each: int) -> list[slice]:
     step = max(1, _BATCH_CELLS // max(cells_each, 1))
     return [slice(start, min(start + step, total)) for start in range(0, total, step)]
@@ -321,13 +288,13 @@ def _evaluate_batches(
     undefined: str,
     per_label: bool,
 ) -> tuple[dict[str, Floats], dict[str, Floats]]:
-    """`_batch_values` of `count` tables produced by `tables(slice) -> counts[b, L, L]`,
+    """`measure_values` of `count` tables produced by `tables(slice) -> counts[b, L, L]`,
     in batches of about `_BATCH_CELLS` cells (`size` = L * L cells per table)."""
     overall: dict[str, list[Floats]] = {name: [] for name in names}
     labels: dict[str, list[Floats]] = {name: [] for name in names}
     for part in _batches(count, size):
         block = tables(part)
-        values, per = _batch_values(block, names, index, alpha, undefined)
+        values, per = measure_values(block, names, index, alpha, undefined)
         for name in names:
             overall[name].append(values[name])
             if per_label:
@@ -540,7 +507,7 @@ def bootstrap(
     total = float(square.sum())
     draws = _case_count(table, size)
 
-    estimates, label_estimates = _batch_values(
+    estimates, label_estimates = measure_values(
         square[None].astype(np.float64), names, index, alpha, undefined
     )
     empty = np.empty(0)

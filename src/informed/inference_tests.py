@@ -32,10 +32,9 @@ from numpy.typing import NDArray
 from scipy import special, stats
 
 from informed.errors import InputError, InputTypeError
-from informed.evaluation import evaluate
+from informed.evaluation import evaluate, measure_values
 from informed.inference import (
     Interval,
-    _batch_values,
     _check_choice,
     _check_count,
     _check_table,
@@ -502,7 +501,7 @@ def permutation_test(
         random_state=rng,
     )
     tables = np.asarray(tables, dtype=np.float64).reshape(permutations, *square.shape)
-    values, _ = _batch_values(tables, [measure], index, alpha, "propagate")
+    values, _ = measure_values(tables, [measure], index, alpha, "propagate")
     null_values = values[measure]
     defined = null_values[~np.isnan(null_values)]
     # ties of the observed table with a permuted one must count as "as extreme" although

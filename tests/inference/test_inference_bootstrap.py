@@ -11,7 +11,8 @@ import pytest
 
 from informed import MEASURES, Table, evaluate
 from informed.errors import InputError, InputTypeError
-from informed.inference import Interval, _batch_values, bootstrap, intervals_report
+from informed.evaluation import measure_values
+from informed.inference import Interval, bootstrap, intervals_report
 
 
 def _random_square(rng: np.random.Generator, size: int, zero_rows: bool) -> np.ndarray:
@@ -24,13 +25,13 @@ def _random_square(rng: np.random.Generator, size: int, zero_rows: bool) -> np.n
 
 @pytest.mark.parametrize("positive", [None, 0, 2])
 @pytest.mark.parametrize("undefined", ["propagate", "omit"])
-def test_batch_values_equal_evaluate_table_by_table(positive: int | None, undefined: str) -> None:
+def test_measure_values_equal_evaluate_table_by_table(positive: int | None, undefined: str) -> None:
     """One vectorised call over a batch of tables gives what `evaluate` gives table by table,
     overall and per label, nan where evaluate has nan (empty rows and columns included)."""
     rng = np.random.default_rng(5)
     squares = np.stack([_random_square(rng, 3, zero_rows=i % 3 == 0) for i in range(30)])
     names = list(MEASURES)
-    overall, per_label = _batch_values(squares.astype(float), names, positive, 0.3, undefined)
+    overall, per_label = measure_values(squares.astype(float), names, positive, 0.3, undefined)
     for b, square in enumerate(squares):
         table = Table.from_counts(square, rows="predicted", labels=[0, 1, 2])
         expected = evaluate(table, positive=positive, alpha=0.3, undefined=undefined)
