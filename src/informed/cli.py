@@ -206,7 +206,7 @@ def _evaluate(args: argparse.Namespace, source: str) -> tuple[dict[str, Any], st
 
 
 def _tally(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-    from informed.tally import read_jsonl, tally_report
+    from informed.tally_io import read_jsonl, tally_report
 
     path = Path(args.file)
     if not path.is_file():
