@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,15 @@ from typing import Any
 import numpy as np
 
 from informed.errors import InputError, InputTypeError
-from informed.evaluation import evaluate
+from informed.evaluation import Evaluation, evaluate
 from informed.io import iter_batches
-from informed.report import evaluation_document, render_evaluation, render_ranking, render_tally
+from informed.report import (
+    evaluation_document,
+    measures_csv,
+    render_evaluation,
+    render_ranking,
+    render_tally,
+)
 from informed.report.progress import Progress
 from informed.table import Table
 
@@ -66,7 +73,11 @@ def _parser() -> argparse.ArgumentParser:
         help="add bootstrap confidence intervals at this level, e.g. 0.95",
     )
     ev.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
-    ev.add_argument("--format", choices=["text", "json"], default="text")
+    ev.add_argument("--format", choices=["text", "json", "csv"], default="text")
+    ev.add_argument(
+        "--html", metavar="FILE", help="also write a self-contained HTML report with plots"
+    )
+    ev.add_argument("--all-labels", action="store_true", help="list every label, however many")
     ev.add_argument(
         "--encoding", default="utf-8", help="text encoding of a CSV file (default utf-8)"
     )
@@ -83,7 +94,13 @@ def _parser() -> argparse.ArgumentParser:
     ta.add_argument("--format", choices=["text", "json"], default="text")
 
     demo = commands.add_parser("demo", help="evaluate the example shipped with the package")
-    demo.add_argument("--format", choices=["text", "json"], default="text")
+    demo.add_argument("--format", choices=["text", "json", "csv"], default="text")
+    demo.add_argument(
+        "--html",
+        metavar="FILE",
+        default="informed-demo.html",
+        help="where to write the HTML report (default informed-demo.html; '' for none)",
+    )
     return parser
 
 
@@ -177,22 +194,41 @@ def _read(args: argparse.Namespace) -> tuple[Table | None, Any, int]:
     return table, ranking, rows
 
 
-def _evaluate(args: argparse.Namespace, source: str) -> tuple[dict[str, Any], str]:
-    """Run `evaluate` on a file: returns the JSON document and the text report."""
+@dataclass
+class Output:
+    """What a command produced, in every format it can be written in."""
+
+    document: dict[str, Any]
+    text: str
+    csv: str | None = None
+    evaluation: Evaluation | None = None
+    ranking: Any = None
+    intervals: dict[str, list[float | None]] | None = None
+
+
+def _evaluate(args: argparse.Namespace, source: str) -> Output:
+    """Run `evaluate` on a file: the JSON document, the text report and the CSV."""
     table, ranking, _ = _read(args)
+    color = args.format == "text" and sys.stdout.isatty()
     document: dict[str, Any] = {}
     texts: list[str] = []
+    result = None
+    intervals = None
+    report = None
     if table is not None:
         result = evaluate(table, positive=args.positive, alpha=args.alpha)
         document.update(evaluation_document(result))
-        intervals = None
         if args.ci is not None:
             from informed.inference import intervals_report
 
             intervals = intervals_report(table, args.ci, positive=args.positive, seed=args.seed)
             document["intervals"] = intervals
             document["ci_level"] = args.ci
-        texts.append(render_evaluation(result, source, intervals, args.ci))
+        texts.append(
+            render_evaluation(
+                result, source, intervals, args.ci, all_labels=args.all_labels, color=color
+            )
+        )
     if ranking is not None:
         from informed.ranking import ranking_report
 
@@ -201,11 +237,18 @@ def _evaluate(args: argparse.Namespace, source: str) -> tuple[dict[str, Any], st
         document["ranking"] = report
         if table is None:
             texts.append(f"{source}: N = {ranking.n:g}")
-        texts.append(render_ranking(report, args.positive))
-    return document, "\n\n".join(texts)
+        texts.append(render_ranking(report, args.positive, color=color))
+    return Output(
+        document=document,
+        text="\n\n".join(texts),
+        csv=measures_csv(result, report),
+        evaluation=result,
+        ranking=ranking,
+        intervals=intervals,
+    )
 
 
-def _tally(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+def _tally(args: argparse.Namespace) -> Output:
     from informed.tally_io import read_jsonl, tally_report
 
     path = Path(args.file)
@@ -215,19 +258,34 @@ def _tally(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     categories = [c for c in args.categories.split(",") if c] if args.categories else None
     tally = read_jsonl(path, categories=categories, conventions=args.conventions)
     document = tally_report(tally)
-    return document, render_tally(document)
+    return Output(document=document, text=render_tally(document, color=sys.stdout.isatty()))
 
 
-def _emit(document: dict[str, Any], text: str, fmt: str) -> None:
+def _emit(output: Output, fmt: str) -> None:
     if fmt == "json":
-        print(json.dumps(document, indent=1, allow_nan=False))
+        print(json.dumps(output.document, indent=1, allow_nan=False))
+    elif fmt == "csv":
+        print(output.csv or "", end="")
     else:
-        print(text)
+        print(output.text)
 
 
-def _demo(fmt: str) -> None:
+def _write_html(output: Output, path: str, source: str, level: float | None) -> None:
+    from informed.report.html import write_html_report
+
+    write_html_report(
+        path,
+        output.evaluation,
+        output.ranking,
+        intervals=output.intervals,
+        level=level,
+        source=source,
+    )
+
+
+def _demo(args: argparse.Namespace) -> None:
     with resources.as_file(resources.files("informed") / "data" / DEMO_FILE) as path:
-        args = _parser().parse_args(
+        demo_args = _parser().parse_args(
             [
                 "evaluate",
                 str(path),
@@ -241,17 +299,23 @@ def _demo(fmt: str) -> None:
                 "malignant",
                 "--quota",
                 *map(str, DEMO_QUOTAS),
+                "--ci",
+                "0.95",
+                "--quiet",
                 "--format",
-                fmt,
+                args.format,
             ]
         )
-        document, text = _evaluate(args, Path(path).name)
-    if fmt == "text":
+        output = _evaluate(demo_args, Path(path).name)
+    if args.format == "text":
         print(
             "Example: 10-fold cross-validated logistic regression on the UCI breast-cancer data\n"
             "(569 tumours, 212 malignant; the positive class is malignant)\n"
         )
-    _emit(document, text, fmt)
+    _emit(output, args.format)
+    if args.html:
+        _write_html(output, args.html, DEMO_FILE, 0.95)
+        print(f"\nHTML report written to {Path(args.html).resolve()}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -259,12 +323,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "demo":
-            _demo(args.format)
+            _demo(args)
         elif args.command == "tally":
-            _emit(*_tally(args), args.format)
+            _emit(_tally(args), args.format)
         else:
             _check_options(args)
-            _emit(*_evaluate(args, args.file), args.format)
+            output = _evaluate(args, args.file)
+            _emit(output, args.format)
+            if args.html:
+                _write_html(output, args.html, Path(args.file).name, args.ci)
     except (InputError, InputTypeError, OSError) as exc:
         print(f"informed: error: {exc}", file=sys.stderr)
         return 2

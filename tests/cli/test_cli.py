@@ -56,11 +56,14 @@ def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "Fair-odds payoff" in out
 
 
-def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(["demo"], capsys)
+def test_demo_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo prints the report and writes the HTML report where it says."""
+    html = tmp_path / "demo.html"
+    code, out, err = _run(["demo", "--html", str(html)], capsys)
     assert code == 0
     assert "malignant" in out and "Informedness" in out
-    code, out, _ = _run(["demo", "--format", "json"], capsys)
+    assert html.is_file() and str(html) in err
+    code, out, _ = _run(["demo", "--format", "json", "--html", ""], capsys)
     assert code == 0 and json.loads(out)["n"] == 569
 
 
@@ -73,7 +76,7 @@ def test_demo_matches_the_shipped_file(capsys: pytest.CaptureFixture[str]) -> No
         rows = list(csv.DictReader(path.open()))
     tp = sum(r["actual"] == "malignant" and r["predicted"] == "malignant" for r in rows)
     fn = sum(r["actual"] == "malignant" and r["predicted"] == "benign" for r in rows)
-    _, out, _ = _run(["demo", "--format", "json"], capsys)
+    _, out, _ = _run(["demo", "--format", "json", "--html", ""], capsys)
     data = json.loads(out)
     assert data["measures"]["recall"] == pytest.approx(tp / (tp + fn))
 

@@ -131,7 +131,7 @@ def test_intervals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_demo_has_every_section(capsys: pytest.CaptureFixture[str]) -> None:
-    data = _json(["demo", "--format", "json"], capsys)
+    data = _json(["demo", "--format", "json", "--html", ""], capsys)
     assert data["n"] == 569
     assert "measures" in data and "ranking" in data
 
