@@ -234,16 +234,12 @@ def _csv_batches(
                     number_values[column].append(number)
                 row += 1
                 if row - first == batch_rows:
-                    yield _csv_batch(
-                        label_values, number_values, first, row - first, _tell(handle)
-                    )
+                    yield _csv_batch(label_values, number_values, first, row - first, _tell(handle))
                     label_values = {c: [] for c in labels}
                     number_values = {c: [] for c in numbers}
                     first = row
             if row > first or row == 0:
-                yield _csv_batch(
-                    label_values, number_values, first, row - first, _tell(handle)
-                )
+                yield _csv_batch(label_values, number_values, first, row - first, _tell(handle))
     except UnicodeDecodeError as exc:
         msg = (
             f"{file}: bytes that are not valid {encoding} near line {line + 1} ({exc.reason}); "
@@ -383,7 +379,12 @@ def _arrow_batch(
             msg = f"{file} data row {first + bad}, column {column!r}: the label is missing (null)."
             raise InputError(msg)
         if pa.types.is_dictionary(array.type):
-            array = array.cast(array.type.value_type)
+            # decode the (small) dictionary once, then index it: no per-row Python strings
+            chunk = array.combine_chunks() if hasattr(array, "combine_chunks") else array
+            words = pa.compute.cast(chunk.dictionary, pa.string()).to_numpy(zero_copy_only=False)
+            codes = chunk.indices.to_numpy(zero_copy_only=False)
+            out_labels[column] = np.asarray(words, dtype=str)[codes]
+            continue
         text = pa.compute.cast(array, pa.string())
         out_labels[column] = np.asarray(text.to_numpy(zero_copy_only=False), dtype=str)
     for column in numbers:
