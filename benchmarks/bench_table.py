@@ -59,9 +59,13 @@ def main() -> None:
         from sklearn.metrics import classification_report, confusion_matrix
 
         def sklearn_all() -> object:
-            return confusion_matrix(actual, predicted), classification_report(actual, predicted, zero_division=0)
+            return confusion_matrix(actual, predicted), classification_report(
+                actual, predicted, zero_division=0
+            )
 
-        rows.append(("scikit-learn confusion_matrix + classification_report", best_of(1, sklearn_all)))
+        rows.append(
+            ("scikit-learn confusion_matrix + classification_report", best_of(1, sklearn_all))
+        )
     print(f"n = {args.n:,}, {k} classes, best of {args.repeat}")
     for name, seconds in rows:
         print(f"  {name:<55} {seconds * 1000:9.1f} ms")

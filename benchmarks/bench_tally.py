@@ -57,7 +57,10 @@ def main() -> None:
     correct = rng.random((n, k)) < args.density
     assigned = correct ^ (rng.random((n, k)) < args.density / 2)  # a noisy classifier
     categories = [f"category{j:02d}" for j in range(k)]
-    sparse_assigned, sparse_correct = scipy.sparse.csr_array(assigned), scipy.sparse.csr_array(correct)
+    sparse_assigned, sparse_correct = (
+        scipy.sparse.csr_array(assigned),
+        scipy.sparse.csr_array(correct),
+    )
 
     # correctness first. sklearn's table per category is [[tn, fp], [fn, tp]] (rows actual);
     # ours is [[tp, fp], [fn, tn]] (rows assigned): reverse both axes, then transpose.
@@ -92,7 +95,11 @@ def main() -> None:
         ("dense", sklearn, lambda: multilabel_confusion_matrix(correct, assigned)),
         ("dense", "numpy column sums", numpy_column_sums),
         ("dense", "numpy one read (floor)", numpy_one_read),
-        ("sparse", "Tally.add_results", lambda: tally_counts(sparse_assigned, sparse_correct, categories)),
+        (
+            "sparse",
+            "Tally.add_results",
+            lambda: tally_counts(sparse_assigned, sparse_correct, categories),
+        ),
         ("sparse", sklearn, lambda: multilabel_confusion_matrix(sparse_correct, sparse_assigned)),
         ("sparse", "numpy bincount of indices (floor)", numpy_sparse_bincounts),
     ]
@@ -126,11 +133,15 @@ def main() -> None:
 
     assert np.array_equal(one_by_one(), tally_counts(assigned[:few], correct[:few], categories))
     seconds = best_time(one_by_one, max(1, args.repeat // 2))
-    print(f"Tally.add_result one by one: {seconds / few * 1e6:.1f} us per document ({few} documents)")
+    print(
+        f"Tally.add_result one by one: {seconds / few * 1e6:.1f} us per document ({few} documents)"
+    )
     for layout in ("dense", "sparse"):
         speedup = times[layout, sklearn] / times[layout, "Tally.add_results"]
         verdict = "meets" if speedup >= 10 else "MISSES"
-        print(f"{layout}: Tally is {speedup:.1f}x faster than scikit-learn ({verdict} the 10x goal)")
+        print(
+            f"{layout}: Tally is {speedup:.1f}x faster than scikit-learn ({verdict} the 10x goal)"
+        )
 
 
 if __name__ == "__main__":

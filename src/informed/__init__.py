@@ -9,25 +9,34 @@ from __future__ import annotations
 
 from informed.errors import InputError, InputTypeError, UndefinedMeasureWarning
 from informed.evaluation import Evaluation, evaluate
+from informed.inference import Bootstrap, Interval, bootstrap
 from informed.matching import Abstention, Matching, abstain, match
 from informed.measures import MEASURES, Measure
 from informed.payoff import Payoff, payoff
+from informed.ranking import Ranking, ranking_report
 from informed.table import OneVsRest, Table
+from informed.tally import Tally
 
 __all__ = [
     "MEASURES",
     "Abstention",
+    "Bootstrap",
     "Evaluation",
     "InputError",
     "InputTypeError",
+    "Interval",
     "Matching",
     "Measure",
     "OneVsRest",
     "Payoff",
+    "Ranking",
     "Table",
+    "Tally",
     "UndefinedMeasureWarning",
     "abstain",
+    "bootstrap",
     "evaluate",
     "match",
     "payoff",
+    "ranking_report",
 ]

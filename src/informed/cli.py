@@ -204,6 +204,9 @@ class Output:
     evaluation: Evaluation | None = None
     ranking: Any = None
     intervals: dict[str, list[float | None]] | None = None
+    positive: str | None = None
+    quotas: tuple[int, ...] = ()
+    bins: int = 10
 
 
 def _evaluate(args: argparse.Namespace, source: str) -> Output:
@@ -245,6 +248,9 @@ def _evaluate(args: argparse.Namespace, source: str) -> Output:
         evaluation=result,
         ranking=ranking,
         intervals=intervals,
+        positive=args.positive,
+        quotas=tuple(args.quota),
+        bins=args.bins,
     )
 
 
@@ -280,6 +286,9 @@ def _write_html(output: Output, path: str, source: str, level: float | None) -> 
         intervals=output.intervals,
         level=level,
         source=source,
+        ranking_positive=output.positive,
+        quotas=output.quotas,
+        bins=output.bins,
     )
 
 

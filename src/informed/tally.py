@@ -774,9 +774,7 @@ class Tally:
     def _code(self, category: str) -> int:
         code = self._index.get(category) if isinstance(category, str) else None
         if code is None:
-            msg = (
-                f"{category!r} is not one of the declared categories {preview(self._categories)}."
-            )
+            msg = f"{category!r} is not one of the declared categories {preview(self._categories)}."
             raise InputError(msg)
         return code
 

@@ -539,6 +539,7 @@ def json_count(value: Any, name: str) -> int:
 
 def json_counts(value: Any, shape: tuple[int, ...], name: str) -> Ints:
     """Nested JSON lists of counts of exactly `shape`, as an int64 array."""
+
     def check(item: Any, depth: int) -> Any:
         if depth == len(shape):
             return json_count(item, name)

@@ -192,7 +192,31 @@ def test_registry_is_complete() -> None:
 
 def test_issue_names_are_registered() -> None:
     """The JSON keys the CLI promises are registry names."""
-    promised = ["recall", "inverse_recall", "precision", "inverse_precision", "fallout", "miss_rate", "accuracy", "error", "jaccard", "f_measure", "inverse_f_measure", "average_f_measure", "g_measure", "inverse_g_measure", "average_g_measure", "informedness", "markedness", "correlation", "matthews_correlation", "kappa", "conditional_entropy", "bias", "prevalence"]
+    promised = [
+        "recall",
+        "inverse_recall",
+        "precision",
+        "inverse_precision",
+        "fallout",
+        "miss_rate",
+        "accuracy",
+        "error",
+        "jaccard",
+        "f_measure",
+        "inverse_f_measure",
+        "average_f_measure",
+        "g_measure",
+        "inverse_g_measure",
+        "average_g_measure",
+        "informedness",
+        "markedness",
+        "correlation",
+        "matthews_correlation",
+        "kappa",
+        "conditional_entropy",
+        "bias",
+        "prevalence",
+    ]
     assert set(promised) <= set(MEASURES)
 
 

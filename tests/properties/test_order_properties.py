@@ -30,7 +30,9 @@ def test_shuffling_rows_changes_nothing(data: list[tuple[int, int]], rnd) -> Non
 
 @FAST
 @given(pairs, st.permutations(["w", "x", "y", "z"]))
-def test_renaming_labels_permutes_per_label_values(data: list[tuple[int, int]], names: list[str]) -> None:
+def test_renaming_labels_permutes_per_label_values(
+    data: list[tuple[int, int]], names: list[str]
+) -> None:
     """A bijective renaming permutes per-label values and keeps every overall value."""
     a = Table.from_labels(actual=[x for x, _ in data], predicted=[y for _, y in data])
     b = Table.from_labels(actual=[names[x] for x, _ in data], predicted=[names[y] for _, y in data])
@@ -46,7 +48,9 @@ def test_renaming_labels_permutes_per_label_values(data: list[tuple[int, int]], 
 def test_integer_weights_equal_repetition(data: list[tuple[int, int]], weights: list[int]) -> None:
     """An integer weight w_i is the same as repeating row i w_i times (P22, P23)."""
     w = weights[: len(data)]
-    weighted = Table.from_labels(actual=[x for x, _ in data], predicted=[y for _, y in data], weights=w)
+    weighted = Table.from_labels(
+        actual=[x for x, _ in data], predicted=[y for _, y in data], weights=w
+    )
     actual = [x for (x, _), k in zip(data, w, strict=True) for _ in range(k)]
     predicted = [y for (_, y), k in zip(data, w, strict=True) for _ in range(k)]
     repeated = Table.from_labels(actual=actual, predicted=predicted)
@@ -61,5 +65,7 @@ def test_strings_and_numbers_give_the_same_measures() -> None:
     predicted = rng.integers(0, 2, 200)
     names = np.array(["eggs", "spam"])
     a = evaluate(Table.from_labels(actual=actual, predicted=predicted), positive=1)
-    b = evaluate(Table.from_labels(actual=names[actual], predicted=names[predicted]), positive="spam")
+    b = evaluate(
+        Table.from_labels(actual=names[actual], predicted=names[predicted]), positive="spam"
+    )
     assert all(_equal(a.measures[k], b.measures[k]) for k in MEASURES)

@@ -63,8 +63,16 @@ def test_reference_cells_per_category() -> None:
 def test_reference_per_category_statistics() -> None:
     """finance P=0 R=0 F1=0; politics P=R=F1=1; sports P=1 R=0.6667 F1=0.8 (PITFALLS)."""
     stats = reference_tally().category_stats()
-    assert (stats["finance"]["precision"], stats["finance"]["recall"], stats["finance"]["F1"]) == (0, 0, 0)
-    assert (stats["politics"]["precision"], stats["politics"]["recall"], stats["politics"]["F1"]) == (1, 1, 1)
+    assert (stats["finance"]["precision"], stats["finance"]["recall"], stats["finance"]["F1"]) == (
+        0,
+        0,
+        0,
+    )
+    assert (
+        stats["politics"]["precision"],
+        stats["politics"]["recall"],
+        stats["politics"]["F1"],
+    ) == (1, 1, 1)
     assert stats["sports"]["precision"] == 1
     assert stats["sports"]["recall"] == pytest.approx(2 / 3, abs=1e-15)
     assert stats["sports"]["F1"] == pytest.approx(0.8, abs=1e-15)  # 2*2 / (2*2 + 0 + 1)
@@ -286,7 +294,9 @@ def test_set_entries_refuses_non_counts(bad: object) -> None:
 # ---------------------------------------------------------------------- one test per Perl convention
 def _one(a: int, b: int, c: int, d: int, conventions: str) -> Tally:
     t = Tally(["x"], conventions=conventions)  # type: ignore[arg-type]
-    t.add_results([[1]] * a + [[1]] * b + [[0]] * c + [[0]] * d, [[1]] * a + [[0]] * b + [[1]] * c + [[0]] * d)
+    t.add_results(
+        [[1]] * a + [[1]] * b + [[0]] * c + [[0]] * d, [[1]] * a + [[0]] * b + [[1]] * c + [[0]] * d
+    )
     return t
 
 

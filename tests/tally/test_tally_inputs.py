@@ -41,7 +41,9 @@ def test_bad_categories(categories: object, error: type[Exception]) -> None:
         Tally(categories)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("option", "value"), [("unknown", "skip"), ("conventions", "perl"), ("unknown", None)])
+@pytest.mark.parametrize(
+    ("option", "value"), [("unknown", "skip"), ("conventions", "perl"), ("unknown", None)]
+)
 def test_unknown_options_are_errors(option: str, value: object) -> None:
     """No prefix matching, no silent fallback (STYLE.md)."""
     with pytest.raises(InputError, match=option):
@@ -122,7 +124,9 @@ DOCS = [
 ]
 
 
-def _indicators(docs: list[tuple[list[str], list[str]]], cats: list[str]) -> tuple[np.ndarray, np.ndarray]:
+def _indicators(
+    docs: list[tuple[list[str], list[str]]], cats: list[str]
+) -> tuple[np.ndarray, np.ndarray]:
     assigned = np.array([[c in a for c in cats] for a, _ in docs], dtype=bool)
     correct = np.array([[c in r for c in cats] for _, r in docs], dtype=bool)
     return assigned, correct
@@ -171,13 +175,19 @@ def test_bulk_dense_and_sparse_mixed() -> None:
 
 def test_sparse_explicit_zeros_and_duplicates() -> None:
     """Stored zeros are not mentions; duplicate COO entries are summed (1 + 1 = 2: refused)."""
-    zeros = scipy.sparse.csr_array((np.array([0.0, 1.0]), (np.array([0, 1]), np.array([0, 2]))), shape=(2, 3))
+    zeros = scipy.sparse.csr_array(
+        (np.array([0.0, 1.0]), (np.array([0, 1]), np.array([0, 2]))), shape=(2, 3)
+    )
     t = _tally()
     t.add_results(zeros, np.zeros((2, 3)))
     assert t.table("sports").counts.tolist() == [[0, 0], [0, 2]]
     assert t.table("finance").counts.tolist() == [[0, 1], [0, 1]]
-    duplicated = scipy.sparse.coo_array((np.array([1, 1]), (np.array([0, 0]), np.array([1, 1]))), shape=(2, 3))
-    with pytest.raises(InputError, match=r"`assigned`\[0, 1\] is 2 \(sparse duplicates are summed\)"):
+    duplicated = scipy.sparse.coo_array(
+        (np.array([1, 1]), (np.array([0, 0]), np.array([1, 1]))), shape=(2, 3)
+    )
+    with pytest.raises(
+        InputError, match=r"`assigned`\[0, 1\] is 2 \(sparse duplicates are summed\)"
+    ):
         t.add_results(duplicated, np.zeros((2, 3)))
 
 
@@ -209,7 +219,9 @@ def test_wide_sparse_route_equals_dense(seed: int) -> None:
 
 def test_wide_sparse_route_refuses_bad_values() -> None:
     """The entry-by-entry route names the bad entry too, and counts nothing."""
-    bad = scipy.sparse.coo_array((np.array([1, 1]), (np.array([3, 3]), np.array([7, 7]))), shape=(30, 40))
+    bad = scipy.sparse.coo_array(
+        (np.array([1, 1]), (np.array([3, 3]), np.array([7, 7]))), shape=(30, 40)
+    )
     t = Tally(WIDE)
     assert _SPARSE_CELLS * 3 < 30 * 40  # entry by entry
     with pytest.raises(InputError, match=r"`correct`\[3, 7\] is 2"):
@@ -221,7 +233,9 @@ def test_wide_sparse_route_refuses_bad_values() -> None:
 
 def test_sparse_input_is_not_mutated() -> None:
     """The caller's sparse matrix keeps its duplicates and zeros (P05)."""
-    coo = scipy.sparse.coo_array((np.array([1, 0]), (np.array([0, 1]), np.array([1, 1]))), shape=(2, 3))
+    coo = scipy.sparse.coo_array(
+        (np.array([1, 0]), (np.array([0, 1]), np.array([1, 1]))), shape=(2, 3)
+    )
     csr = scipy.sparse.csr_matrix(coo)
     csr.has_canonical_format = False
     data, indices = csr.data.copy(), csr.indices.copy()
@@ -260,7 +274,9 @@ def test_bulk_columns_must_match() -> None:
         _tally().add_results(np.zeros((1, 2)), np.zeros((1, 2)), columns=["sports"])
 
 
-@pytest.mark.parametrize("bad", [[["sports"], ["finance", "politics"]], np.array([["a", "b", "c"]]), "abc"])
+@pytest.mark.parametrize(
+    "bad", [[["sports"], ["finance", "politics"]], np.array([["a", "b", "c"]]), "abc"]
+)
 def test_bulk_refuses_names(bad: object) -> None:
     """Lists of names (ragged or not) are not indicator matrices: a type error with a hint."""
     with pytest.raises(InputTypeError):
@@ -488,7 +504,7 @@ def test_read_jsonl_categories_from_argument_or_data() -> None:
         ('{"assigned": ["weather"], "correct": []}', InputError, "line 3: document 1: .*'weather'"),
         ('{"assigned": [1], "correct": [], "name": "n7"}', InputTypeError, "line 3: document 'n7'"),
         ('{"assigned": 5, "correct": []}', InputTypeError, "line 3"),
-        ('{"assigned": [], "correct": [], "name": [1]}', InputTypeError, "line 3: \"name\""),
+        ('{"assigned": [], "correct": [], "name": [1]}', InputTypeError, 'line 3: "name"'),
         ('{"categories": ["x"]}', InputError, "line 3: .*categories line must come first"),
     ],
 )
@@ -523,7 +539,14 @@ def test_report_layout_and_values() -> None:
     report = tally_report(t)
     text = json.dumps(report, allow_nan=False)  # would raise on a NaN
     assert json.loads(text) == report
-    assert set(report) >= {"documents", "categories", "micro", "macro", "per_category", "stats_table"}
+    assert set(report) >= {
+        "documents",
+        "categories",
+        "micro",
+        "macro",
+        "per_category",
+        "stats_table",
+    }
     assert report["documents"] == 5
     assert report["categories"] == CATS
     assert set(report["micro"]) == set(MEASURES)

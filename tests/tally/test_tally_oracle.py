@@ -106,7 +106,9 @@ def test_perl_conventions_against_zero_division_one(seed: int) -> None:
     Column 0 (never predicted, sometimes true) is that case; elsewhere they agree."""
     y_true, y_pred = _data(seed)
     t = _tally(y_true, y_pred, CONVENTIONS_PERL)
-    p, r, f, _ = metrics.precision_recall_fscore_support(y_true, y_pred, average=None, zero_division=1)
+    p, r, f, _ = metrics.precision_recall_fscore_support(
+        y_true, y_pred, average=None, zero_division=1
+    )
     ours_p = np.array(list(t.per_category("precision").values()))
     assert y_true[:, 0].any()
     assert ours_p[0] == 0.0
@@ -125,4 +127,6 @@ def test_sparse_against_sklearn() -> None:
     p, r, f, _ = metrics.precision_recall_fscore_support(
         scipy_sparse.csr_matrix(y_true), scipy_sparse.csr_matrix(y_pred), average="micro"
     )
-    assert (t.micro_precision(), t.micro_recall(), t.micro_F1()) == pytest.approx((p, r, f), rel=1e-12)
+    assert (t.micro_precision(), t.micro_recall(), t.micro_F1()) == pytest.approx(
+        (p, r, f), rel=1e-12
+    )

@@ -100,7 +100,11 @@ def _python(categories: list[str], ops: list[list[str]]) -> Tally:
         if op[0] == "S":
             t.set_entries(*(int(x) for x in op[1:]))
             continue
-        form, assigned, correct = op[1], op[2].split(",") if op[2] else [], op[3].split(",") if op[3] else []
+        form, assigned, correct = (
+            op[1],
+            op[2].split(",") if op[2] else [],
+            op[3].split(",") if op[3] else [],
+        )
         if form == "string":
             t.add_result(assigned[0], correct[0], name="doc")
         elif form == "hash":
@@ -118,7 +122,11 @@ def test_against_the_perl_module(seed: int) -> None:
     categories, ops = _experiment(seed)
     text = "".join("\t".join(op) + "\n" for op in ops)
     run = subprocess.run(
-        [PERL, "-e", SCRIPT, ",".join(categories)], input=text, capture_output=True, text=True, check=True
+        [PERL, "-e", SCRIPT, ",".join(categories)],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     lines = run.stdout.split("\n")
     t = _python(categories, ops)
@@ -132,7 +140,9 @@ def test_against_the_perl_module(seed: int) -> None:
     for row in rows:
         ours = stats[row[1]]
         assert [int(x) for x in row[2:6]] == [ours["a"], ours["b"], ours["c"], ours["d"]]
-        assert [float(x) for x in row[6:]] == [ours[k] for k in ("precision", "recall", "F1", "accuracy", "error")]
+        assert [float(x) for x in row[6:]] == [
+            ours[k] for k in ("precision", "recall", "F1", "accuracy", "error")
+        ]
     tables = run.stdout.split("table ")[1:]
     for chunk in tables:
         figures, table = chunk.split("\n", 1)

@@ -40,7 +40,9 @@ def one_by_one(docs: list[Doc], conv: str = "default", cats: tuple[str, ...] = C
 
 
 def indicators(docs: list[Doc], cats: tuple[str, ...] = CATS) -> tuple[np.ndarray, np.ndarray]:
-    assigned = np.array([[c in a for c in cats] for a, _ in docs], dtype=bool).reshape(-1, len(cats))
+    assigned = np.array([[c in a for c in cats] for a, _ in docs], dtype=bool).reshape(
+        -1, len(cats)
+    )
     correct = np.array([[c in r for c in cats] for _, r in docs], dtype=bool).reshape(-1, len(cats))
     return assigned, correct
 
@@ -142,7 +144,9 @@ def test_macro_is_the_mean_of_per_category_values(docs: list[Doc]) -> None:
             assert t.macro(name) == pytest.approx(mean, abs=1e-12), name
         defined = values[~np.isnan(values)]
         if defined.size:
-            assert t.macro(name, undefined="omit") == pytest.approx(float(np.mean(defined)), abs=1e-12)
+            assert t.macro(name, undefined="omit") == pytest.approx(
+                float(np.mean(defined)), abs=1e-12
+            )
         else:
             assert math.isnan(t.macro(name, undefined="omit"))
 
@@ -213,7 +217,9 @@ def test_input_representations_agree(docs: list[Doc], data: st.DataObject) -> No
 
 @SETTINGS
 @given(documents, documents)
-def test_union_merge_equals_the_tally_over_the_union(left_docs: list[Doc], right_docs: list[Doc]) -> None:
+def test_union_merge_equals_the_tally_over_the_union(
+    left_docs: list[Doc], right_docs: list[Doc]
+) -> None:
     """Tallies over different categories merge over the union, as if built over it (a
     category absent from one side counts that side's documents as d); commutative."""
     left_cats, right_cats = CATS[:2], CATS[1:]
@@ -248,7 +254,9 @@ def test_perl_conventions_agree_wherever_the_default_is_defined(docs: list[Doc])
     perl, default = one_by_one(docs, PERL), one_by_one(docs)
     for name in FIVE:
         pairs = [(perl.micro(name), default.micro(name))]
-        pairs += list(zip(perl.per_category(name).values(), default.per_category(name).values(), strict=True))
+        pairs += list(
+            zip(perl.per_category(name).values(), default.per_category(name).values(), strict=True)
+        )
         for ours, theirs in pairs:
             assert 0.0 <= ours <= 1.0
             if not math.isnan(theirs):

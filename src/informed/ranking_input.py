@@ -1,0 +1,416 @@
+"""Rows to tie groups: the input checks and the one sort behind `Ranking.from_scores`.
+
+Every check names the offending row and value. The grouping packs each score's order key
+and the row's outcome into one 64-bit integer, so that one sort (numpy's vectorised sort
+of uint64) orders the rows by score and yields exact counts per distinct score; weighted
+rows, and the rare scores whose keys cannot be packed exactly, go through an argsort.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from informed.errors import InputError, InputTypeError
+
+__all__ = [
+    "NOT_GIVEN",
+    "as_numeric",
+    "as_scores",
+    "as_vector",
+    "as_weights",
+    "canonical_scores",
+    "check_groups",
+    "empty_counts",
+    "equal_mask",
+    "group_rows",
+    "positive_mask",
+    "shown",
+]
+
+FloatArray = NDArray[np.float64]
+CountArray = NDArray[np.int64] | NDArray[np.float64]
+
+_ONE = np.uint64(1)
+_TOP63 = np.uint64((1 << 63) - 1)
+_BIT62 = np.uint64(1 << 62)
+# Integers beyond 2**53 are not all representable in float64; distinct ones could merge.
+_EXACT_INT = 1 << 53
+_SHOWN_LABELS = 10
+
+
+class _NotGiven:
+    """Marker for an omitted `negative=` (None may be a real label)."""
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+NOT_GIVEN: Any = _NotGiven()
+
+
+def group_rows(
+    scores: FloatArray, is_positive: NDArray[np.bool_], weights: FloatArray | None
+) -> tuple[FloatArray, CountArray, CountArray]:
+    """Distinct scores (descending, -0.0 as 0.0) with their positive and negative counts.
+
+    Without weights the counts are int64 and the cost is one sort of n uint64 keys. With
+    weights, rows of weight 0 are dropped first (they add no group) and counts are float64.
+    """
+    if weights is None:
+        return _group_unweighted(scores, is_positive)
+    keep = weights > 0
+    if not keep.all():
+        scores, is_positive, weights = scores[keep], is_positive[keep], weights[keep]
+    return _group_by_argsort(scores, is_positive, weights)
+
+
+def as_vector(name: str, values: ArrayLike, *, labels: bool) -> NDArray[Any]:
+    """A 1-D array from an array-like; a column (n, 1) is accepted, a row (1, n) is not."""
+    if isinstance(values, str | bytes):
+        msg = (
+            f"`{name}` must be an array-like (list or 1-D array); got the bare string "
+            f"{values!r}. Wrap a single value in a list."
+        )
+        raise InputTypeError(msg)
+    if isinstance(values, set | frozenset | Mapping):
+        msg = (
+            f"`{name}` must be an ordered array-like (list or 1-D array); got a "
+            f"{type(values).__name__}, whose order is not the rows' order."
+        )
+        raise InputTypeError(msg)
+    if isinstance(values, np.ndarray):
+        array = values
+    elif labels and isinstance(values, list | tuple):
+        array = np.asarray(values)
+        if array.dtype.kind in "US":
+            kinds = {type(v).__name__ for v in values}
+            if len(kinds) > 1:
+                msg = (
+                    f"`{name}` mixes label types {sorted(kinds)}; a number and its string "
+                    "would become one label. Use one type."
+                )
+                raise InputTypeError(msg)
+    else:
+        array = np.asarray(values)
+    if array.ndim == 0:
+        msg = (
+            f"`{name}` must be an array-like (list or 1-D array); got "
+            f"{type(values).__name__} {values!r}."
+        )
+        raise InputTypeError(msg)
+    if array.ndim == 2 and array.shape[1] == 1:
+        return array[:, 0]
+    if array.ndim != 1:
+        hint = (
+            " (a row vector: pass `values[0]` or `np.ravel(values)`)" if array.shape[0] == 1 else ""
+        )
+        msg = f"`{name}` must be 1-D; got shape {array.shape}{hint}."
+        raise InputError(msg)
+    return array
+
+
+def as_numeric(name: str, array: NDArray[Any]) -> NDArray[Any]:
+    """Check that an array holds real numbers; object arrays are converted if they can be."""
+    kind = array.dtype.kind
+    if kind in "biuf":
+        return array
+    if kind == "O":
+        try:
+            return array.astype(np.float64)
+        except (TypeError, ValueError):
+            for row, value in enumerate(array.tolist()):
+                try:
+                    float(value)
+                except (TypeError, ValueError):
+                    msg = f"`{name}` must hold real numbers; row {row} holds {shown(value)}."
+                    raise InputTypeError(msg) from None
+            raise
+    msg = f"`{name}` must hold real numbers; got dtype {array.dtype} (e.g. {array[:1].tolist()})."
+    raise InputTypeError(msg)
+
+
+def as_scores(array: NDArray[Any], *, allow_infinite: bool, name: str = "scores") -> FloatArray:
+    """Scores as float64, every value checked; -0.0 left for the grouping to merge."""
+    array = as_numeric(name, array)
+    if array.dtype.kind in "iu" and array.size:
+        largest = max(abs(int(array.min())), abs(int(array.max())))
+        if largest > _EXACT_INT:
+            row = int(np.flatnonzero(np.abs(array.astype(np.float64)) > _EXACT_INT)[0])
+            msg = (
+                f"`{name}` row {row} holds {shown(array[row])}, an integer beyond 2**53 that "
+                "float64 cannot hold exactly (distinct scores could merge); rescale the scores."
+            )
+            raise InputError(msg)
+    values = np.asarray(array, dtype=np.float64)
+    finite = np.isfinite(values)
+    if not finite.all():
+        bad = ~finite if not allow_infinite else np.isnan(values)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            value = values[row]
+            hint = (
+                " Pass `allow_infinite=True` to rank infinite scores."
+                if not math.isnan(value)
+                else ""
+            )
+            msg = f"`{name}` must be finite; row {row} holds {shown(value)}.{hint}"
+            raise InputError(msg)
+    return values
+
+
+def as_weights(array: NDArray[Any]) -> FloatArray:
+    values = np.asarray(as_numeric("weights", array), dtype=np.float64)
+    bad = ~(values >= 0) | ~np.isfinite(values)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        msg = f"`weights` must be finite and non-negative; row {row} holds {shown(values[row])}."
+        raise InputError(msg)
+    return values
+
+
+def equal_mask(array: NDArray[Any], label: Any) -> NDArray[np.bool_]:
+    """Elementwise array == label as a boolean array (mismatched types compare unequal)."""
+    mask = np.asarray(array == label)
+    if mask.shape != array.shape or mask.dtype != np.bool_:
+        mask = np.array([value == label for value in array.tolist()], dtype=bool)
+    return mask
+
+
+def _nan_labels(array: NDArray[Any]) -> NDArray[np.bool_]:
+    if array.dtype.kind in "fc":
+        return np.asarray(np.isnan(array), dtype=bool)
+    if array.dtype.kind == "O":
+        # Elementwise in C: NaN is the one value unequal to itself.
+        unequal = np.asarray(np.not_equal(array, array), dtype=bool)
+        none = np.asarray(np.equal(array, np.array([None], dtype=object)), dtype=bool)
+        return np.asarray(unequal | none, dtype=bool)
+    return np.zeros(array.shape, dtype=bool)
+
+
+def _found_labels(array: NDArray[Any]) -> str:
+    try:
+        values = np.unique(array).tolist()
+    except TypeError:
+        values = list(dict.fromkeys(array.tolist()))
+    shown = ", ".join(repr(v) for v in values[:_SHOWN_LABELS])
+    more = f", ... ({len(values)} in all)" if len(values) > _SHOWN_LABELS else ""
+    return f"[{shown}{more}]"
+
+
+def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray[np.bool_]:
+    """True where the row is positive; every other row must be the one negative label."""
+    nan_rows = _nan_labels(actual)
+    if nan_rows.any():
+        row = int(np.flatnonzero(nan_rows)[0])
+        msg = f"`actual` row {row} holds {shown(actual[row])}; labels must not be NaN or None."
+        raise InputError(msg)
+    is_positive = equal_mask(actual, positive)
+    if negative is not NOT_GIVEN:
+        if equal_mask(np.asarray([negative], dtype=object), positive).any():
+            msg = f"`positive` and `negative` must differ; both are {shown(positive)}."
+            raise InputError(msg)
+        outside = ~(is_positive | equal_mask(actual, negative))
+        if outside.any():
+            row = int(np.flatnonzero(outside)[0])
+            msg = (
+                f"`actual` row {row} holds {shown(actual[row])}, which is neither positive="
+                f"{shown(positive)} nor negative={shown(negative)}."
+            )
+            raise InputError(msg)
+        return is_positive
+    if actual.size and not is_positive.any():
+        msg = (
+            f"positive={shown(positive)} does not occur in `actual`, which holds "
+            f"{_found_labels(actual)}. Pass the positive label as it appears in `actual` "
+            "(mind 1 vs '1'), or pass `negative=` for data with no positives."
+        )
+        raise InputError(msg)
+    others = ~is_positive
+    if others.any():
+        reference = actual[int(np.argmax(others))]
+        third = others & ~equal_mask(actual, reference)
+        if third.any():
+            row = int(np.argmax(third))
+            msg = (
+                f"`actual` must hold two classes, positive={shown(positive)} and one other; row "
+                f"{row} holds {shown(actual[row])} besides {shown(reference)}. Found "
+                f"{_found_labels(actual)}; use `Ranking.one_vs_rest` for more classes."
+            )
+            raise InputError(msg)
+    return is_positive
+
+
+def check_groups(
+    scores: ArrayLike, positives: ArrayLike, negatives: ArrayLike
+) -> tuple[FloatArray, CountArray, CountArray]:
+    """Validate counts given directly; return canonical copies (float64, int64 or float64)."""
+    score_array = as_vector("scores", scores, labels=False)
+    positive_array = as_vector("positives", positives, labels=False)
+    negative_array = as_vector("negatives", negatives, labels=False)
+    if not (score_array.size == positive_array.size == negative_array.size):
+        msg = (
+            "`scores`, `positives` and `negatives` must have one entry per group; got "
+            f"{score_array.size}, {positive_array.size} and {negative_array.size}."
+        )
+        raise InputError(msg)
+    score_values = np.array(as_numeric("scores", score_array), dtype=np.float64)
+    if np.isnan(score_values).any():
+        row = int(np.flatnonzero(np.isnan(score_values))[0])
+        msg = f"`scores` must not be NaN; group {row} is."
+        raise InputError(msg)
+    if score_values.size > 1 and not (score_values[:-1] > score_values[1:]).all():
+        row = int(np.flatnonzero(~(score_values[:-1] > score_values[1:]))[0]) + 1
+        msg = (
+            "`scores` must be distinct and strictly descending; group "
+            f"{row} holds {shown(score_values[row])} after {shown(score_values[row - 1])}."
+        )
+        raise InputError(msg)
+    kinds = {as_numeric("positives", positive_array).dtype.kind}
+    kinds.add(as_numeric("negatives", negative_array).dtype.kind)
+    integer = kinds <= set("biu")
+    counts: list[CountArray] = []
+    for name, array in (("positives", positive_array), ("negatives", negative_array)):
+        values: CountArray = (
+            np.array(array, dtype=np.int64) if integer else np.array(array, dtype=np.float64)
+        )
+        bad = ~(values >= 0) if integer else ~(values >= 0) | ~np.isfinite(values)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            msg = (
+                f"`{name}` must be finite and non-negative; group {row} holds {shown(values[row])}."
+            )
+            raise InputError(msg)
+        counts.append(np.add(values, 0, dtype=values.dtype))  # -0.0 weights become 0.0
+    empty = (counts[0] == 0) & (counts[1] == 0)
+    if empty.any():
+        row = int(np.flatnonzero(empty)[0])
+        msg = (
+            f"Group {row} (score {shown(score_values[row])}) has no positives and no "
+            "negatives; drop it."
+        )
+        raise InputError(msg)
+    return canonical_scores(score_values), counts[0], counts[1]
+
+
+def empty_counts(weighted: bool) -> CountArray:
+    """No groups' counts: float64 for weights, int64 for counts."""
+    return np.empty(0, dtype=np.float64) if weighted else np.empty(0, dtype=np.int64)
+
+
+def shown(value: Any) -> str:
+    """repr of a value as the user wrote it: numpy scalars shown as Python values."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+def canonical_scores(scores: FloatArray) -> FloatArray:
+    """-0.0 becomes 0.0, so equal Rankings have equal bytes and JSON."""
+    return np.add(scores, 0.0)
+
+
+def _order_keys(scores: FloatArray) -> tuple[NDArray[np.uint64], int, int] | None:
+    """Descending-order keys below 2**63 for float64 scores, or None if none fit exactly.
+
+    Returns (keys, case, exponent): ascending keys are descending scores, and equal keys
+    are equal scores (-0.0 == 0.0). The top bit is left free for the outcome.
+    Case 0: all scores >= 0, keys = (2**63 - 1) - bits. Case 1: all <= 0, keys = bits of
+    -score. Case 2: mixed signs, scores scaled exactly by 2**-exponent into (-1, 1), so the
+    exponent's top bit is free; +-inf take the extreme keys.
+    """
+    if scores.size == 0:
+        return np.empty(0, dtype=np.uint64), 0, 0
+    low = float(scores.min())
+    high = float(scores.max())
+    if low >= 0:
+        if low == 0 and np.signbit(scores).any():
+            scores = scores + 0.0  # -0.0 -> 0.0: its sign bit would break the key order
+        return np.subtract(_TOP63, scores.view(np.uint64)), 0, 0
+    if high <= 0:
+        negated = -scores
+        negated += 0.0
+        return negated.view(np.uint64), 1, 0
+    finite = np.isfinite(scores)
+    largest = float(np.abs(scores[finite]).max()) if finite.any() else 0.0
+    exponent = math.frexp(largest)[1] if largest > 0 else 0
+    scaled = np.ldexp(scores, -exponent)
+    if not np.array_equal(np.ldexp(scaled, exponent), scores):
+        return None
+    magnitude = np.abs(scaled).view(np.uint64)
+    # Monotone code u: x >= 0 -> 2**62 + bits(x); x < 0 -> 2**62 - 1 - bits(-x); the key
+    # is (2**63 - 1) - u, so that ascending keys are descending scores.
+    keys = np.where(scaled >= 0, _TOP63 - _BIT62 - magnitude, _BIT62 + magnitude)
+    keys[np.isposinf(scaled)] = np.uint64(0)
+    keys[np.isneginf(scaled)] = _TOP63
+    return keys, 2, exponent
+
+
+def _decode_keys(keys: NDArray[np.uint64], case: int, exponent: int) -> FloatArray:
+    """Invert `_order_keys` on the distinct keys (in place where possible)."""
+    if case == 0:
+        return np.subtract(_TOP63, keys, out=keys).view(np.float64)
+    if case == 1:
+        return np.subtract(0.0, keys.view(np.float64))
+    positive_side = keys < _BIT62
+    magnitude = np.where(positive_side, _TOP63 - _BIT62 - keys, keys - _BIT62)
+    magnitude[(keys == 0) | (keys == _TOP63)] = 0  # the +-inf sentinels, set below
+    values = np.ldexp(magnitude.view(np.float64), exponent)
+    values = np.where(positive_side, values, -values)
+    values[keys == 0] = math.inf
+    values[keys == _TOP63] = -math.inf
+    return canonical_scores(values)
+
+
+def _group_unweighted(
+    scores: FloatArray, is_positive: NDArray[np.bool_]
+) -> tuple[FloatArray, CountArray, CountArray]:
+    """Distinct scores (descending) with positive and negative counts, by one key sort."""
+    encoded = _order_keys(scores)
+    if encoded is None:
+        return _group_by_argsort(scores, is_positive, None)
+    keys, case, exponent = encoded
+    # Pack the outcome into the free low bit: one sort orders by score, then outcome.
+    keys <<= _ONE
+    keys |= is_positive
+    keys.sort()
+    outcome = np.bitwise_and(keys, _ONE).view(np.int64)
+    keys >>= _ONE
+    n = keys.size
+    if n == 0:
+        empty = np.empty(0, dtype=np.int64)
+        return np.empty(0), empty, empty.copy()
+    change = keys[1:] != keys[:-1]
+    if np.count_nonzero(change) == n - 1:
+        # No ties: every row is its own group.
+        negatives = np.subtract(1, outcome)
+        return _decode_keys(keys, case, exponent), outcome, negatives
+    ends = np.flatnonzero(change)
+    ends = np.append(ends, n - 1)
+    cumulative = np.cumsum(outcome, out=outcome)[ends]
+    positives = np.diff(cumulative, prepend=0)
+    totals = np.diff(ends, prepend=-1)
+    return _decode_keys(keys[ends], case, exponent), positives, totals - positives
+
+
+def _group_by_argsort(
+    scores: FloatArray, is_positive: NDArray[np.bool_], weights: FloatArray | None
+) -> tuple[FloatArray, CountArray, CountArray]:
+    """Group by argsort (weights must follow the rows); counts int64 without weights."""
+    n = scores.size
+    if n == 0:
+        return np.empty(0), empty_counts(weights is not None), empty_counts(weights is not None)
+    order = np.argsort(-scores)
+    ordered = scores[order]
+    starts = np.concatenate(([0], np.flatnonzero(ordered[1:] != ordered[:-1]) + 1))
+    outcome = is_positive[order]
+    if weights is None:
+        positives: CountArray = np.add.reduceat(outcome.astype(np.int64), starts)
+        totals = np.diff(starts, append=n).astype(np.int64)
+        return canonical_scores(ordered[starts]), positives, totals - positives
+    weight = weights[order]
+    positives = np.add.reduceat(np.where(outcome, weight, 0.0), starts)
+    negatives = np.add.reduceat(np.where(outcome, 0.0, weight), starts)
+    return canonical_scores(ordered[starts]), positives, negatives

@@ -1,0 +1,543 @@
+"""Summaries of a Ranking as closed forms over tie groups: AUC, PEM, average hit rate,
+average Qrecall, the areas of PEM, the explanation of undefined values and the report.
+
+Each summary of Arbel & Rokach (seed 004) is a sum over positions j = 1..n; inside a tie
+group the quota curves are linear (t[k] = m2/m1), so each group's share is an arithmetic
+or harmonic sum in closed form, and the cost is linear in the number of groups.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.special import digamma
+
+from informed.errors import InputError
+from informed.ranking_curves import (
+    FloatArray,
+    Groups,
+    cumulative_positives,
+    groups_of,
+    hit_rate,
+    json_float,
+    json_quota,
+    lift,
+    lift_table,
+    locate,
+    pearson,
+    pearson_defined,
+    qrecall,
+    quota_array,
+    ratio,
+    threshold_at,
+)
+
+if TYPE_CHECKING:
+    from informed.ranking import Ranking
+
+__all__ = [
+    "auc",
+    "average_hit_rate",
+    "average_qrecall",
+    "pem",
+    "pem_areas",
+    "ranking_report",
+    "undefined_reason",
+]
+
+# Harmonic differences use the asymptotic series of digamma from this start on.
+_ASYMPTOTIC_FROM = 63.0
+# Integer sums below this bound are exact in int64.
+_INT_SAFE = float(1 << 62)
+
+
+def _harmonic(start: FloatArray, count: FloatArray) -> FloatArray:
+    """sum_{k=1}^{count} 1/(start + k) = digamma(start + count + 1) - digamma(start + 1).
+
+    For start >= 63 the difference comes from the asymptotic series
+    digamma(x + 1/2) ~ ln x + 1/(24 x^2) - 7/(960 x^4) + 31/(8064 x^6), written so that
+    nothing cancels (relative error ~1e-16, checked against exact rational sums); below,
+    scipy's digamma is used directly (relative error < 1e-14 there).
+    """
+    result = np.empty_like(start)
+    large = start >= _ASYMPTOTIC_FROM
+    if large.any():
+        a = start[large] + 0.5
+        q = count[large]
+        u = 1.0 / a
+        v = 1.0 / (a + q)
+        d2 = q * u * v * (u + v)  # 1/a^2 - 1/b^2
+        d4 = d2 * (u * u + v * v)  # 1/a^4 - 1/b^4
+        d6 = d2 * (u**4 + u * u * v * v + v**4)  # 1/a^6 - 1/b^6
+        result[large] = np.log1p(q * u) - d2 / 24.0 + 7.0 * d4 / 960.0 - 31.0 * d6 / 8064.0
+    small = ~large
+    if small.any():
+        result[small] = digamma(start[small] + count[small] + 1.0) - digamma(start[small] + 1.0)
+    return result
+
+
+def _hit_sum(
+    rate: FloatArray, before: FloatArray, start: FloatArray, count: FloatArray
+) -> FloatArray:
+    """sum_{k=1}^{count} t * HitRate(start + k) inside one group of rate t (eq. 12 terms).
+
+    Positions start+1 .. start+count of a group hold t[k] = rate and
+    C(start + k) = before + rate k, so the sum is
+    rate * sum_k (before + rate k)/(start + k) = rate (rate count + (before - rate start) dH),
+    dH = H(start + count) - H(start). For count = 1 it is rate (before + rate)/(start + 1),
+    which is also how it is computed there (nothing cancels).
+    """
+    result = np.zeros_like(start)
+    single = count == 1
+    result[single] = (rate * (before + rate) / (start + 1.0))[single]
+    several = ~single & (count > 0) & (rate > 0)
+    if several.any():
+        r = rate[several]
+        c = start[several]
+        q = count[several]
+        result[several] = r * (r * q + (before[several] - r * c) * _harmonic(c, q))
+    return result
+
+
+def _hit_total(groups: Groups, stop: int) -> float:
+    """sum_g of `_hit_sum` over whole groups 0 .. stop-1 (eq. 12's numerator up to them)."""
+    positives = groups.positives[:stop]
+    size = groups.size[:stop]
+    single = size == 1
+    if single.all():
+        # The usual case without ties: rate = m2 and count = 1 everywhere.
+        terms = np.add(groups.positives_before[:stop], positives)
+        terms *= positives
+        terms /= groups.start[:stop] + 1.0
+        return float(np.sum(terms))
+    rate = positives / size
+    terms = _hit_sum(rate, groups.positives_before[:stop], groups.start[:stop], size)
+    return float(np.sum(terms))
+
+
+def _area(groups: Groups, x: FloatArray) -> FloatArray:
+    """A(x) = sum_{j=1}^{x} C(j): the sum of the Qrecall numerators over positions 1..x.
+
+    A full group g before x contributes m2 (x - c - (m1 - 1)/2); the group cut by x, with
+    q = x - c of its positions inside, contributes (m2/m1) q (q + 1)/2. At integer counts
+    and quotas these are the exact sums; x <= 0 gives 0.
+    """
+    x = np.maximum(x, 0.0)
+    if groups.size.size == 0:
+        return np.zeros_like(x)
+    ends = groups.cumulative_total[1:]
+    full = np.searchsorted(ends, x, side="right")
+    area = np.empty_like(x)
+    for i, (value, k) in enumerate(zip(x.tolist(), full.tolist(), strict=True)):
+        # The loop runs over the few quotas asked for, each a pass over its prefix.
+        offset = (groups.size[:k] - 1.0) / 2.0
+        offset += groups.start[:k]
+        area[i] = value * groups.cumulative_positives[k] - float(
+            np.dot(groups.positives[:k], offset)
+        )
+    cut = np.minimum(full, ends.size - 1)
+    inside = np.where(full < ends.size, x - groups.cumulative_total[cut], 0.0)
+    rate = groups.positives[cut] / groups.size[cut]
+    return area + rate * inside * (inside + 1.0) / 2.0
+
+
+def _integral_counts(ranking: Ranking) -> bool:
+    if not ranking.weighted:
+        return True
+    return bool(np.all(np.floor(ranking.positives) == ranking.positives)) and bool(
+        np.all(np.floor(ranking.negatives) == ranking.negatives)
+    )
+
+
+def auc(ranking: Ranking) -> float:
+    """Area under the ROC curve, tied pairs counting one half (Mann-Whitney).
+
+    AUC = sum_g m2_g (negatives below g + m0_g / 2) / (n+ n-), where m0_g are the
+    negatives of group g. Exact for integer counts: the numerator is summed in integers.
+    NaN with no actual positives or no actual negatives.
+
+    >>> from informed.ranking import Ranking
+    >>> auc(Ranking.from_scores(actual=[1, 0, 1, 0], scores=[9, 9, 5, 5], positive=1))
+    0.5
+    """
+    if ranking.n_positive == 0 or ranking.n_negative == 0:
+        return math.nan
+    if _whole_counts(ranking):
+        positives = ranking.positives.astype(np.int64, copy=False)
+        negatives = ranking.negatives.astype(np.int64, copy=False)
+        n_pos, n_neg = int(positives.sum()), int(negatives.sum())
+        # 2 x (negatives below + half the tied ones), in place: one temporary array.
+        twice_below = np.cumsum(negatives)
+        np.subtract(n_neg, twice_below, out=twice_below)
+        twice_below *= 2
+        twice_below += negatives
+        return int(np.dot(positives, twice_below)) / (2 * n_pos * n_neg)
+    # Float weights (or counts too large for int64 products): float64 throughout, each
+    # side divided by its total first, so that tiny or huge weights neither under- nor
+    # overflow in the products.
+    below = np.cumsum(ranking.negatives, dtype=np.float64)
+    weight_negative = float(below[-1])
+    np.subtract(weight_negative, below, out=below)
+    below /= weight_negative
+    below += ranking.negatives / weight_negative / 2.0
+    shares = ranking.positives / float(np.cumsum(ranking.positives, dtype=np.float64)[-1])
+    return float(np.dot(shares, below))
+
+
+def _whole_counts(ranking: Ranking) -> bool:
+    """Whether AUC and PEM can sum their integer numerators exactly in int64.
+
+    True for counts, and for integer-valued weights (so that an integer weight gives
+    exactly the result of repeated rows), while 2 (n + 1)^2 stays below 2**62.
+    """
+    if ranking.weighted and not (_integral(ranking.positives) and _integral(ranking.negatives)):
+        return False
+    n = float(ranking.n)
+    return 2.0 * (n + 1.0) * (n + 1.0) < _INT_SAFE
+
+
+def _integral(values: NDArray[Any]) -> bool:
+    return bool(np.all(np.floor(values) == values))
+
+
+def pem(ranking: Ranking, quota: float | None = None) -> float:
+    """PEM, the Potential Extract Measure (eq. 14-15): area gained over random, normalised.
+
+    PEM = (S1 - S2)/S3 = (sum_j Qrecall(j) - (n+1)/2) / ((n+ + 1)/2 + n- - (n+1)/2),
+    summed over positions j = 1..n; the denominator is n-/2. 1 for the optimal order,
+    0 in expectation for a random one, -1 for the worst. NaN without positives or negatives.
+
+    With the tie correction PEM = 2 AUC - 1 exactly.
+
+    Proof. sum_j Qrecall(j) = (1/n+) sum_k t[k] (n - k + 1). A group g of m1 positions
+    starting after c, with m2 positives, r_g rows below it, contributes
+    m2 * mean_k (n - k + 1) = m2 (r_g + (m1 + 1)/2). Split r_g into positives and
+    negatives below, and (m1 - 1)/2 into (m2 - 1)/2 positives and m0/2 negatives of the
+    group itself. Summed over the groups, the positive parts give n+ + n+(n+ - 1)/2 (each
+    pair of positives once, a tied pair as two halves) and the negative parts give
+    sum_g m2 (negatives below + m0/2) = AUC n+ n-. So sum_j Qrecall(j) =
+    (n+ + 1)/2 + AUC n-, and PEM = (AUC n- - n-/2)/(n-/2) = 2 AUC - 1. The same algebra
+    holds for real weights. Without the tie correction (ties broken by position) PEM
+    depends on the order inside groups and the identity fails, as the seed observes for
+    C4.5 in its Tables 8-9; its tie-free Naive Bayes columns satisfy it.
+
+    Parameters
+    ----------
+    quota : float, optional
+        Restrict both areas to positions 1..J: (sum_{j<=J} Qrecall(j) - random) /
+        (sum_{j<=J} optimal(j) - random). Equals PEM at J = n. This partial form is our
+        extension; the seed defines PEM over the whole list.
+
+    >>> from informed.ranking import Ranking
+    >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
+    ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
+    >>> round(pem(r), 4), round(2 * auc(r) - 1, 4)  # seed Table 5: 1.75 / 3
+    (0.5833, 0.5833)
+    """
+    if quota is not None:
+        return _pem_at(ranking, quota)
+    if ranking.n_positive == 0 or ranking.n_negative == 0:
+        return math.nan
+    if _whole_counts(ranking):
+        positives = ranking.positives.astype(np.int64, copy=False)
+        size = positives + ranking.negatives.astype(np.int64, copy=False)
+        n_pos, n = int(positives.sum()), int(size.sum())
+        # 2 x (rows below + (m1 + 1)/2) = 2 (n - rows up to the group's end) + m1 + 1.
+        twice = np.cumsum(size)
+        np.subtract(n, twice, out=twice)
+        twice *= 2
+        twice += size
+        twice += 1
+        twice_area = int(np.dot(positives, twice))
+        return (twice_area - n_pos * (n + 1)) / (n_pos * (n - n_pos))
+    # In floats, eq. 15's numerator sum a (2 below + m1 + 1) - n+ (n + 1) cancels badly
+    # when n- << n+ (weights spanning many magnitudes). Its positive-positive part is
+    # n+^2 + n+ exactly, which leaves the AUC numerator: PEM = 2 AUC - 1, as proved above.
+    return 2.0 * auc(ranking) - 1.0
+
+
+def _pem_at(ranking: Ranking, quota: float) -> float:
+    x, _ = quota_array(ranking, quota)
+    groups = groups_of(ranking)
+    if groups.n_positive == 0:
+        return math.nan
+    x = x.reshape(1)
+    n_pos = groups.n_positive
+    random_area = x * (x + 1.0) / (2.0 * groups.n)
+    optimal = np.where(
+        x <= n_pos, x * (x + 1.0) / 2.0, n_pos * (n_pos + 1.0) / 2.0 + n_pos * (x - n_pos)
+    )
+    gained = _area(groups, x) / n_pos - random_area
+    possible = optimal / n_pos - random_area
+    return float(ratio(gained, np.where(possible > 0, possible, 0.0))[0])
+
+
+def pem_areas(ranking: Ranking) -> tuple[float, float, float]:
+    """The seed's S1, S2 and S3 (Table 5): PEM = (S1 - S2)/S3.
+
+    S1 = sum_j max(Qrecall(j) - j/n, 0), S2 = sum_j max(j/n - Qrecall(j), 0) and
+    S3 = sum_j (optimal(j) - j/n) = n-/2, over integer positions j = 1..n. Inside a tie
+    group Qrecall(j) - j/n is linear in j, so each group's positive part is a closed-form
+    arithmetic sum. S1 and S2 need integer positions: NaN for non-integer weights
+    (S1 - S2 and S3, hence PEM, are defined for any weights).
+
+    >>> from informed.ranking import Ranking
+    >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
+    ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
+    >>> [round(v, 12) for v in pem_areas(r)]  # seed Table 5 totals
+    [1.75, 0.0, 3.0]
+    """
+    groups = groups_of(ranking)
+    if groups.n_positive == 0 or groups.n == 0:
+        return math.nan, math.nan, math.nan
+    s3 = groups.n_negative / 2.0
+    if not _integral_counts(ranking):
+        return math.nan, math.nan, s3
+    # Groups of one position (the common case) contribute their gap at that position.
+    gap = groups.cumulative_positives[1:] / groups.n_positive
+    gap -= groups.cumulative_total[1:] / groups.n
+    single = groups.size == 1
+    if single.all():
+        above = float(np.sum(np.maximum(gap, 0.0)))
+        return above, above - float(np.sum(gap)), s3
+    above = float(np.sum(np.maximum(gap[single], 0.0)))
+    below = float(np.sum(np.maximum(-gap[single], 0.0)))
+    several = ~single
+    if several.any():
+        wider_above, wider_below = _linear_parts(
+            groups.size[several],
+            groups.positives_before[several] / groups.n_positive - groups.start[several] / groups.n,
+            groups.positives[several] / (groups.size[several] * groups.n_positive) - 1.0 / groups.n,
+        )
+        above += wider_above
+        below += wider_below
+    return above, below, s3
+
+
+def _linear_parts(m: FloatArray, level: FloatArray, slope: FloatArray) -> tuple[float, float]:
+    """sum over k = 1..m of max(d, 0) and of max(-d, 0), d = level + slope k, per group.
+
+    The positions where d > 0 form one run at the start (slope < 0) or at the end
+    (slope > 0), found from the root -level/slope; each run is an arithmetic sum.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.where(slope != 0, -level / slope, 0.0)
+    rising = slope > 0
+    falling = slope < 0
+    first = np.clip(np.floor(root) + 1.0, 1.0, m + 1.0)
+    last = np.clip(np.ceil(root) - 1.0, 0.0, m)
+    flat_count = np.where(level > 0, m, 0.0)
+    count = np.where(rising, m - first + 1.0, np.where(falling, last, flat_count))
+    sum_k = np.where(
+        rising,
+        (first + m) * count / 2.0,
+        np.where(falling, last * (last + 1.0) / 2.0, flat_count * (m + 1.0) / 2.0),
+    )
+    above = np.maximum(count * level + slope * sum_k, 0.0)
+    total = m * level + slope * m * (m + 1.0) / 2.0
+    return float(np.sum(above)), float(np.sum(np.maximum(above - total, 0.0)))
+
+
+def average_hit_rate(ranking: Ranking, quota: float | None = None) -> float:
+    """Average hit rate (eq. 12): sum_j t[j] HitRate(j) / n+, over positions j = 1..n.
+
+    Each position's hit rate is weighted by its outcome t[j], so positions holding
+    negatives count for nothing and tied positions count m2/m1 each. 1 for the optimal
+    order; the prevalence for a constant scorer. NaN without actual positives.
+
+    Without ties it equals scikit-learn's `average_precision_score`. With ties they
+    differ: average precision takes one precision per tie group (at its end), while
+    eq. 12 averages the hit rates of the group's positions. Each group's sum is a closed
+    form in harmonic numbers (digamma), so the cost is linear in the number of groups.
+
+    Parameters
+    ----------
+    quota : float, optional
+        Average over positions 1..J only: sum_{j<=J} t[j] HitRate(j) / sum_{j<=J} t[j]
+        (our extension; equals eq. 12 at J = n). NaN if the top J hold no positive.
+
+    >>> from informed.ranking import Ranking
+    >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
+    ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
+    >>> round(average_hit_rate(r), 3)  # seed Table 2
+    0.747
+    """
+    groups = groups_of(ranking)
+    if groups.n_positive == 0:
+        return math.nan
+    if quota is None:
+        return _hit_total(groups, ranking.n_groups) / groups.n_positive
+    x, _ = quota_array(ranking, quota)
+    x = x.reshape(1)
+    where = locate(groups, x)
+    g = where.group
+    rate = groups.positives[g] / groups.size[g]
+    partial = _hit_sum(rate, groups.positives_before[g], where.start, where.inside)
+    caught = cumulative_positives(groups, x)
+    return float(ratio(_hit_total(groups, int(g[0])) + partial, caught)[0])
+
+
+def average_qrecall(ranking: Ranking, quota: float | None = None) -> float:
+    """Average Qrecall (eq. 13): the mean of Qrecall(j) over j = n+, ..., n.
+
+    sum_{j=n+}^{n} Qrecall(j) / (n - n+ + 1). Quotas below n+ are left out because no
+    order can catch every positive there. NaN without actual positives.
+
+    Parameters
+    ----------
+    quota : float, optional
+        Average over j = n+, ..., J instead (our extension; equals eq. 13 at J = n).
+        NaN for J < n+.
+
+    >>> from informed.ranking import Ranking
+    >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
+    ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
+    >>> round(average_qrecall(r), 3)  # seed Table 2
+    0.893
+    """
+    groups = groups_of(ranking)
+    n_pos = groups.n_positive
+    if n_pos == 0:
+        return math.nan
+    if quota is None:
+        end = groups.n
+    else:
+        x, _ = quota_array(ranking, quota)
+        end = float(x)
+        if end < n_pos:
+            return math.nan
+    areas = _area(groups, np.array([n_pos - 1.0, end]))
+    return float((areas[1] - areas[0]) / (n_pos * (end - n_pos + 1.0)))
+
+
+# -- explanations and report -----------------------------------------------------------
+
+_QUOTA_MEASURES = (
+    "hit_rate",
+    "qrecall",
+    "random_qrecall",
+    "optimal_qrecall",
+    "lift",
+    "pearson",
+    "threshold",
+)
+_SUMMARIES = ("auc", "roc_curve", "average_hit_rate", "average_qrecall", "pem", "pem_areas")
+
+
+def undefined_reason(ranking: Ranking, measure: str, quota: float | None = None) -> str | None:
+    """Why `measure` is NaN on this ranking (at `quota`), or None if it is defined.
+
+    Measures: auc, roc_curve, average_hit_rate, average_qrecall, pem, pem_areas (each with
+    an optional quota where it takes one), and hit_rate, qrecall, random_qrecall,
+    optimal_qrecall, lift, pearson, threshold (quota required).
+
+    >>> from informed.ranking import Ranking
+    >>> r = Ranking.from_scores(actual=[0, 0], scores=[.2, .1], positive=1, negative=0)
+    >>> undefined_reason(r, "auc")
+    'no actual positives (n+ = 0)'
+    """
+    if measure not in _QUOTA_MEASURES + _SUMMARIES:
+        msg = f"`measure` must be one of {sorted(_QUOTA_MEASURES + _SUMMARIES)}; got {measure!r}."
+        raise InputError(msg)
+    if measure in _QUOTA_MEASURES and quota is None:
+        msg = f"`{measure}` is a curve: pass the `quota` at which it is undefined or not."
+        raise InputError(msg)
+    x = None if quota is None else float(quota_array(ranking, quota)[0])
+    groups = groups_of(ranking)
+    no_positives = "no actual positives (n+ = 0)"
+    no_negatives = "no actual negatives (n- = 0)"
+    if groups.n == 0:
+        return "no data: the ranking is empty"
+    if measure in ("auc", "roc_curve"):
+        return (
+            no_positives
+            if groups.n_positive == 0
+            else (no_negatives if groups.n_negative == 0 else None)
+        )
+    needs_positives = ("qrecall", "optimal_qrecall", "pem_areas", "average_qrecall")
+    if measure in (*needs_positives, "average_hit_rate") and groups.n_positive == 0:
+        return no_positives
+    if measure == "pem_areas":
+        return None if _integral_counts(ranking) else "S1 and S2 need integer counts (positions)"
+    if measure == "pem":
+        if groups.n_positive == 0:
+            return no_positives
+        if groups.n_negative == 0:
+            return no_negatives
+        return "an empty quota (J = 0)" if x == 0 else None
+    if measure == "average_qrecall":
+        if x is not None and x < groups.n_positive:
+            return f"the quota {x:g} is below n+ = {groups.n_positive:g}, where eq. 13 starts"
+        return None
+    if measure == "average_hit_rate":
+        if x is not None and float(cumulative_positives(groups, np.array([x]))[0]) == 0:
+            return "no positives within the quota (the average is weighted by t[j])"
+        return None
+    if measure in ("qrecall", "optimal_qrecall", "random_qrecall"):
+        return None
+    if measure == "lift" and groups.n_positive == 0:
+        return no_positives
+    if x == 0:
+        return "an empty quota (j = 0)"
+    if measure == "pearson":
+        assert x is not None
+        return _pearson_reason(ranking, groups, x)
+    return None
+
+
+def _pearson_reason(ranking: Ranking, groups: Groups, x: float) -> str | None:
+    infinite = np.flatnonzero(~np.isfinite(ranking.scores))
+    if any(x > groups.start[g] for g in infinite.tolist()):
+        return "an infinite score within the quota"
+    if x <= groups.size[0]:
+        return "all scores within the quota are tied (sigma_p = 0)"
+    if not pearson_defined(ranking, groups, np.array([x]))[0]:
+        return "all outcomes t[k] within the quota are equal (sigma_t = 0)"
+    return None
+
+
+def _quota_key(value: Any) -> str:
+    return str(json_quota(value))
+
+
+def ranking_report(
+    ranking: Ranking, quotas: Sequence[float] = (), bins: int = 10
+) -> dict[str, Any]:
+    """Every summary of a Ranking as JSON-ready plain Python values (NaN as None).
+
+    Keys: "auc", "average_hit_rate", "average_qrecall", "pem"; "at_quota" mapping each
+    quota J (as a string, "10" for 10 or 10.0) to its "hit_rate", "qrecall", "lift"
+    (cumulative), "pearson" and "threshold"; and "deciles", one dict per bin of
+    `lift_table(ranking, bins)` (bin, quota, positives, bin_hit_rate, lift, hit_rate,
+    cumulative_lift, cumulative_qrecall).
+
+    >>> from informed.ranking import Ranking
+    >>> r = Ranking.from_scores(actual=[1, 0, 1, 0], scores=[.9, .8, .3, .1], positive=1)
+    >>> report = ranking_report(r, quotas=[2])
+    >>> report["auc"], report["at_quota"]["2"]["hit_rate"], report["at_quota"]["2"]["threshold"]
+    (0.75, 0.5, 0.8)
+    """
+    at_quota: dict[str, dict[str, float | None]] = {}
+    if len(quotas):
+        values, _ = quota_array(ranking, list(quotas))
+        measures = {
+            "hit_rate": hit_rate(ranking, values),
+            "qrecall": qrecall(ranking, values),
+            "lift": lift(ranking, values),
+            "pearson": pearson(ranking, values),
+            "threshold": threshold_at(ranking, values),
+        }
+        for i, value in enumerate(values.tolist()):
+            at_quota[_quota_key(value)] = {name: json_float(v[i]) for name, v in measures.items()}
+    return {
+        "auc": json_float(auc(ranking)),
+        "average_hit_rate": json_float(average_hit_rate(ranking)),
+        "average_qrecall": json_float(average_qrecall(ranking)),
+        "pem": json_float(pem(ranking)),
+        "at_quota": at_quota,
+        "deciles": lift_table(ranking, bins).to_records(),
+    }

@@ -1,0 +1,336 @@
+"""The HTML report in a real browser: headless Chromium (Debian's `chromium` package).
+
+Chromium renders the report, and the tests check what a reader would see:
+
+* a screenshot of the whole page (saved under the test's temporary folder) is a real
+  picture, and the box of every figure in it holds its plot's colours;
+* the DOM Chromium built holds every <figure> with its <svg> drawing, and no element
+  that refers to anything outside the page;
+* a layout probe (a copy of the page with a measuring script added; the report itself has
+  no script) finds every figure and its plot displayed, visible and of a readable size;
+* no request leaves the browser: every run goes through a recording proxy on localhost,
+  which must see nothing from the report. Two remote canary images in the probe copy show
+  that the proxy does see the requests a page makes.
+
+Without chromium every test here is skipped with a message saying the browser test did not
+run; `.ci/run` installs chromium so that CI always runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from matplotlib.image import imread
+from report_dom import Node, external_references, parse
+
+from informed import Table, evaluate
+from informed.inference import intervals_report
+from informed.ranking import Ranking
+from informed.report.html import FIGURES, write_html_report
+
+NOT_RUN = "chromium not installed: the browser test did not run (.ci/run installs it)"
+WIDTH = 1200
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
+]
+# The browser's own services, contacted even for a blank page despite the flags above
+# (component updates, account check, network clock). They are not the page's requests;
+# anything else reaching the proxy is. Fonts or scripts from Google would be
+# fonts.googleapis.com or www.gstatic.com: not in this list.
+BROWSER_SERVICES = {"update.googleapis.com", "accounts.google.com", "clients2.google.com"}
+# A colour of each plot (Okabe-Ito, Blues) that must be painted inside its figure's box.
+PLOT_COLOURS = {
+    "heatmap": [(8, 48, 107)],  # the darkest cells of the Blues map
+    "labels": [(0, 114, 178), (230, 159, 0)],  # label points, overall star
+    "roc": [(0, 114, 178), (230, 159, 0)],  # the curve, its hull
+    "lift": [(86, 180, 233)],  # the bars
+    "quota": [(191, 231, 220), (0, 114, 178)],  # S1 shading (green at 25 %), Qrecall
+}
+PROBE = """<img src="http://canary.invalid/pixel.png" alt="">
+<img src="https://secure-canary.invalid/pixel.png" alt="">
+<script>
+window.addEventListener("load", () => {
+  const page = document.documentElement;
+  const box = (element) => {
+    const r = element.getBoundingClientRect();
+    return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height};
+  };
+  const out = {height: page.scrollHeight, width: page.scrollWidth, figures: {}};
+  for (const figure of document.querySelectorAll("figure")) {
+    const svg = figure.querySelector("svg");
+    const style = getComputedStyle(figure);
+    out.figures[figure.id] = {
+      box: box(figure), svg: svg ? box(svg) : null,
+      display: style.display, visibility: style.visibility, opacity: style.opacity,
+      svgDisplay: svg ? getComputedStyle(svg).display : null,
+    };
+  }
+  const pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+class BrowserTestNotRun(UserWarning):
+    """Chromium is missing: the browser test was skipped."""
+
+
+def _chromium() -> str | None:
+    found = shutil.which("chromium")
+    if found:
+        return found
+    return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
+
+
+@dataclass
+class Recorder:
+    """A proxy that answers 403 to everything and records each request line."""
+
+    server: socket.socket
+    requests: list[str] = field(default_factory=list)
+
+    @property
+    def port(self) -> int:
+        return int(self.server.getsockname()[1])
+
+    def serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:
+                return
+            # one thread per connection: a preconnect that sends nothing blocks no other
+            threading.Thread(target=self.answer, args=(connection,), daemon=True).start()
+
+    def answer(self, connection: socket.socket) -> None:
+        with connection:
+            connection.settimeout(5)
+            try:
+                head = connection.recv(65536).split(b"\r\n", 1)[0]
+                if head:
+                    self.requests.append(head.decode("latin-1"))
+                connection.sendall(
+                    b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                )
+            except OSError:
+                pass
+
+
+def hosts(requests: list[str]) -> set[str]:
+    """The host of each request line (CONNECT host:port, or GET http://host/... )."""
+    out = set()
+    for line in requests:
+        parts = line.split(" ")
+        target = parts[1] if len(parts) > 1 else ""
+        if "://" in target:
+            target = target.split("://", 1)[1].split("/", 1)[0]
+        out.add(target.rsplit(":", 1)[0] if target.count(":") == 1 else target)
+    return out
+
+
+@dataclass
+class Run:
+    stdout: str
+    requests: list[str]  # request lines that reached the proxy during this run
+
+
+@dataclass
+class Browser:
+    executable: str
+    folder: Path
+    recorder: Recorder
+    runs: int = 0
+
+    def run(self, url: str, *arguments: str) -> Run:
+        """One headless Chromium run on `url`, through the recording proxy.
+
+        Runs are sequential and the proxy records a request before it answers, so the
+        requests recorded between start and exit are this run's.
+        """
+        self.runs += 1
+        before = len(self.recorder.requests)
+        profile = self.folder / f"profile-{self.runs}"
+        command = [
+            self.executable,
+            *FLAGS,
+            f"--user-data-dir={profile}",
+            f"--proxy-server=http://127.0.0.1:{self.recorder.port}",
+            "--proxy-bypass-list=<-loopback>",
+            *arguments,
+            url,
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, f"chromium failed ({done.returncode}): {done.stderr[-2000:]}"
+        return Run(done.stdout, self.recorder.requests[before:])
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    executable = _chromium()
+    if executable is None:
+        # a skip's reason is hidden by `pytest -q`; a warning is listed in its summary
+        warnings.warn(NOT_RUN, BrowserTestNotRun, stacklevel=1)
+        pytest.skip(NOT_RUN)
+    server = socket.create_server(("127.0.0.1", 0))
+    recorder = Recorder(server)
+    thread = threading.Thread(target=recorder.serve, daemon=True)
+    thread.start()
+    try:
+        yield Browser(executable, tmp_path_factory.mktemp("browser"), recorder)
+    finally:
+        server.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked in accept()
+        server.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def report(browser: Browser) -> Path:
+    """A report with every section and plot: five labels, intervals, and a ranking."""
+    rng = np.random.default_rng(11)
+    labels = ["cat", "dog", "bird", "fish", "<script>alert(1)</script>"]
+    actual = rng.choice(labels, size=800, p=[0.35, 0.3, 0.15, 0.12, 0.08])
+    predicted = np.where(rng.random(800) < 0.7, actual, rng.choice(labels, size=800))
+    table = Table.from_labels(actual=actual, predicted=predicted)
+    evaluation = evaluate(table)
+    scores = rng.normal(size=800) + (actual == "cat") * 1.2
+    ranking = Ranking.from_scores(actual=actual == "cat", scores=scores.round(2), positive=True)
+    path = browser.folder / "report.html"
+    write_html_report(
+        path,
+        evaluation,
+        ranking,
+        intervals=intervals_report(table, 0.95, replicates=200),
+        level=0.95,
+        source="pets.csv",
+        ranking_positive="cat",
+        quotas=[100],
+    )
+    return path
+
+
+@dataclass
+class Probe:
+    layout: dict[str, Any]  # boxes of the page and of each figure
+    requests: list[str]  # what reached the proxy, the canary's requests among them
+
+
+@pytest.fixture(scope="module")
+def probe(browser: Browser, report: Path) -> Probe:
+    """A copy of the report with a measuring script and two canary images at its end.
+
+    Chromium measures the page's layout, and the canary images (one http, one https) must
+    reach the proxy: the proof that the proxy sees a request when a page makes one.
+    """
+    path = report.with_name("probe.html")
+    path.write_text(report.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"))
+    run = browser.run(path.as_uri(), f"--window-size={WIDTH},1000", "--dump-dom")
+    layout: dict[str, Any] = json.loads(parse(run.stdout).by_id("probe").text())
+    return Probe(layout, run.requests)
+
+
+@pytest.fixture(scope="module")
+def layout(probe: Probe) -> dict[str, Any]:
+    return probe.layout
+
+
+@dataclass
+class Rendered:
+    dom: Node  # the DOM as Chromium built it
+    screenshot: Path  # the whole page, in a window as tall as the page
+    requests: list[str]  # what reached the proxy while Chromium showed the report
+
+
+@pytest.fixture(scope="module")
+def rendered(browser: Browser, report: Path, layout: dict[str, Any]) -> Rendered:
+    """One run on the report itself: its DOM and a screenshot kept in the test's folder."""
+    path = browser.folder / "report.png"
+    height = min(int(layout["height"]) + 10, 16000)
+    run = browser.run(
+        report.as_uri(), f"--window-size={WIDTH},{height}", f"--screenshot={path}", "--dump-dom"
+    )
+    return Rendered(parse(run.stdout), path, run.requests)
+
+
+@pytest.fixture(scope="module")
+def screenshot(rendered: Rendered) -> Path:
+    return rendered.screenshot
+
+
+def test_screenshot_is_a_real_picture(screenshot: Path) -> None:
+    """The page was painted: a PNG of the right width, with text and plots, not one colour."""
+    assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert screenshot.stat().st_size > 50_000
+    pixels = imread(screenshot)
+    assert pixels.shape[1] == WIDTH
+    rgb = (pixels[::3, ::3, :3] * 255).round().astype(np.int32)
+    colours = np.unique(rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2])
+    assert colours.size > 200
+    assert float(pixels[..., :3].std()) > 0.05
+
+
+def test_every_plot_is_visible(layout: dict[str, Any], screenshot: Path) -> None:
+    """Each figure is displayed, of a readable size, and its plot's colours are in its box."""
+    assert sorted(layout["figures"]) == sorted(FIGURES.values())
+    assert layout["width"] <= WIDTH  # nothing wider than the window
+    pixels = (imread(screenshot)[..., :3] * 255).round().astype(np.int16)
+    for key, element_id in FIGURES.items():
+        figure = layout["figures"][element_id]
+        assert figure["display"] != "none" and figure["visibility"] == "visible", key
+        assert float(figure["opacity"]) == 1.0 and figure["svgDisplay"] != "none", key
+        svg = figure["svg"]
+        assert svg["width"] >= 300 and svg["height"] >= 100, (key, svg)
+        top, left = round(svg["y"]), round(svg["x"])
+        crop = pixels[top : top + round(svg["height"]), left : left + round(svg["width"])]
+        assert crop.shape[0] > 50, (key, "figure beyond the screenshot")
+        for colour in PLOT_COLOURS[key]:
+            near = np.abs(crop - np.array(colour)).max(axis=-1) <= 12
+            assert near.sum() >= 20, (key, colour, int(near.sum()))
+
+
+def test_dom_has_every_figure_and_nothing_external(rendered: Rendered) -> None:
+    """The DOM Chromium built: every figure with its drawn <svg>; no outside reference."""
+    dom = rendered.dom
+    for element_id in FIGURES.values():
+        figure = dom.by_id(element_id)
+        svg = figure.find("svg")
+        assert len([n for n in svg.iter() if n.tag in ("path", "use")]) > 10, element_id
+        assert figure.find("figcaption").text()
+    assert external_references(dom) == []
+    assert not dom.find_all("script")
+    assert "<script>alert(1)</script>" in _text_of(dom, "per-label-table")
+
+
+def _text_of(dom: Node, element_id: str) -> str:
+    return dom.by_id(element_id).text()
+
+
+def test_no_network_request(probe: Probe, rendered: Rendered) -> None:
+    """No request from the report reached the proxy; the canary's requests did."""
+    assert hosts(rendered.requests) - BROWSER_SERVICES == set(), rendered.requests
+    assert {"canary.invalid", "secure-canary.invalid"} <= hosts(probe.requests), probe.requests
