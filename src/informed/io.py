@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from informed.errors import InputError
 
-__all__ = ["FORMATS", "Batch", "Columns", "iter_batches", "read_columns", "read_csv_columns"]
+__all__ = ["FORMATS", "Batch", "Columns", "iter_batches", "read_columns"]
 
 FORMATS = {
     ".csv": "csv",
@@ -136,26 +136,6 @@ def read_columns(
             path, labels=labels, numbers=numbers, nonnegative=nonnegative, encoding=encoding
         )
     )
-    return Columns(
-        path=str(path),
-        labels={c: _concat([b.labels[c] for b in parts], str) for c in labels},
-        numbers={c: _concat([b.numbers[c] for b in parts], np.float64) for c in numbers},
-        rows=sum(b.rows for b in parts),
-    )
-
-
-def read_csv_columns(
-    path: str | Path,
-    *,
-    labels: Sequence[str] = (),
-    numbers: Sequence[str] = (),
-    nonnegative: Sequence[str] = (),
-    encoding: str = "utf-8",
-) -> Columns:
-    """`read_columns` for a CSV file whatever its extension."""
-    file = Path(path)
-    _check_file(file)
-    parts = list(_csv_batches(file, labels, numbers, nonnegative, encoding, BATCH_ROWS))
     return Columns(
         path=str(path),
         labels={c: _concat([b.labels[c] for b in parts], str) for c in labels},
