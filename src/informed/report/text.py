@@ -282,13 +282,26 @@ def render_ranking(report: Mapping[str, Any], positive: object, *, color: bool =
         parts.append(grid)
     bins = report.get("deciles") or []
     if bins:
-        keys = [k for k in ("quota", "hit_rate", "lift", "cumulative_qrecall") if k in bins[0]]
-        grid = _grid("Bins of the ranking (lift = hit rate / prevalence)")
+        columns = {
+            "quota": "up to J",
+            "positives": "positives",
+            "bin_hit_rate": "hit rate",
+            "lift": "lift",
+            "hit_rate": "cum. hit rate",
+            "cumulative_lift": "cum. lift",
+            "cumulative_qrecall": "cum. Qrecall",
+        }
+        keys = [k for k in columns if k in bins[0]]
+        grid = _grid(
+            "Bins of the ranking: within each bin, then cumulative (lift = hit rate / prevalence)"
+        )
         grid.add_column("bin", justify="right")
         for key in keys:
-            grid.add_column(key.replace("_", " "), justify="right")
+            grid.add_column(columns[key], justify="right")
         for i, row in enumerate(bins, start=1):
-            grid.add_row(str(i), *(_value(row.get(k)) for k in keys))
+            grid.add_row(
+                str(i), *(_value(row.get(k), 1 if k in ("quota", "positives") else 4) for k in keys)
+            )
         parts.append(grid)
     return _render(parts, color)
 
