@@ -538,9 +538,15 @@ def pearson(ranking: Ranking, quota: float | Quotas) -> float | FloatArray:
     spread = -float(shifted.min())  # shifted <= 0: the top score is the largest finite one
     if spread > 0:
         shifted /= spread  # correlation is scale-free; this keeps squares from under/overflow
-    size = groups.size[:stop]
+    # Squares of scores below ~1e-154 underflow in float64 (scores 1e-175 apart from the
+    # top would all look equal); such a ranking is summed in extended precision.
+    nonzero = np.abs(shifted[shifted != 0])
+    wide: Any = np.longdouble if nonzero.size and float(nonzero.min()) < 1e-140 else np.float64
+    shifted = shifted.astype(wide)
+    size = groups.size[:stop].astype(wide)
+    positives = positives.astype(wide)
     rate = positives / size
-    buffer = np.zeros(stop + 1)
+    buffer = np.zeros(stop + 1, dtype=wide)
 
     def prefix(per_group: FloatArray) -> FloatArray:
         """Sums over the whole groups before each quota's group (one shared buffer)."""
@@ -558,7 +564,7 @@ def pearson(ranking: Ranking, quota: float | Quotas) -> float | FloatArray:
     variance_p = np.maximum(x * sum_pp - sum_p * sum_p, 0.0)
     variance_t = np.maximum(x * sum_tt - sum_t * sum_t, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        rho = np.clip(covariance / np.sqrt(variance_p * variance_t), -1.0, 1.0)
+        rho = np.clip(covariance / np.sqrt(variance_p * variance_t), -1.0, 1.0).astype(np.float64)
     return as_result(np.where(pearson_defined(ranking, groups, x, stop), rho, np.nan), scalar)
 
 

@@ -513,7 +513,8 @@ def ranking_report(
     quota J (as a string, "10" for 10 or 10.0) to its "hit_rate", "qrecall", "lift"
     (cumulative), "pearson" and "threshold"; and "deciles", one dict per bin of
     `lift_table(ranking, bins)` (bin, quota, positives, bin_hit_rate, lift, hit_rate,
-    cumulative_lift, cumulative_qrecall).
+    cumulative_lift, cumulative_qrecall). Where a value is None, an "undefined" mapping
+    beside it (in the report, or in the quota's entry) says why.
 
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 0], scores=[.9, .8, .3, .1], positive=1)
@@ -521,7 +522,7 @@ def ranking_report(
     >>> report["auc"], report["at_quota"]["2"]["hit_rate"], report["at_quota"]["2"]["threshold"]
     (0.75, 0.5, 0.8)
     """
-    at_quota: dict[str, dict[str, float | None]] = {}
+    at_quota: dict[str, dict[str, Any]] = {}
     if len(quotas):
         values, _ = quota_array(ranking, list(quotas))
         measures = {
@@ -532,8 +533,16 @@ def ranking_report(
             "threshold": threshold_at(ranking, values),
         }
         for i, value in enumerate(values.tolist()):
-            at_quota[_quota_key(value)] = {name: json_float(v[i]) for name, v in measures.items()}
-    return {
+            entry: dict[str, Any] = {name: json_float(v[i]) for name, v in measures.items()}
+            reasons = {
+                name: undefined_reason(ranking, name, value) or "undefined"
+                for name in measures
+                if entry[name] is None
+            }
+            if reasons:
+                entry["undefined"] = reasons
+            at_quota[_quota_key(value)] = entry
+    report: dict[str, Any] = {
         "auc": json_float(auc(ranking)),
         "average_hit_rate": json_float(average_hit_rate(ranking)),
         "average_qrecall": json_float(average_qrecall(ranking)),
@@ -541,3 +550,11 @@ def ranking_report(
         "at_quota": at_quota,
         "deciles": lift_table(ranking, bins).to_records(),
     }
+    undefined = {
+        name: undefined_reason(ranking, name) or "undefined"
+        for name in ("auc", "average_hit_rate", "average_qrecall", "pem")
+        if report[name] is None
+    }
+    if undefined:
+        report["undefined"] = undefined
+    return report

@@ -171,3 +171,51 @@ def test_tally_unknown_category_names_the_line(
     assert main(["tally", str(path)]) == 2
     err = capsys.readouterr().err
     assert "weather" in err and "line 2" in err
+
+
+def test_undefined_ranking_values_say_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A null at a quota comes with its reason; a ranking with one class says why AUC is null."""
+    path = tmp_path / "r.csv"
+    path.write_text("y,s\npos,0.9\npos,0.8\nneg,0.1\nneg,0.2\n")
+    data = _json(
+        [
+            "evaluate",
+            str(path),
+            "--actual",
+            "y",
+            "--score",
+            "s",
+            "--positive",
+            "pos",
+            "--quota",
+            "2",
+            "--format",
+            "json",
+        ],
+        capsys,
+    )
+    entry = data["ranking"]["at_quota"]["2"]
+    assert entry["pearson"] is None
+    assert "equal" in entry["undefined"]["pearson"]  # both top outcomes are positive
+    assert "undefined" not in data["ranking"]  # AUC and the summaries are defined
+    one = tmp_path / "one.csv"
+    one.write_text("y,s\npos,0.9\npos,0.8\n")
+    data = _json(
+        [
+            "evaluate",
+            str(one),
+            "--actual",
+            "y",
+            "--score",
+            "s",
+            "--positive",
+            "pos",
+            "--format",
+            "json",
+        ],
+        capsys,
+    )
+    assert data["ranking"]["auc"] is None
+    assert "negative" in data["ranking"]["undefined"]["auc"]

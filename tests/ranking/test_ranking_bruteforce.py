@@ -317,3 +317,18 @@ def test_pem_areas_with_crossings_inside_groups(scores: list[float], actual: lis
     assert s1 > 0  # every case has some area above the random line
     for got, expected in zip(pem_areas(ranking), (s1, s2, s3), strict=True):
         assert close(got, expected, atol=1e-12)
+
+
+def test_pearson_of_scores_that_underflow_when_squared() -> None:
+    """Scores 1e-175 below the top (their squares underflow float64) keep their order.
+
+    Found by the property above: float64 sums gave -1.0 for the exact -1/sqrt(6).
+    """
+    scores = [7.186841634606642e-175, 2.2250738585072014e-308, -1.0, 0.0]
+    actual = [0, 0, 0, 1]
+    weights = [1, 1, 1, 1]
+    reference = Reference(scores, actual, weights)
+    ranking = build(scores, actual, weights, False)
+    expected = reference.pearson(Fraction(5, 2))
+    assert expected == pytest.approx(-1 / math.sqrt(6))
+    assert pearson(ranking, 2.5) == pytest.approx(expected, rel=1e-9)

@@ -280,8 +280,13 @@ def test_report_shape_and_json() -> None:
     }
     assert list(report["at_quota"]) == ["0", "10", "30", "45.5", "300"]
     for values in report["at_quota"].values():
-        assert set(values) == {"hit_rate", "qrecall", "lift", "pearson", "threshold"}
+        names = {"hit_rate", "qrecall", "lift", "pearson", "threshold"}
+        assert set(values) - {"undefined"} == names
+        # every null carries its reason, and only nulls do
+        nulls = {name for name in names if values[name] is None}
+        assert set(values.get("undefined", {})) == nulls
     assert report["at_quota"]["0"]["hit_rate"] is None
+    assert report["at_quota"]["0"]["undefined"]["hit_rate"]
     assert report["at_quota"]["30"]["hit_rate"] == hit_rate(ranking, 30)
     assert report["at_quota"]["30"]["threshold"] == threshold_at(ranking, 30)
     assert len(report["deciles"]) == 5
@@ -291,7 +296,12 @@ def test_report_shape_and_json() -> None:
     assert report["pem"] == pem(ranking)
     text = json.dumps(report, allow_nan=False)
     assert json.loads(text) == report
-    for value in _leaves(report):
+    numbers = {key: value for key, value in report.items() if key != "undefined"}
+    numbers["at_quota"] = {
+        quota: {k: v for k, v in entry.items() if k != "undefined"}
+        for quota, entry in report["at_quota"].items()
+    }
+    for value in _leaves(numbers):
         assert value is None or type(value) in (int, float)
 
 

@@ -268,7 +268,8 @@ def render_ranking(report: Mapping[str, Any], positive: object, *, color: bool =
         ("average_qrecall", "Average Qrecall", "recall averaged over quotas >= n+ (eq. 13)"),
         ("pem", "PEM", "area gained over random / possible (eq. 14-15) = 2 AUC - 1"),
     ):
-        summary.add_row(title, _value(report.get(key)), meaning)
+        why = (report.get("undefined") or {}).get(key)
+        summary.add_row(title, _value(report.get(key)), f"undefined: {why}" if why else meaning)
     parts: list[Any] = [head, summary]
     quotas = report.get("at_quota") or {}
     if quotas:
@@ -277,9 +278,14 @@ def render_ranking(report: Mapping[str, Any], positive: object, *, color: bool =
         grid.add_column("J", justify="right")
         for name in names:
             grid.add_column(name.replace("_", " "), justify="right")
+        notes: list[str] = []
         for quota, values in quotas.items():
             grid.add_row(str(quota), *(_value(values.get(n)) for n in names))
+            for name, why in (values.get("undefined") or {}).items():
+                notes.append(f"{name} at J = {quota} is undefined: {why}")
         parts.append(grid)
+        if notes:
+            parts.append(Text("\n".join(notes), style="yellow"))
     bins = report.get("deciles") or []
     if bins:
         columns = {
