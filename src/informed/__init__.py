@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from informed.errors import InputError, InputTypeError, UndefinedMeasureWarning
-from informed.evaluation import Evaluation, evaluate
+from informed.evaluation import Evaluation, average, evaluate
 from informed.inference import Bootstrap, Interval, bootstrap
 from informed.matching import Abstention, Matching, abstain, match
 from informed.measures import MEASURES, Measure
@@ -34,6 +34,7 @@ __all__ = [
     "Tally",
     "UndefinedMeasureWarning",
     "abstain",
+    "average",
     "bootstrap",
     "evaluate",
     "match",

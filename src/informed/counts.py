@@ -103,7 +103,10 @@ def label_weights(square: Any, how: str) -> Floats:
         return ratio(s.sum(axis=-2), s.sum(axis=(-2, -1))[..., None])
     if how == "bias":
         return ratio(s.sum(axis=-1), s.sum(axis=(-2, -1))[..., None])
-    msg = f"`average` must be one of {sorted(AVERAGES)}; got {how!r}."
+    msg = (
+        f"label weights are 'macro', 'prevalence' or 'bias'; got {how!r} "
+        "(a micro average pools the cells instead: `informed.average(table, name, 'micro')`)."
+    )
     raise ValueError(msg)
 
 

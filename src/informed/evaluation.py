@@ -16,6 +16,7 @@ import numpy as np
 
 from informed.labels import Label, as_label, label_kind
 from informed.measures import (
+    AVERAGES,
     MEASURES,
     Measure,
     label_weights,
@@ -25,7 +26,7 @@ from informed.measures import (
 )
 from informed.table import Table
 
-__all__ = ["Evaluation", "evaluate", "measure_values"]
+__all__ = ["Evaluation", "average", "evaluate", "measure_values"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,42 @@ class Evaluation:
     def n(self) -> float:
         """Total count or weight."""
         return self.table.n
+
+
+def average(
+    table: Table,
+    name: str,
+    how: str,
+    *,
+    alpha: float = 0.5,
+    undefined: str = "propagate",
+) -> float:
+    """One measure of `table` averaged over its labels' one-vs-rest views, as asked.
+
+    how="micro": the measure of the summed one-vs-rest 2x2 tables (for accuracy, error and
+    the rates this pools the cells of every label); "macro": the plain mean of the
+    per-label values; "prevalence": weighted by pR(l) (scikit-learn's "weighted");
+    "bias": weighted by pP(l) (the seeds' weighting of informedness). A label with zero
+    weight is left out; a nan value propagates unless `undefined="omit"`.
+
+    >>> t = Table.from_counts([[5, 3, 1], [2, 7, 4], [0, 6, 9]], rows="actual")
+    >>> round(average(t, "informedness", "bias"), 6)  # PITFALLS P9: the seeds' B
+    0.30331
+    """
+    if name not in MEASURES:
+        msg = f"unknown measure {name!r}; the registry has {sorted(MEASURES)}."
+        raise ValueError(msg)
+    if how not in AVERAGES:
+        msg = f"`how` must be one of {sorted(AVERAGES)}; got {how!r}."
+        raise ValueError(msg)
+    measure = MEASURES[name]
+    _, square = table.square()
+    ovr = one_vs_rest_counts(square)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if how == "micro":
+            return float(measure(ovr.sum(axis=-3), **_kwargs(measure, alpha)))
+        values = measure(ovr, **_kwargs(measure, alpha))
+        return float(weighted_mean(values, label_weights(square, how), undefined))
 
 
 def _kwargs(measure: Measure, alpha: float) -> dict[str, float]:

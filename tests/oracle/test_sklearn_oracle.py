@@ -141,3 +141,26 @@ def test_mutual_information_matches_sklearn() -> None:
     table = Table.from_labels(actual=actual, predicted=predicted)
     expected = metrics.mutual_info_score(actual, predicted) / np.log(2)
     assert evaluate(table).measures["mutual_information"] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_named_averages_match_sklearn(seed: int) -> None:
+    """micro, macro and prevalence-weighted ("weighted") recall, precision and F1."""
+    from informed import average
+
+    actual, predicted = _random_labels(seed)
+    table = Table.from_labels(actual=actual, predicted=predicted)
+    for ours, theirs in (("micro", "micro"), ("macro", "macro"), ("prevalence", "weighted")):
+        for name, scorer in (
+            ("recall", metrics.recall_score),
+            ("precision", metrics.precision_score),
+            ("f_measure", metrics.f1_score),
+        ):
+            expected = scorer(actual, predicted, average=theirs, zero_division=np.nan)
+            assert average(table, name, ours) == pytest.approx(expected), (ours, name)
+    # the bias-weighted informedness is the overall value the seeds define
+    assert average(table, "informedness", "bias") == pytest.approx(
+        evaluate(table).measures["informedness"]
+    )
+    with pytest.raises(ValueError, match="how"):
+        average(table, "recall", "weighted")
