@@ -25,6 +25,8 @@ __all__ = [
     "as_label",
     "as_vector",
     "code_labels",
+    "keyed",
+    "label_key",
     "label_kind",
     "sort_labels",
 ]
@@ -62,13 +64,22 @@ def label_kind(label: Label) -> str:
     return "number"
 
 
-def _sort_key(label: Label) -> tuple[int, Any]:
+def label_key(label: Label) -> tuple[int, Any]:
+    """The canonical sort key of a label: booleans, then numbers, then strings."""
     return (_KINDS[label_kind(label)], label)
 
 
+def keyed(label: Label) -> tuple[str, Label]:
+    """A label with its kind, for sets and dicts: True == 1 in Python, not here."""
+    return (label_kind(label), label)
+
+
 def sort_labels(labels: Iterable[Label]) -> tuple[Label, ...]:
-    """Sort labels canonically: booleans, then numbers, then strings."""
-    return tuple(sorted(set(labels), key=_sort_key))
+    """The distinct labels in canonical order (True and 1 stay two labels)."""
+    distinct: dict[tuple[str, Label], Label] = {}
+    for label in labels:
+        distinct.setdefault(keyed(label), label)
+    return tuple(sorted(distinct.values(), key=label_key))
 
 
 def check_one_kind(labels: Sequence[Label], name: str) -> str | None:

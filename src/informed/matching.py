@@ -30,7 +30,7 @@ from scipy.optimize import linear_sum_assignment
 
 from informed.errors import InputError
 from informed.evaluation import Evaluation, evaluate
-from informed.labels import Label, as_label, label_kind
+from informed.labels import Label, as_label, keyed, label_kind, sort_labels
 from informed.measures import ratio
 from informed.table import Table
 
@@ -159,17 +159,11 @@ def _relabel(table: Table, mapping: dict[Label, Label]) -> Table:
     beside class names (str) as a row label.
     """
     names = [mapping.get(label, label) for label in table.predicted]
-    keyed = sort_labels_keyed(names)
-    position = {k: i for i, k in enumerate(keyed)}
-    counts = np.zeros((len(keyed), len(table.actual)), dtype=table.counts.dtype)
-    np.add.at(counts, [position[(label_kind(x), x)] for x in names], table.counts)
-    return Table(counts=counts, predicted=tuple(x for _, x in keyed), actual=table.actual)
-
-
-def sort_labels_keyed(labels: list[Label]) -> list[tuple[str, Label]]:
-    """Distinct (kind, label) pairs in canonical order; kinds may differ."""
-    rank = {"bool": 0, "number": 1, "str": 2}
-    return sorted({(label_kind(x), x) for x in labels}, key=lambda k: (rank[k[0]], k[1]))
+    rows = sort_labels(names)
+    position = {keyed(x): i for i, x in enumerate(rows)}
+    counts = np.zeros((len(rows), len(table.actual)), dtype=table.counts.dtype)
+    np.add.at(counts, [position[keyed(x)] for x in names], table.counts)
+    return Table(counts=counts, predicted=rows, actual=table.actual)
 
 
 @dataclass(frozen=True)

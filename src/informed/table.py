@@ -8,7 +8,6 @@ the seeds (Powers 2003, 2011). A Table is frozen, carries its labels, and merges
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,6 +22,8 @@ from informed.labels import (
     as_vector,
     check_one_kind,
     code_labels,
+    keyed,
+    label_key,
     label_kind,
     sort_labels,
 )
@@ -198,8 +199,8 @@ class Table:
         actual: Sequence[Label],
     ) -> Table:
         """Reorder rows and columns into canonical label order."""
-        row_order = sorted(range(len(predicted)), key=lambda i: _key(predicted[i]))
-        col_order = sorted(range(len(actual)), key=lambda j: _key(actual[j]))
+        row_order = sorted(range(len(predicted)), key=lambda i: label_key(predicted[i]))
+        col_order = sorted(range(len(actual)), key=lambda j: label_key(actual[j]))
         counts = counts[np.ix_(row_order, col_order)] if counts.size else counts
         return cls(
             counts=np.ascontiguousarray(counts),
@@ -576,12 +577,8 @@ class Table:
 
 
 # ---------------------------------------------------------------------- helpers
-def _key(label: Label) -> tuple[int, Any]:
-    return ({"bool": 0, "number": 1, "str": 2}[label_kind(label)], label)
-
-
 def _keyed(labels: tuple[Label, ...]) -> tuple[tuple[str, Label], ...]:
-    return tuple((label_kind(x), x) for x in labels)
+    return tuple(keyed(x) for x in labels)
 
 
 def _list_dtype(counts: list[Any]) -> Any:
@@ -688,7 +685,3 @@ def _from_labels_fixed(
         codes.append(mapped[row_codes] if len(row_codes) else np.zeros(0, np.int64))
     counts = _count(codes[1], len(ordered), codes[0], len(ordered), w)
     return Table(counts=np.ascontiguousarray(counts), predicted=ordered, actual=ordered)
-
-
-def _finite(value: float) -> bool:
-    return math.isfinite(value)

@@ -299,3 +299,12 @@ def test_docs_list_every_registered_measure() -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "measures.md").read_text()
     documented = set(re.findall(r"^\| `(\w+)` \|", text, flags=re.MULTILINE))
     assert documented == set(MEASURES)
+
+
+def test_true_and_one_stay_two_labels() -> None:
+    """True == 1 in Python, but as labels they differ: the union keeps both, in kind order."""
+    from informed.labels import sort_labels
+
+    assert sort_labels([1, True, "a", 1.0, False]) == (False, True, 1, "a")
+    table = Table.from_labels(actual=[True, False], predicted=[1, 0], clusters=True)
+    assert table.labels == (False, True, 0, 1)
