@@ -75,6 +75,18 @@ def _file_format(path: Path) -> str:
     return fmt
 
 
+def _check_columns(path: Path, names: list[str], wanted: Sequence[str]) -> None:
+    """The file's columns are distinct and hold every wanted one."""
+    duplicates = sorted({c for c in names if names.count(c) > 1})
+    if duplicates:
+        msg = f"{path}: duplicate column names {duplicates}."
+        raise InputError(msg)
+    missing = [c for c in wanted if c not in names]
+    if missing:
+        msg = f"{path}: no column {missing[0]!r}; the columns are {names}."
+        raise InputError(msg)
+
+
 def _check_file(path: Path) -> None:
     if not path.exists():
         msg = f"{path}: no such file."
@@ -174,14 +186,7 @@ def _csv_batches(
             except StopIteration:
                 msg = f"{file} has no header line."
                 raise InputError(msg) from None
-            duplicates = sorted({c for c in header if header.count(c) > 1})
-            if duplicates:
-                msg = f"{file}: duplicate column names {duplicates} in the header."
-                raise InputError(msg)
-            missing = [c for c in wanted if c not in header]
-            if missing:
-                msg = f"{file}: no column {missing[0]!r}; the columns are {header}."
-                raise InputError(msg)
+            _check_columns(file, header, wanted)
             position = {c: header.index(c) for c in wanted}
             label_values: dict[str, list[str]] = {c: [] for c in labels}
             number_values: dict[str, list[float]] = {c: [] for c in numbers}
@@ -287,15 +292,7 @@ def _arrow_batches(
     except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as exc:
         msg = f"{file}: not a readable {fmt} file ({exc})."
         raise InputError(msg) from None
-    names = list(schema.names)
-    duplicates = sorted({c for c in names if names.count(c) > 1})
-    if duplicates:
-        msg = f"{file}: duplicate column names {duplicates}."
-        raise InputError(msg)
-    missing = [c for c in wanted if c not in names]
-    if missing:
-        msg = f"{file}: no column {missing[0]!r}; the columns are {names}."
-        raise InputError(msg)
+    _check_columns(file, list(schema.names), wanted)
     for column in labels:
         kind = schema.field(column).type
         if pa.types.is_dictionary(kind):
