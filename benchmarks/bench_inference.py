@@ -24,8 +24,8 @@ from collections.abc import Callable
 import numpy as np
 
 from informed import MEASURES, Table
-from informed.inference import _batch_values, bootstrap
-from informed.inference_ranking import bootstrap_ranking, delong_interval, delong_test
+from informed.inference import bootstrap_ranking, delong_interval, delong_test
+from informed.inference.bootstrap import _batch_values, bootstrap
 from informed.ranking import Ranking
 
 

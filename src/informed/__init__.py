@@ -8,13 +8,22 @@
 from __future__ import annotations
 
 from informed.errors import InputError, InputTypeError, UndefinedMeasureWarning
-from informed.evaluation import Evaluation, average, evaluate
 from informed.inference import Bootstrap, Interval, bootstrap
-from informed.matching import Abstention, Matching, abstain, match
 from informed.measures import MEASURES, Measure
-from informed.payoff import Payoff, payoff
 from informed.ranking import Ranking, ranking_report
-from informed.table import OneVsRest, Table
+from informed.table import (
+    Abstention,
+    Evaluation,
+    Matching,
+    OneVsRest,
+    Payoff,
+    Table,
+    abstain,
+    average,
+    evaluate,
+    match,
+    payoff,
+)
 from informed.tally import Tally
 
 __all__ = [

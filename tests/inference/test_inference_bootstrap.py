@@ -11,8 +11,8 @@ import pytest
 
 from informed import MEASURES, Table, evaluate
 from informed.errors import InputError, InputTypeError
-from informed.evaluation import measure_values
 from informed.inference import Interval, bootstrap, intervals_report
+from informed.table import measure_values
 
 
 def _random_square(rng: np.random.Generator, size: int, zero_rows: bool) -> np.ndarray:

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from informed.errors import InputError, InputTypeError
-from informed.inference_ranking import delong_interval, delong_test
+from informed.inference import delong_interval, delong_test
 from informed.ranking import Ranking
 
 

@@ -13,15 +13,13 @@ from strategies import binary_tables
 from informed import Table
 from informed.errors import InputError, InputTypeError
 from informed.inference import (
-    clopper_pearson_interval,
-    proportion_interval,
-    wilson_interval,
-)
-from informed.inference_tests import (
     chi_square_test,
+    clopper_pearson_interval,
     g_test,
     mcnemar,
     paired_correctness,
+    proportion_interval,
+    wilson_interval,
 )
 from informed.measures import informedness, markedness
 

@@ -10,7 +10,7 @@ from scipy import stats
 
 from informed import Table
 from informed.errors import InputError
-from informed.inference_tests import permutation_test
+from informed.inference import permutation_test
 
 TP, FP, FN, TN = 12, 8, 6, 14  # N = 40, +R = 18, +P = 20
 

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from informed.errors import InputError, InputTypeError
-from informed.inference_ranking import bootstrap_ranking, delong_interval
+from informed.inference import bootstrap_ranking, delong_interval
 from informed.ranking import Ranking
 
 B = 2000

@@ -18,11 +18,10 @@ pytest.importorskip("matplotlib")
 from report_dom import Node, external_references, parse, row_by, table_rows
 
 from informed import MEASURES, Table, evaluate
-from informed.evaluation import Evaluation
 from informed.inference import intervals_report
-from informed.payoff import payoff
 from informed.ranking import Ranking, auc, lift_table, pem, pem_areas
 from informed.report.html import FIGURES, html_report, write_html_report
+from informed.table import Evaluation, payoff
 
 # Arbel & Rokach, Table 2 (seed 004): ten instances, four positives, no ties.
 SEED_ACTUAL = [1, 0, 1, 1, 0, 0, 1, 0, 0, 0]

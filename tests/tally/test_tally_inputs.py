@@ -12,10 +12,10 @@ import pytest
 import scipy.sparse
 
 from informed.errors import InputError, InputTypeError
+from informed.io import read_jsonl
 from informed.measures import MEASURES
-from informed.tally import Tally
-from informed.tally_conventions import _SPARSE_CELLS
-from informed.tally_io import read_jsonl, tally_report
+from informed.tally import Tally, tally_report
+from informed.tally.conventions import _SPARSE_CELLS
 
 CATS = ["sports", "politics", "finance"]
 

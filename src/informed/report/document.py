@@ -6,8 +6,8 @@ import io
 import math
 from typing import Any
 
-from informed.evaluation import Evaluation
-from informed.payoff import payoff
+from informed.table.evaluation import Evaluation
+from informed.table.payoff import payoff
 
 __all__ = ["evaluation_document", "json_number", "measures_csv"]
 
@@ -62,7 +62,7 @@ def measures_csv(result: Evaluation | None, ranking: dict[str, Any] | None = Non
     overall row."""
     import csv
 
-    from informed.measures import MEASURES
+    from informed.measures.registry import MEASURES
 
     names = list(MEASURES) if result is not None else []
     extra = list(_RANKING_SUMMARIES) if ranking is not None else []

@@ -26,12 +26,12 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from informed.evaluation import Evaluation
 from informed.labels import Label, label_kind
-from informed.measures import MEASURES
-from informed.payoff import Payoff, payoff
-from informed.ranking import Ranking, pem_areas, ranking_report, undefined_reason
+from informed.measures.registry import MEASURES
+from informed.ranking.ranking import Ranking, pem_areas, ranking_report, undefined_reason
 from informed.report import plots
+from informed.table.evaluation import Evaluation
+from informed.table.payoff import Payoff, payoff
 
 __all__ = ["FIGURES", "MAX_HEATMAP_LABELS", "html_report", "write_html_report"]
 

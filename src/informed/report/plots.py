@@ -28,11 +28,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
-from informed.evaluation import Evaluation
 from informed.labels import Label, label_kind
-from informed.measures import MEASURES, Measure
-from informed.payoff import Payoff
-from informed.ranking import (
+from informed.measures.registry import MEASURES, Measure
+from informed.ranking.ranking import (
     Ranking,
     auc,
     hit_rate,
@@ -45,7 +43,9 @@ from informed.ranking import (
     roc_curve,
     undefined_reason,
 )
-from informed.table import Table
+from informed.table.evaluation import Evaluation
+from informed.table.payoff import Payoff
+from informed.table.table import Table
 
 __all__ = [
     "MAX_POINTS",

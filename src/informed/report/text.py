@@ -20,11 +20,11 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from informed.evaluation import Evaluation
 from informed.labels import Label
-from informed.measures import MEASURES
-from informed.payoff import payoff
-from informed.table import Table
+from informed.measures.registry import MEASURES
+from informed.table.evaluation import Evaluation
+from informed.table.payoff import payoff
+from informed.table.table import Table
 
 __all__ = ["SHOWN_LABELS", "WIDTH", "render_evaluation", "render_ranking", "render_tally"]
 

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.binary import (
+from informed.measures.binary import (
     accuracy,
     average_f_measure,
     average_g_measure,
@@ -57,7 +57,7 @@ from informed.binary import (
     recall,
     signed_geometric,
 )
-from informed.counts import (
+from informed.measures.counts import (
     AVERAGES,
     cells,
     clip,
@@ -68,7 +68,7 @@ from informed.counts import (
     weighted_harmonic,
     weighted_mean,
 )
-from informed.table_measures import (
+from informed.measures.multiclass import (
     accuracy_multiclass,
     conditional_entropy,
     conditional_entropy_given_actual,

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.counts import clip, ratio
+from informed.measures.counts import clip, ratio
 
 Floats = NDArray[np.float64]
 

@@ -6,8 +6,8 @@ cell proportions as probabilities. So a case bootstrap is one call to
 `numpy.random.Generator.multinomial`, and every registered measure of B replicates is one
 vectorised evaluation of counts of shape (B, L, L): O(B K^2) work instead of O(B n)
 (DESIGN.md, "Inference"). Analytic intervals for the proportions (Wilson; Clopper-Pearson)
-are here too. DeLong intervals and tests for AUC live in `informed.inference_ranking`;
-McNemar, chi-square, G and permutation tests in `informed.inference_tests`.
+are here too. DeLong intervals and tests for AUC live in `informed.inference`;
+McNemar, chi-square, G and permutation tests in `informed.inference`.
 
 References
 ----------
@@ -32,13 +32,13 @@ from numpy.typing import NDArray
 from scipy import special, stats
 
 from informed.errors import InputError, InputTypeError
-from informed.evaluation import evaluate, measure_values
 from informed.labels import Label, as_label, label_kind
-from informed.measures import (
+from informed.measures.registry import (
     MEASURES,
     undefined_reason,
 )
-from informed.table import Table
+from informed.table.evaluation import evaluate, measure_values
+from informed.table.table import Table
 
 __all__ = [
     "BOOTSTRAP_METHODS",

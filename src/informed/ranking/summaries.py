@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from scipy.special import digamma
 
 from informed.errors import InputError
-from informed.ranking_curves import (
+from informed.ranking.curves import (
     FloatArray,
     Groups,
     cumulative_positives,
@@ -37,7 +37,7 @@ from informed.ranking_curves import (
 )
 
 if TYPE_CHECKING:
-    from informed.ranking import Ranking
+    from informed.ranking.ranking import Ranking
 
 __all__ = [
     "auc",

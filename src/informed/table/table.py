@@ -324,7 +324,7 @@ class Table:
             canonicalised); a value outside it is an error naming the row.
         clusters : bool
             The predicted values are cluster ids, unrelated to the class labels, and may
-            be of another kind (ints against strings); see `informed.matching`.
+            be of another kind (ints against strings); see `informed.table`.
 
         Returns
         -------

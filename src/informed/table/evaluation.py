@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from informed.labels import Label, as_label, label_kind
-from informed.measures import (
+from informed.measures.registry import (
     AVERAGES,
     MEASURES,
     Measure,
@@ -24,7 +24,7 @@ from informed.measures import (
     undefined_reason,
     weighted_mean,
 )
-from informed.table import Table
+from informed.table.table import Table
 
 __all__ = ["Evaluation", "average", "evaluate", "measure_values"]
 

@@ -3,8 +3,8 @@
 A `Ranking` holds, for each distinct score in descending order, the (weighted) number of
 actual positives and actual negatives that carry it. Every curve and summary of Arbel &
 Rokach (quota-limited evaluation) and of ROC analysis is a pure function of it, computed
-exactly under ties (modules `informed.ranking_curves` and `informed.ranking_summaries`,
-re-exported here; the input checks and the sort are in `informed.ranking_input`).
+exactly under ties (modules `informed.ranking` and `informed.ranking`,
+re-exported here; the input checks and the sort are in `informed.ranking.grouping`).
 Rankings merge with `+` (union of scores, counts added) and round-trip through JSON
 without loss. User guide: docs/ranking.md.
 
@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from informed.errors import InputError, InputTypeError
-from informed.ranking_curves import (
+from informed.ranking.curves import (
     Groups,
     LiftTable,
     RocCurve,
@@ -46,7 +46,7 @@ from informed.ranking_curves import (
     roc_curve,
     threshold_at,
 )
-from informed.ranking_input import (
+from informed.ranking.grouping import (
     NOT_GIVEN,
     as_numeric,
     as_scores,
@@ -60,7 +60,7 @@ from informed.ranking_input import (
     positive_mask,
     shown,
 )
-from informed.ranking_summaries import (
+from informed.ranking.summaries import (
     auc,
     average_hit_rate,
     average_qrecall,

@@ -29,10 +29,10 @@ from numpy.typing import NDArray
 from scipy.optimize import linear_sum_assignment
 
 from informed.errors import InputError
-from informed.evaluation import Evaluation, evaluate
 from informed.labels import Label, as_label, keyed, label_kind, sort_labels
-from informed.measures import ratio
-from informed.table import Table
+from informed.measures.registry import ratio
+from informed.table.evaluation import Evaluation, evaluate
+from informed.table.table import Table
 
 __all__ = ["Abstention", "Matching", "abstain", "match"]
 

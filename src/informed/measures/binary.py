@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.counts import cells, clip, ratio, weighted_geometric, weighted_harmonic
-from informed.table_measures import kappa_multiclass
+from informed.measures.counts import cells, clip, ratio, weighted_geometric, weighted_harmonic
+from informed.measures.multiclass import kappa_multiclass
 
 Floats = NDArray[np.float64]
 

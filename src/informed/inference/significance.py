@@ -32,8 +32,7 @@ from numpy.typing import NDArray
 from scipy import special, stats
 
 from informed.errors import InputError, InputTypeError
-from informed.evaluation import evaluate, measure_values
-from informed.inference import (
+from informed.inference.bootstrap import (
     Interval,
     _check_choice,
     _check_count,
@@ -41,8 +40,9 @@ from informed.inference import (
     _label_index,
 )
 from informed.labels import as_vector, code_labels, label_kind
-from informed.measures import MEASURES
-from informed.table import Table
+from informed.measures.registry import MEASURES
+from informed.table.evaluation import evaluate, measure_values
+from informed.table.table import Table
 
 __all__ = [
     "PairedCorrectness",

@@ -15,7 +15,7 @@ per-category values. Every measure of the registry is available, not only the se
 
 Undefined values are nan under the default conventions; ``conventions=
 "statistics-contingency"`` reproduces the Perl module's fixed values (see
-`informed.tally_conventions` and docs/tally.md). Tallies hold counts only, so they merge
+`informed.tally.conventions` and docs/tally.md). Tallies hold counts only, so they merge
 exactly with ``+`` and survive a JSON round trip without loss.
 
 References
@@ -34,9 +34,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.errors import InputError, InputTypeError
-from informed.measures import MEASURES, Measure, undefined_reason
-from informed.table import Table
-from informed.tally_conventions import (
+from informed.measures.registry import MEASURES, Measure, undefined_reason
+from informed.table.table import Table
+from informed.tally.conventions import (
     CONVENTIONS,
     INT64_MAX,
     PERL_NAMES,

@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 
 from informed.errors import InputError, InputTypeError
-from informed.evaluation import Evaluation, evaluate
-from informed.io import iter_batches
+from informed.io.batches import iter_batches
 from informed.report import (
     evaluation_document,
     measures_csv,
@@ -29,7 +28,8 @@ from informed.report import (
     render_tally,
 )
 from informed.report.progress import Progress
-from informed.table import Table
+from informed.table.evaluation import Evaluation, evaluate
+from informed.table.table import Table
 
 __all__ = ["main"]
 
@@ -182,7 +182,7 @@ def _read(args: argparse.Namespace) -> tuple[Table | None, Any, int]:
         raise InputError(msg)
     ranking = None
     if args.score:
-        from informed.ranking import Ranking
+        from informed.ranking.ranking import Ranking
 
         # scores rank the positive class against all the others (one-vs-rest)
         ranking = Ranking.from_scores(
@@ -222,7 +222,7 @@ def _evaluate(args: argparse.Namespace, source: str) -> Output:
         result = evaluate(table, positive=args.positive, alpha=args.alpha)
         document.update(evaluation_document(result))
         if args.ci is not None:
-            from informed.inference import intervals_report
+            from informed.inference.bootstrap import intervals_report
 
             intervals = intervals_report(table, args.ci, positive=args.positive, seed=args.seed)
             document["intervals"] = intervals
@@ -233,7 +233,7 @@ def _evaluate(args: argparse.Namespace, source: str) -> Output:
             )
         )
     if ranking is not None:
-        from informed.ranking import ranking_report
+        from informed.ranking.ranking import ranking_report
 
         report = ranking_report(ranking, quotas=tuple(args.quota), bins=args.bins)
         document.setdefault("n", ranking.n)
@@ -255,7 +255,8 @@ def _evaluate(args: argparse.Namespace, source: str) -> Output:
 
 
 def _tally(args: argparse.Namespace) -> Output:
-    from informed.tally_io import read_jsonl, tally_report
+    from informed.io.jsonl import read_jsonl
+    from informed.tally.document import tally_report
 
     path = Path(args.file)
     if not path.is_file():

@@ -3,7 +3,7 @@
 Every function here is a pure function of a `Ranking` (tie groups with their counts),
 vectorised over the groups: no loop over rows, and no loop over groups except in the
 convex hull's rare fallback. The summaries (AUC, PEM, averages) are in
-`informed.ranking_summaries`, which shares the machinery below (`Groups`, `locate`, ...).
+`informed.ranking`, which shares the machinery below (`Groups`, `locate`, ...).
 The quota curves follow Arbel & Rokach (seed 004):
 
 * positions k = 1..n are the rows in descending order of score. A tie group of m1 rows
@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from informed.errors import InputError, InputTypeError
 
 if TYPE_CHECKING:
-    from informed.ranking import Ranking
+    from informed.ranking.ranking import Ranking
 
 __all__ = [
     "LiftTable",

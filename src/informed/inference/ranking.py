@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from scipy import special
 
 from informed.errors import InputError, InputTypeError
-from informed.inference import (
+from informed.inference.bootstrap import (
     Interval,
     _check_choice,
     _check_count,
@@ -38,8 +38,8 @@ from informed.inference import (
     _interval,
     _nan_interval,
 )
-from informed.inference_tests import Significance
-from informed.ranking import (
+from informed.inference.significance import Significance
+from informed.ranking.ranking import (
     Ranking,
     auc,
     average_hit_rate,
@@ -50,7 +50,7 @@ from informed.ranking import (
     pem,
     qrecall,
 )
-from informed.ranking import undefined_reason as ranking_reason
+from informed.ranking.ranking import undefined_reason as ranking_reason
 
 __all__ = [
     "RANKING_QUOTA_MEASURES",

@@ -1,0 +1,23 @@
+"""Reading inputs: CSV, Parquet and Arrow IPC files in batches, and tally JSON lines."""
+
+from __future__ import annotations
+
+from informed.io.batches import (
+    FORMATS,
+    Batch,
+    Columns,
+    iter_batches,
+    read_columns,
+)
+from informed.io.jsonl import (
+    read_jsonl,
+)
+
+__all__ = [
+    "FORMATS",
+    "Batch",
+    "Columns",
+    "iter_batches",
+    "read_columns",
+    "read_jsonl",
+]
