@@ -33,7 +33,7 @@ from scipy import special, stats
 
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label, as_label, label_kind
-from informed.measures.registry import (
+from informed.measures import (
     MEASURES,
     undefined_reason,
 )

@@ -40,7 +40,7 @@ from informed.inference.bootstrap import (
     _label_index,
 )
 from informed.labels import as_vector, code_labels, label_kind
-from informed.measures.registry import MEASURES
+from informed.measures import MEASURES
 from informed.table.evaluation import evaluate, measure_values
 from informed.table.table import Table
 

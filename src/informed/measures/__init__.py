@@ -1,28 +1,31 @@
 """The contingency measures of Powers, each defined once, and their registry.
 
+Every measure is a function of a 2x2 table of counts laid out as the papers lay it out,
+rows predicted (+P, -P) and columns actual (+R, -R)::
+
+    counts[..., 0, 0] = tp    counts[..., 0, 1] = fp
+    counts[..., 1, 0] = fn    counts[..., 1, 1] = tn
+
+with any leading batch dimensions, so that the one-vs-rest views of all labels and
+thousands of bootstrap replicates are one vectorised call.
+
 `counts` holds the arithmetic every measure shares (safe ratios, cell names, averages),
-`binary` the measures of a 2x2 table, `multiclass` the measures of a whole table, and
+`binary` the measures of a 2x2 table, `multiclass` those that read a whole table at once
+(entropies, R_K, kappa), `overall` how a whole table gets one value from its per-label
+values, `measure` what the registry records of a measure and why one is undefined, and
 `registry` the `MEASURES` registry that every report, CLI column and JSON key reads.
 """
 
 from __future__ import annotations
 
-from informed.measures.registry import (
-    AVERAGES,
-    MEASURES,
-    Measure,
+from informed.measures.binary import (
     accuracy,
-    accuracy_multiclass,
     average_f_measure,
     average_g_measure,
     bias,
     bias_ratio,
-    cells,
-    conditional_entropy,
-    conditional_entropy_given_actual,
     correlation,
     error,
-    error_multiclass,
     f_measure,
     fallout,
     g_measure,
@@ -33,33 +36,69 @@ from informed.measures.registry import (
     inverse_recall,
     jaccard,
     kappa,
-    kappa_multiclass,
-    label_weights,
     markedness,
     matthews_correlation,
-    matthews_correlation_multiclass,
     miss_rate,
-    mutual_information,
-    one_vs_rest_counts,
     precision,
     prevalence,
-    ratio,
     recall,
-    undefined_reason,
+    signed_geometric,
+)
+from informed.measures.counts import (
+    AVERAGES,
+    cells,
+    clip,
+    label_weights,
+    one_vs_rest_counts,
+    ratio,
+    weighted_geometric,
+    weighted_harmonic,
     weighted_mean,
+)
+from informed.measures.measure import (
+    MARGIN_REASONS,
+    Measure,
+    OverallRule,
+    undefined_reason,
+)
+from informed.measures.multiclass import (
+    accuracy_multiclass,
+    conditional_entropy,
+    conditional_entropy_given_actual,
+    error_multiclass,
+    kappa_multiclass,
+    matthews_correlation_multiclass,
+    mutual_information,
+)
+from informed.measures.overall import (
+    bias_geometric_g,
+    bias_harmonic_f,
+    bias_weighted_informedness,
+    multiclass_correlation,
+    per_label_only,
+    prevalence_weighted_markedness,
+)
+from informed.measures.registry import (
+    MEASURES,
 )
 
 __all__ = [
     "AVERAGES",
+    "MARGIN_REASONS",
     "MEASURES",
     "Measure",
+    "OverallRule",
     "accuracy",
     "accuracy_multiclass",
     "average_f_measure",
     "average_g_measure",
     "bias",
+    "bias_geometric_g",
+    "bias_harmonic_f",
     "bias_ratio",
+    "bias_weighted_informedness",
     "cells",
+    "clip",
     "conditional_entropy",
     "conditional_entropy_given_actual",
     "correlation",
@@ -81,12 +120,18 @@ __all__ = [
     "matthews_correlation",
     "matthews_correlation_multiclass",
     "miss_rate",
+    "multiclass_correlation",
     "mutual_information",
     "one_vs_rest_counts",
+    "per_label_only",
     "precision",
     "prevalence",
+    "prevalence_weighted_markedness",
     "ratio",
     "recall",
+    "signed_geometric",
     "undefined_reason",
+    "weighted_geometric",
+    "weighted_harmonic",
     "weighted_mean",
 ]

@@ -16,6 +16,33 @@ from numpy.typing import NDArray
 from informed.measures.counts import cells, clip, ratio, weighted_geometric, weighted_harmonic
 from informed.measures.multiclass import kappa_multiclass
 
+__all__ = [
+    "accuracy",
+    "average_f_measure",
+    "average_g_measure",
+    "bias",
+    "bias_ratio",
+    "correlation",
+    "error",
+    "f_measure",
+    "fallout",
+    "g_measure",
+    "informedness",
+    "inverse_f_measure",
+    "inverse_g_measure",
+    "inverse_precision",
+    "inverse_recall",
+    "jaccard",
+    "kappa",
+    "markedness",
+    "matthews_correlation",
+    "miss_rate",
+    "precision",
+    "prevalence",
+    "recall",
+    "signed_geometric",
+]
+
 Floats = NDArray[np.float64]
 
 

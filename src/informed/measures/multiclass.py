@@ -12,6 +12,16 @@ from numpy.typing import NDArray
 
 from informed.measures.counts import clip, ratio
 
+__all__ = [
+    "accuracy_multiclass",
+    "conditional_entropy",
+    "conditional_entropy_given_actual",
+    "error_multiclass",
+    "kappa_multiclass",
+    "matthews_correlation_multiclass",
+    "mutual_information",
+]
+
 Floats = NDArray[np.float64]
 
 

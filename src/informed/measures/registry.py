@@ -1,6 +1,6 @@
-"""The contingency measures of Powers, each defined once, and their registry.
+"""The registry: every contingency measure of Powers, once, with what reports need of it.
 
-Every measure is a function of a 2x2 table of counts laid out as the seeds lay it out,
+Every measure is a function of a 2x2 table of counts laid out as the papers lay it out,
 rows predicted (+P, -P) and columns actual (+R, -R)::
 
     counts[..., 0, 0] = tp    counts[..., 0, 1] = fp
@@ -8,16 +8,16 @@ rows predicted (+P, -P) and columns actual (+R, -R)::
 
 with any leading batch dimensions, so that the one-vs-rest views of all labels and
 thousands of bootstrap replicates are one vectorised call. A measure of a table with
-more than two labels is named by how it combines the per-label values (`OVERALL` in the
-registry): Powers' multiclass informedness is the bias-weighted average of the per-label
+more than two labels is named by how it combines the per-label values (`Measure.overall`):
+Powers' multiclass informedness is the bias-weighted average of the per-label
 informedness, multiclass markedness the prevalence-weighted average of per-class
-markedness (seed 001). Undefined values are NaN; `undefined_reason` names the margin that
-vanished.
+markedness (Powers 2003). Undefined values are NaN; `undefined_reason` names the margin
+that vanished.
 
 References
 ----------
-Powers, D. M. W. (2003). Recall and Precision versus the Bookmaker. ICCS 2003 (seeds 000, 001).
-Powers, D. M. W. The Bookmaker tests your Edge (poster; seed 003).
+Powers, D. M. W. (2003). Recall and Precision versus the Bookmaker. ICCS 2003.
+Powers, D. M. W. The Bookmaker tests your Edge (poster).
 Powers, D. M. W. (2011). Evaluation: from precision, recall and F-measure to ROC,
 informedness, markedness and correlation. J. Mach. Learn. Technol. 2(1):37-63.
 """
@@ -25,8 +25,6 @@ informedness, markedness and correlation. J. Mach. Learn. Technol. 2(1):37-63.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -55,19 +53,8 @@ from informed.measures.binary import (
     precision,
     prevalence,
     recall,
-    signed_geometric,
 )
-from informed.measures.counts import (
-    AVERAGES,
-    cells,
-    clip,
-    label_weights,
-    one_vs_rest_counts,
-    ratio,
-    weighted_geometric,
-    weighted_harmonic,
-    weighted_mean,
-)
+from informed.measures.measure import Measure, OverallRule
 from informed.measures.multiclass import (
     accuracy_multiclass,
     conditional_entropy,
@@ -77,182 +64,23 @@ from informed.measures.multiclass import (
     matthews_correlation_multiclass,
     mutual_information,
 )
+from informed.measures.overall import (
+    bias_geometric_g,
+    bias_harmonic_f,
+    bias_weighted_informedness,
+    multiclass_correlation,
+    per_label_only,
+    prevalence_weighted_markedness,
+)
 
-__all__ = [
-    "AVERAGES",
-    "MEASURES",
-    "Measure",
-    "accuracy",
-    "accuracy_multiclass",
-    "average_f_measure",
-    "average_g_measure",
-    "bias",
-    "bias_ratio",
-    "cells",
-    "conditional_entropy",
-    "conditional_entropy_given_actual",
-    "correlation",
-    "error",
-    "error_multiclass",
-    "f_measure",
-    "fallout",
-    "g_measure",
-    "informedness",
-    "inverse_f_measure",
-    "inverse_g_measure",
-    "inverse_precision",
-    "inverse_recall",
-    "jaccard",
-    "kappa",
-    "kappa_multiclass",
-    "label_weights",
-    "markedness",
-    "matthews_correlation",
-    "matthews_correlation_multiclass",
-    "miss_rate",
-    "mutual_information",
-    "one_vs_rest_counts",
-    "precision",
-    "prevalence",
-    "ratio",
-    "recall",
-    "undefined_reason",
-    "weighted_mean",
-]
+__all__ = ["MEASURES"]
 
 Floats = NDArray[np.float64]
-
-
-# ---------------------------------------------------------------------- registry
-OverallRule = str | Callable[[Any], Floats]
-
-
-@dataclass(frozen=True)
-class Measure:
-    """One registered measure: its definition and what the reports need to know of it.
-
-    Attributes
-    ----------
-    name : str
-        The registry name, used as JSON key and CLI column.
-    function : callable
-        The binary measure on counts[..., 2, 2].
-    overall : str or callable
-        How the measure of a table with any number of labels is formed: an average of the
-        per-label values ("macro", "prevalence", "bias"), or a function of the square
-        counts[..., L, L].
-    title : str
-        A human heading.
-    formula : str
-        The definition, as in the docstring.
-    aliases : tuple of str
-        Other names for the same quantity.
-    low, high : float
-        The range.
-    chance : float or None
-        The value under pure chance (independent rows and columns), when it is a constant.
-    dual : str or None
-        The measure it becomes under transpose (prediction <-> reality).
-    symmetric : bool
-        Unchanged when prediction and reality are swapped.
-    requires : tuple of str
-        Margins whose vanishing makes it undefined: "+R", "-R", "+P", "-P", "N", "tp+fp+fn",
-        "fp+fn+tn".
-    source : str
-        The seed or paper that defines it.
-    """
-
-    name: str
-    function: Callable[..., Floats]
-    overall: OverallRule
-    title: str
-    formula: str
-    aliases: tuple[str, ...]
-    low: float
-    high: float
-    chance: float | None
-    dual: str | None
-    symmetric: bool
-    requires: tuple[str, ...]
-    source: str
-    takes_alpha: bool = False
-
-    def __call__(self, counts: Any, **params: float) -> Floats:
-        return self.function(counts, **params)
-
-
-_MARGIN_REASONS: dict[str, tuple[Callable[[Floats, Floats, Floats, Floats], Floats], str]] = {
-    "N": (lambda tp, fp, fn, tn: tp + fp + fn + tn, "no data (N = 0)"),
-    "+R": (lambda tp, fp, fn, tn: tp + fn, "no real positives (+R is empty)"),
-    "-R": (lambda tp, fp, fn, tn: fp + tn, "no real negatives (-R is empty)"),
-    "+P": (lambda tp, fp, fn, tn: tp + fp, "no +P predictions"),
-    "-P": (lambda tp, fp, fn, tn: fn + tn, "no -P predictions"),
-    "tp+fp+fn": (
-        lambda tp, fp, fn, tn: tp + fp + fn,
-        "no positive predictions or cases (tp + fp + fn = 0)",
-    ),
-    "fp+fn+tn": (
-        lambda tp, fp, fn, tn: fp + fn + tn,
-        "no negative predictions or cases (fp + fn + tn = 0)",
-    ),
-}
-
-
-def undefined_reason(measure: Measure, counts: Any) -> str | None:
-    """Why `measure` is nan on one 2x2 table, naming the vanished margin; None if defined.
-
-    >>> undefined_reason(MEASURES["inverse_precision"], np.array([[90, 10], [0, 0]]))
-    'no -P predictions'
-    """
-    value = measure(counts)
-    if not np.isnan(value).any():
-        return None
-    tp, fp, fn, tn = cells(counts)
-    for key in measure.requires:
-        margin, text = _MARGIN_REASONS[key]
-        if float(margin(tp, fp, fn, tn)) == 0:
-            return text
-    if measure.name == "kappa":
-        return "chance agreement is 1 (both margins degenerate)"
-    if measure.name == "correlation":
-        return "informedness and markedness differ in sign"
-    return "undefined for this table"
 
 
 _POWERS = "Powers (2003), Recall and Precision versus the Bookmaker (seeds 000, 001)"
 _POSTER = "Powers, The Bookmaker tests your Edge (seed 003)"
 _POWERS_2011 = "Powers (2011), Evaluation: from precision, recall and F-measure to ROC, ..."
-
-
-def _bias_weighted_informedness(square: Any) -> Floats:
-    per_label = informedness(one_vs_rest_counts(square))
-    return clip(weighted_mean(per_label, label_weights(square, "bias")), -1.0, 1.0)
-
-
-def _prevalence_weighted_markedness(square: Any) -> Floats:
-    per_label = markedness(one_vs_rest_counts(square))
-    return clip(weighted_mean(per_label, label_weights(square, "prevalence")), -1.0, 1.0)
-
-
-def _multiclass_correlation(square: Any) -> Floats:
-    return signed_geometric(
-        _bias_weighted_informedness(square), _prevalence_weighted_markedness(square)
-    )
-
-
-def _bias_harmonic_f(square: Any, alpha: float = 0.5) -> Floats:
-    per_label = f_measure(one_vs_rest_counts(square), alpha)
-    return weighted_harmonic(per_label, label_weights(square, "bias"))
-
-
-def _bias_geometric_g(square: Any) -> Floats:
-    per_label = g_measure(one_vs_rest_counts(square))
-    return weighted_geometric(per_label, label_weights(square, "bias"))
-
-
-def _per_label_only(square: Any) -> Floats:
-    s = np.asarray(square, dtype=np.float64)
-    return np.full(s.shape[:-2], np.nan)
 
 
 def _m(
@@ -394,7 +222,7 @@ _REGISTERED = [
     ),
     _m(
         average_f_measure,
-        _bias_harmonic_f,
+        bias_harmonic_f,
         "Average F",
         "1 / (pP(+) / F + pP(-) / IF); for K labels the bias-weighted harmonic mean of F(l)",
         aliases=("AvF",),
@@ -422,7 +250,7 @@ _REGISTERED = [
     ),
     _m(
         average_g_measure,
-        _bias_geometric_g,
+        bias_geometric_g,
         "Average G",
         "G^pP(+) x IG^pP(-); for K labels the bias-weighted geometric mean of G(l)",
         aliases=("AvG",),
@@ -430,7 +258,7 @@ _REGISTERED = [
     ),
     _m(
         informedness,
-        _bias_weighted_informedness,
+        bias_weighted_informedness,
         "Informedness",
         "recall + inverse_recall - 1 = tpr - fpr; for K labels sum_l pP(l) B(l)",
         aliases=("bookmaker", "Youden's J", "Peirce skill score", "bm"),
@@ -442,7 +270,7 @@ _REGISTERED = [
     ),
     _m(
         markedness,
-        _prevalence_weighted_markedness,
+        prevalence_weighted_markedness,
         "Markedness",
         "precision + inverse_precision - 1; for K labels sum_c pR(c) M(c)",
         aliases=("mk", "deltaP"),
@@ -454,7 +282,7 @@ _REGISTERED = [
     ),
     _m(
         correlation,
-        _multiclass_correlation,
+        multiclass_correlation,
         "Correlation",
         "sign(B) sqrt(B x M)",
         aliases=("Powers correlation",),
@@ -524,7 +352,7 @@ _REGISTERED = [
     ),
     _m(
         bias,
-        _per_label_only,
+        per_label_only,
         "Bias pP",
         "|+P| / N",
         aliases=("prediction rate",),
@@ -532,7 +360,7 @@ _REGISTERED = [
     ),
     _m(
         prevalence,
-        _per_label_only,
+        per_label_only,
         "Prevalence pR",
         "|+R| / N",
         aliases=("base rate",),
@@ -540,7 +368,7 @@ _REGISTERED = [
     ),
     _m(
         bias_ratio,
-        _per_label_only,
+        per_label_only,
         "Bias / prevalence",
         "|+P| / |+R|",
         high=float("inf"),

@@ -62,7 +62,7 @@ def measures_csv(result: Evaluation | None, ranking: dict[str, Any] | None = Non
     overall row."""
     import csv
 
-    from informed.measures.registry import MEASURES
+    from informed.measures import MEASURES
 
     names = list(MEASURES) if result is not None else []
     extra = list(_RANKING_SUMMARIES) if ranking is not None else []

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from informed.labels import Label, label_kind
-from informed.measures.registry import MEASURES
+from informed.measures import MEASURES
 from informed.ranking.ranking import Ranking, pem_areas, ranking_report, undefined_reason
 from informed.report import plots
 from informed.table.evaluation import Evaluation

@@ -29,7 +29,7 @@ from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
 from informed.labels import Label, label_kind
-from informed.measures.registry import MEASURES, Measure
+from informed.measures import MEASURES, Measure
 from informed.ranking.ranking import (
     Ranking,
     auc,

@@ -21,7 +21,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from informed.labels import Label
-from informed.measures.registry import MEASURES
+from informed.measures import MEASURES
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import payoff
 from informed.table.table import Table

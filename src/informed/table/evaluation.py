@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from informed.labels import Label, as_label, label_kind
-from informed.measures.registry import (
+from informed.measures import (
     AVERAGES,
     MEASURES,
     Measure,

@@ -30,7 +30,7 @@ from scipy.optimize import linear_sum_assignment
 
 from informed.errors import InputError
 from informed.labels import Label, as_label, keyed, label_kind, sort_labels
-from informed.measures.registry import ratio
+from informed.measures import ratio
 from informed.table.evaluation import Evaluation, evaluate
 from informed.table.table import Table
 

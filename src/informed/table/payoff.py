@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.labels import Label
-from informed.measures.registry import ratio
+from informed.measures import ratio
 from informed.table.table import Table
 
 __all__ = ["Payoff", "payoff"]

@@ -39,7 +39,7 @@ import scipy.sparse
 from numpy.typing import NDArray
 
 from informed.errors import InputError, InputTypeError
-from informed.measures.registry import cells
+from informed.measures import cells
 
 __all__ = [
     "CONVENTIONS",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from informed.errors import InputTypeError
-from informed.measures.registry import MEASURES
+from informed.measures import MEASURES
 from informed.tally.tally import Tally
 
 __all__ = ["tally_report"]

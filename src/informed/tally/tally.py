@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.errors import InputError, InputTypeError
-from informed.measures.registry import MEASURES, Measure, undefined_reason
+from informed.measures import MEASURES, Measure, undefined_reason
 from informed.table.table import Table
 from informed.tally.conventions import (
     CONVENTIONS,

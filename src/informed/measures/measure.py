@@ -1,0 +1,116 @@
+"""What the registry records of a measure, and why a measure is undefined on a table.
+
+A `Measure` holds one definition with everything a report needs to know of it (title,
+formula, aliases, range, chance value, dual, the margins it needs, its source);
+`undefined_reason` names the margin whose vanishing made a value nan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.measures.counts import cells
+
+__all__ = ["MARGIN_REASONS", "Measure", "OverallRule", "undefined_reason"]
+
+Floats = NDArray[np.float64]
+
+OverallRule = str | Callable[[Any], Floats]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One registered measure: its definition and what the reports need to know of it.
+
+    Attributes
+    ----------
+    name : str
+        The registry name, used as JSON key and CLI column.
+    function : callable
+        The binary measure on counts[..., 2, 2].
+    overall : str or callable
+        How the measure of a table with any number of labels is formed: an average of the
+        per-label values ("macro", "prevalence", "bias"), or a function of the square
+        counts[..., L, L].
+    title : str
+        A human heading.
+    formula : str
+        The definition, as in the docstring.
+    aliases : tuple of str
+        Other names for the same quantity.
+    low, high : float
+        The range.
+    chance : float or None
+        The value under pure chance (independent rows and columns), when it is a constant.
+    dual : str or None
+        The measure it becomes under transpose (prediction <-> reality).
+    symmetric : bool
+        Unchanged when prediction and reality are swapped.
+    requires : tuple of str
+        Margins whose vanishing makes it undefined: "+R", "-R", "+P", "-P", "N", "tp+fp+fn",
+        "fp+fn+tn".
+    source : str
+        The seed or paper that defines it.
+    """
+
+    name: str
+    function: Callable[..., Floats]
+    overall: OverallRule
+    title: str
+    formula: str
+    aliases: tuple[str, ...]
+    low: float
+    high: float
+    chance: float | None
+    dual: str | None
+    symmetric: bool
+    requires: tuple[str, ...]
+    source: str
+    takes_alpha: bool = False
+
+    def __call__(self, counts: Any, **params: float) -> Floats:
+        return self.function(counts, **params)
+
+
+MARGIN_REASONS: dict[str, tuple[Callable[[Floats, Floats, Floats, Floats], Floats], str]] = {
+    "N": (lambda tp, fp, fn, tn: tp + fp + fn + tn, "no data (N = 0)"),
+    "+R": (lambda tp, fp, fn, tn: tp + fn, "no real positives (+R is empty)"),
+    "-R": (lambda tp, fp, fn, tn: fp + tn, "no real negatives (-R is empty)"),
+    "+P": (lambda tp, fp, fn, tn: tp + fp, "no +P predictions"),
+    "-P": (lambda tp, fp, fn, tn: fn + tn, "no -P predictions"),
+    "tp+fp+fn": (
+        lambda tp, fp, fn, tn: tp + fp + fn,
+        "no positive predictions or cases (tp + fp + fn = 0)",
+    ),
+    "fp+fn+tn": (
+        lambda tp, fp, fn, tn: fp + fn + tn,
+        "no negative predictions or cases (fp + fn + tn = 0)",
+    ),
+}
+
+
+def undefined_reason(measure: Measure, counts: Any) -> str | None:
+    """Why `measure` is nan on one 2x2 table, naming the vanished margin; None if defined.
+
+    >>> from informed.measures import MEASURES
+    >>> undefined_reason(MEASURES["inverse_precision"], np.array([[90, 10], [0, 0]]))
+    'no -P predictions'
+    """
+    value = measure(counts)
+    if not np.isnan(value).any():
+        return None
+    tp, fp, fn, tn = cells(counts)
+    for key in measure.requires:
+        margin, text = MARGIN_REASONS[key]
+        if float(margin(tp, fp, fn, tn)) == 0:
+            return text
+    if measure.name == "kappa":
+        return "chance agreement is 1 (both margins degenerate)"
+    if measure.name == "correlation":
+        return "informedness and markedness differ in sign"
+    return "undefined for this table"
