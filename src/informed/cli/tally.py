@@ -1,0 +1,47 @@
+"""`informed tally FILE.jsonl`: multi-label results scored as Statistics::Contingency does."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from informed.cli.output import Output, emit
+from informed.errors import InputError
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any) -> None:
+    """The `tally` subcommand and its options."""
+    ta = commands.add_parser(
+        "tally", help="score multi-label assignments (Statistics::Contingency)"
+    )
+    ta.add_argument("file", help='JSON lines: {"assigned": [...], "correct": [...]} per document')
+    ta.add_argument("--categories", help="comma-separated categories (else the file's first line)")
+    ta.add_argument(
+        "--conventions", choices=["default", "statistics-contingency"], default="default"
+    )
+    ta.add_argument("--format", choices=["text", "json"], default="text")
+
+
+def tally_file(args: argparse.Namespace) -> Output:
+    """Read the JSON lines into a Tally and report every measure of it."""
+    from informed.io import read_jsonl
+    from informed.report import render_tally
+    from informed.tally import tally_report
+
+    path = Path(args.file)
+    if not path.is_file():
+        msg = f"{args.file}: no such file."
+        raise InputError(msg)
+    categories = [c for c in args.categories.split(",") if c] if args.categories else None
+    tally = read_jsonl(path, categories=categories, conventions=args.conventions)
+    document = tally_report(tally)
+    return Output(document=document, text=render_tally(document, color=sys.stdout.isatty()))
+
+
+def run(args: argparse.Namespace) -> None:
+    """`informed tally`: print the report in the chosen format."""
+    emit(tally_file(args), args.format)
