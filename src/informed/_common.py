@@ -53,4 +53,3 @@ def check_choice(value: Any, choices: tuple[str, ...], name: str) -> Any:
         msg = f"`{name}` must be one of {list(choices)}; got {value!r}."
         raise InputError(msg)
     return value
-

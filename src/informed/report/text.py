@@ -313,7 +313,8 @@ def render_ranking(report: Mapping[str, Any], positive: object, *, color: bool =
 
 
 def render_tally(document: Mapping[str, Any], *, color: bool = False) -> str:
-    """A multi-label tally: the seed's one-glance statistics table, then per category."""
+    """A multi-label tally: the one-glance statistics table of Williams's Perl module
+    Statistics::Contingency 0.09, then per category."""
     head = Text(f"Documents: {document.get('documents')}", style="bold")
     parts: list[Any] = [head, Text(str(document.get("stats_table", "")).rstrip())]
     per = document.get("per_category") or {}

@@ -1,0 +1,15 @@
+"""The HTML report: one self-contained page with the terminal report's content and plots.
+
+`informed.report.html.page` writes the page (its CSS, heading, navigation and footer, and
+the atomic write to a file); `informed.report.html.evaluation` the sections of an
+evaluation; `informed.report.html.ranking` the ranking section;
+`informed.report.html.markup` the numbers, cells and escaping they all use.
+"""
+
+from __future__ import annotations
+
+from informed.report.html.evaluation import MAX_HEATMAP_LABELS
+from informed.report.html.markup import FIGURES
+from informed.report.html.page import html_report, write_html_report
+
+__all__ = ["FIGURES", "MAX_HEATMAP_LABELS", "html_report", "write_html_report"]

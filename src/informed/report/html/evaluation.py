@@ -1,0 +1,366 @@
+"""The evaluation's sections of the HTML report: headline, contingency, measures, per label.
+
+Each number is read from the `Evaluation` (and its `Payoff`); every heading, formula,
+range, chance value and source of a contingency measure comes from the registry
+`informed.measures.MEASURES`, so a new measure appears here without touching this module.
+Many labels are capped: tables list the most frequent, the heat map fewer still.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from informed.labels import Label, keyed
+from informed.measures import MEASURES
+from informed.report.html.markup import (
+    bound,
+    count,
+    escaped,
+    figure_element,
+    note_cell,
+    number,
+    percent,
+    sentence,
+    value_cell,
+    value_range,
+)
+from informed.report.plots.table import PAYOFF_IN_CELLS, contingency_svg, labels_svg
+from informed.table.evaluation import Evaluation
+from informed.table.payoff import Payoff, payoff
+
+__all__ = ["HEADLINE", "MAX_HEATMAP_LABELS", "PER_LABEL", "evaluation_sections"]
+
+MAX_HEATMAP_LABELS = 20
+"""The heat map shows at most this many labels (the most frequent): beyond, its cells
+would be too small to read their counts and payoffs."""
+
+HEADLINE = ("informedness", "markedness", "correlation")
+PER_LABEL = (
+    "recall",
+    "precision",
+    "f_measure",
+    "informedness",
+    "markedness",
+    "bias",
+    "prevalence",
+    "bias_ratio",
+)
+
+
+def _shown_labels(evaluation: Evaluation, limit: int) -> tuple[Label, ...]:
+    """At most `limit` labels, the most frequent first picked, kept in the table's order."""
+    labels = list(evaluation.per_label)
+    if len(labels) <= limit:
+        return tuple(labels)
+
+    def frequency(label: Label) -> float:
+        values = evaluation.per_label[label]
+        known = [v for v in (values["prevalence"], values["bias"]) if math.isfinite(v)]
+        return max(known, default=-1.0)
+
+    ranked = sorted(range(len(labels)), key=lambda i: (-frequency(labels[i]), i))[:limit]
+    return tuple(labels[i] for i in sorted(ranked))
+
+
+def _left_out(shown: int, total: int, what: str) -> str:
+    if shown >= total:
+        return ""
+    return (
+        f'<p class="note">Showing {shown} of {total} {what}, the most frequent (by the larger '
+        f"of prevalence and bias); {total - shown} are left out here and are all in the JSON "
+        "output (<code>--format json</code>).</p>"
+    )
+
+
+def evaluation_sections(
+    evaluation: Evaluation,
+    intervals: Mapping[str, Sequence[float | None]] | None,
+    level: float | None,
+    max_labels: int,
+) -> list[tuple[str, str, str]]:
+    """The sections of an evaluation, as (id, heading, HTML), in the order of the page.
+
+    Tables show at most `max_labels` labels, the heat map at most `MAX_HEATMAP_LABELS`.
+    """
+    pay = payoff(evaluation.table)
+    shown = _shown_labels(evaluation, max_labels)
+    return [
+        ("headline", "Headline", _headline(evaluation, intervals, level)),
+        (
+            "contingency",
+            "Contingency table and payoff",
+            _contingency(evaluation, pay, shown, max_labels),
+        ),
+        ("measures", "All measures", _measures(evaluation, intervals, level)),
+        ("per-label", "Per label (one-vs-rest)", _per_label(evaluation, shown)),
+    ]
+
+
+def _interval(
+    intervals: Mapping[str, Sequence[float | None]] | None, name: str
+) -> tuple[float, float] | None:
+    if intervals is None or name not in intervals:
+        return None
+    low, high = intervals[name]
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return None
+    return float(low), float(high)
+
+
+def _headline(
+    evaluation: Evaluation,
+    intervals: Mapping[str, Sequence[float | None]] | None,
+    level: float | None,
+) -> str:
+    cards = []
+    for name in HEADLINE:
+        measure = MEASURES[name]
+        value = evaluation.measures[name]
+        bounds = _interval(intervals, name)
+        if math.isnan(value):
+            shown = (
+                '<div class="value undefined">undefined</div>'
+                f'<p class="small">{escaped(evaluation.reasons.get(name, "undefined"))}</p>'
+            )
+        else:
+            shown = f'<div class="value" data-value="{value!r}">{number(value)}</div>'
+        interval = ""
+        meter = ""
+        if bounds is not None and level is not None:
+            interval = (
+                f'<p class="small interval">{100 * level:g} % interval '
+                f"[{number(bounds[0])}, {number(bounds[1])}]</p>"
+            )
+        if math.isfinite(measure.low) and math.isfinite(measure.high):
+            parts = []
+            if measure.chance is not None:
+                at = percent(measure.chance, measure.low, measure.high)
+                parts.append(f'<span class="chance" style="left:{at:.2f}%"></span>')
+            if bounds is not None:
+                start = percent(bounds[0], measure.low, measure.high)
+                end = percent(bounds[1], measure.low, measure.high)
+                parts.append(
+                    f'<span class="interval" style="left:{start:.2f}%;width:{end - start:.2f}%">'
+                    "</span>"
+                )
+            if not math.isnan(value):
+                at = percent(value, measure.low, measure.high)
+                parts.append(f'<span class="dot" style="left:{at:.2f}%"></span>')
+            meter = f'<div class="meter" aria-hidden="true">{"".join(parts)}</div>'
+        chance = "" if measure.chance is None else f"; chance {bound(measure.chance)}"
+        cards.append(
+            f'<div class="card" data-measure="{name}"><h3>{escaped(measure.title)}</h3>{shown}'
+            f"{interval}{meter}"
+            f'<p class="small">range {value_range(measure.low, measure.high)}{chance}</p>'
+            f'<p class="small formula">{escaped(measure.formula)}</p></div>'
+        )
+    scope = (
+        f"for the positive label <strong>{escaped(evaluation.positive)}</strong> (one-vs-rest)"
+        if evaluation.positive is not None
+        else "over all labels, as each measure's registry entry combines them"
+    )
+    return f'<p>Beyond chance, {scope}.</p><div class="cards">{"".join(cards)}</div>'
+
+
+def _contingency(evaluation: Evaluation, pay: Payoff, shown: Sequence[Label], limit: int) -> str:
+    table = evaluation.table
+    keep = {keyed(x) for x in shown}
+    rows = [i for i, x in enumerate(table.predicted) if keyed(x) in keep]
+    cols = [j for j, x in enumerate(table.actual) if keyed(x) in keep]
+    counts = table.counts
+    row_totals = counts.sum(axis=1).tolist()
+    col_totals = counts.sum(axis=0).tolist()
+    head = "".join(f'<th class="num label">{escaped(table.actual[j])}</th>' for j in cols)
+    body = []
+    for i in rows:
+        cells = []
+        for j in cols:
+            css = "num diagonal" if keyed(table.predicted[i]) == keyed(table.actual[j]) else "num"
+            cells.append(f'<td class="{css}">{count(counts[i, j].item())}</td>')
+        body.append(
+            f'<tr><th class="label">{escaped(table.predicted[i])}</th>{"".join(cells)}'
+            f'<td class="num total">{count(row_totals[i])}</td></tr>'
+        )
+    totals = "".join(f'<td class="num">{count(col_totals[j])}</td>' for j in cols)
+    body.append(
+        f'<tr class="total"><th>total</th>{totals}<td class="num">{count(table.n)}</td></tr>'
+    )
+    left_out = len(table.predicted) - len(rows) + len(table.actual) - len(cols)
+    note = _left_out(len(shown), len(evaluation.per_label), "labels")
+    if left_out:
+        note += '<p class="small">Totals include the rows and columns left out.</p>'
+    contingency = (
+        "<h3>Counts (rows predicted, columns actual)</h3>"
+        f'{note}<div class="scroll"><table id="contingency-table"><thead><tr>'
+        f'<th>predicted \\ actual</th>{head}<th class="num total">total</th></tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+    heat = _shown_labels(evaluation, min(limit, MAX_HEATMAP_LABELS))
+    heat_keys = {keyed(x) for x in heat}
+    heat_rows = [x for x in table.predicted if keyed(x) in heat_keys]
+    heat_cols = [x for x in table.actual if keyed(x) in heat_keys]
+    hidden = len(evaluation.per_label) - len(heat)
+    heat_note = (
+        f" The plot shows the {len(heat)} most frequent of {len(evaluation.per_label)} labels; "
+        f"{hidden} are left out of it."
+        if hidden
+        else ""
+    )
+    if max(len(heat_rows), len(heat_cols)) > PAYOFF_IN_CELLS:
+        heat_note += (
+            f" With more than {PAYOFF_IN_CELLS} labels the cells show their counts only; "
+            "the payoffs are in the table below."
+        )
+    informedness = MEASURES["informedness"]
+    caption = (
+        "The contingency table as a heat map, shaded by count, each cell also giving its "
+        "fair-odds payoff per unit stake: a bet on predicted label l pays 1/pR(l) per case "
+        "whose class is l and costs 1/(1 − pR(l)) per other case, so each row adds up to "
+        "the label's informedness. <b>Good:</b> the counts pile up on the diagonal and each "
+        "row wins up to 1. <b>Chance:</b> every row's counts follow the column margins, and "
+        "the wins and losses of each row cancel to 0. Source: Powers (2003), Recall and "
+        "Precision versus the Bookmaker (seed 001, Figure 1); "
+        f"{sentence(informedness.source)}{heat_note}"
+    )
+    figure = figure_element(
+        "heatmap",
+        contingency_svg(table, pay, heat_rows, heat_cols, name="plot-heatmap"),
+        caption,
+        wide=True,
+    )
+    return contingency + f'<div class="figures">{figure}</div>' + _payoff_table(pay, shown)
+
+
+def _payoff_table(pay: Payoff, shown: Sequence[Label]) -> str:
+    keep = {keyed(x) for x in shown}
+    index = [i for i, x in enumerate(pay.labels) if keyed(x) in keep]
+    head = "".join(f'<th class="num label">{escaped(pay.labels[j])}</th>' for j in index)
+    body = []
+    for i in index:
+        cells = "".join(value_cell(float(pay.matrix[i, j])) for j in index)
+        reason = "no fair odds: the label is never (or always) the real class"
+        body.append(
+            f'<tr data-label="{escaped(pay.labels[i])}"><th class="label">{escaped(pay.labels[i])}'
+            f"</th>{cells}{value_cell(float(pay.won[i]), reason)}"
+            f"{value_cell(float(pay.weighted[i]), reason)}</tr>"
+        )
+    odds = "".join(value_cell(float(pay.odds[j]), "the label never occurs") for j in index)
+    body.append(f'<tr class="total"><th>fair odds against</th>{odds}<td></td><td></td></tr>')
+    total = pay.informedness
+    informedness = MEASURES["informedness"]
+    return (
+        "<h3>Fair-odds payoff per unit stake (rows predicted)</h3>"
+        '<p class="small">Won = the row sum, the informedness B(l) of the predicted label; '
+        "weighted = pP(l) × B(l). The weighted wins add up to the "
+        f"{escaped(informedness.title.lower())} of the table: "
+        f'<strong id="payoff-total">{number(total)}</strong>.</p>'
+        f'<div class="scroll"><table id="payoff-table"><thead><tr><th>predicted \\ actual</th>'
+        f'{head}<th class="num">won</th><th class="num">weighted</th></tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+
+
+def _measures(
+    evaluation: Evaluation,
+    intervals: Mapping[str, Sequence[float | None]] | None,
+    level: float | None,
+) -> str:
+    with_ci = intervals is not None and level is not None
+    ci_head = f'<th class="num">{100 * level:g} % interval</th>' if with_ci and level else ""
+    rows = []
+    for name, measure in MEASURES.items():
+        value = evaluation.measures[name]
+        reason = evaluation.reasons.get(name)
+        ci = ""
+        if with_ci:
+            bounds = _interval(intervals, name)
+            shown = "—" if bounds is None else f"[{number(bounds[0])}, {number(bounds[1])}]"
+            ci = f'<td class="num">{shown}</td>'
+        other_names = [a for a in measure.aliases if a.lower() != measure.title.lower()]
+        aliases = (
+            f'<br><span class="alias">{escaped(", ".join(other_names))}</span>'
+            if other_names
+            else ""
+        )
+        chance = "—" if measure.chance is None else bound(measure.chance)
+        rows.append(
+            f'<tr data-measure="{name}"><th>{escaped(measure.title)}{aliases}</th>'
+            f"{value_cell(value, reason)}{ci}"
+            f'<td class="num">{value_range(measure.low, measure.high)}</td>'
+            f'<td class="num">{chance}</td><td><span class="formula">{escaped(measure.formula)}'
+            f'</span><br><span class="alias">{escaped(measure.source)}</span></td>'
+            f"{note_cell(reason)}</tr>"
+        )
+    scope = (
+        f"one-vs-rest for the positive label {escaped(evaluation.positive)}"
+        if evaluation.positive is not None
+        else "combined over labels as each registry entry says (micro, macro, bias- or "
+        "prevalence-weighted)"
+    )
+    return (
+        f'<p class="small">Every measure of the registry, {scope}.</p>'
+        '<div class="scroll"><table id="measures-table"><thead><tr><th>measure</th>'
+        f'<th class="num">value</th>{ci_head}<th class="num">range</th>'
+        '<th class="num">chance</th><th>formula and source</th><th>note</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def _bias_diagnosis(values: Mapping[str, float]) -> str:
+    ratio = values["bias_ratio"]
+    if math.isnan(ratio):
+        return "never predicted, never occurs"
+    if math.isinf(ratio):
+        return "predicted, never occurs"
+    if ratio > 1:
+        return f"over-predicted ×{ratio:.2f}"
+    if ratio < 1:
+        return "never predicted" if ratio == 0 else f"under-predicted ×{ratio:.2f}"
+    return "predicted as often as it occurs"
+
+
+def _per_label(evaluation: Evaluation, shown: Sequence[Label]) -> str:
+    head = "".join(f'<th class="num">{escaped(MEASURES[n].title)}</th>' for n in PER_LABEL)
+    rows = []
+    notes = []
+    for label in shown:
+        values = evaluation.per_label[label]
+        reasons = evaluation.per_label_reasons.get(label, {})
+        cells = "".join(value_cell(values[n], reasons.get(n)) for n in PER_LABEL)
+        rows.append(
+            f'<tr data-label="{escaped(label)}"><th class="label">{escaped(label)}</th>{cells}'
+            f'<td class="small nowrap">{_bias_diagnosis(values)}</td></tr>'
+        )
+        undefined = [n for n in PER_LABEL if n in reasons]
+        if undefined:
+            why = "; ".join(
+                f"{escaped(MEASURES[n].title)}: {escaped(reasons[n])}" for n in undefined
+            )
+            notes.append(f"<li><strong>{escaped(label)}</strong>: {why}</li>")
+    why_undefined = (
+        f"<details open><summary>Why some values are undefined</summary><ul>{''.join(notes)}"
+        "</ul></details>"
+        if notes
+        else ""
+    )
+    informedness, markedness = MEASURES["informedness"], MEASURES["markedness"]
+    caption = (
+        f"Each label's {informedness.title.lower()} B ({escaped(informedness.formula)}: how "
+        f"consistently the label is predicted when it is the real class) against its "
+        f"{markedness.title.lower()} M ({escaped(markedness.formula)}: how much a prediction of "
+        "the label tells about the real class). <b>Good:</b> near (1, 1). <b>Chance:</b> at "
+        f"({bound(informedness.chance or 0.0)}, {bound(markedness.chance or 0.0)}), where "
+        "the grey lines cross. As B·pR(1 − pR) = M·pP(1 − pP), a label off the B = M diagonal "
+        "is predicted at a rate (bias pP) other than its prevalence pR: a rare label above the "
+        "diagonal is under-predicted, below it over-predicted. The star is the overall value. "
+        f"Sources: {escaped(informedness.source)}; {sentence(markedness.source)}"
+    )
+    figure = figure_element("labels", labels_svg(evaluation, shown, name="plot-labels"), caption)
+    return (
+        _left_out(len(shown), len(evaluation.per_label), "labels")
+        + '<div class="scroll"><table id="per-label-table"><thead><tr><th>label</th>'
+        f"{head}<th>bias diagnosis</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        + why_undefined
+        + f'<div class="figures">{figure}</div>'
+    )

@@ -1,0 +1,287 @@
+"""The HTML report: one self-contained page with the terminal report's content and plots.
+
+The page holds its CSS and its plots (inline SVG, see `informed.report.plots`); it has no
+script, and nothing in it fetches anything (no external font, image, style sheet or link),
+so it opens the same way offline, from a mail attachment or from a CI artifact. Every
+label, file name and title given by the user is HTML-escaped.
+
+Presentation only: each number is read from the objects passed in (an `Evaluation`, a
+`Ranking`, intervals) or from the library functions that summarise them; every heading,
+formula, range, chance value and source of a contingency measure comes from the registry
+`informed.measures.MEASURES`, so a new measure appears here without touching this module.
+
+>>> from informed import Table, evaluate
+>>> page = html_report(evaluate(Table.binary(tp=21, fp=14, fn=9, tn=56), positive="+"))
+>>> page.startswith("<!DOCTYPE html>"), "http://" in page, "https://" in page
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from informed.measures import MEASURES
+from informed.ranking.ranking import Ranking
+from informed.report.html.evaluation import evaluation_sections
+from informed.report.html.markup import count, escaped
+from informed.report.html.ranking import ARBEL_ROKACH, PROVOST_FAWCETT, ranking_section
+from informed.table.evaluation import Evaluation
+
+__all__ = ["html_report", "write_html_report"]
+
+_CSS = """
+:root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa;
+  --good: #1a7f37; --bad: #cf222e; --accent: #0072b2; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); background: #fff; line-height: 1.45;
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", "Liberation Sans",
+  Arial, sans-serif; }
+main { max-width: 1140px; margin: 0 auto; padding: 24px 28px 48px; }
+h1 { font-size: 1.7rem; margin: 0 0 4px; }
+h2 { font-size: 1.3rem; margin: 36px 0 10px; padding-bottom: 4px;
+  border-bottom: 1px solid var(--line); }
+h3 { font-size: 1.05rem; margin: 22px 0 8px; }
+p { margin: 6px 0; }
+.meta, .note, figcaption, .small { color: var(--muted); font-size: 0.9rem; }
+.note { background: var(--soft); border-left: 3px solid var(--accent); padding: 6px 10px; }
+nav { margin: 10px 0 0; font-size: 0.92rem; }
+nav a { color: var(--accent); margin-right: 14px; text-decoration: none; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr));
+  gap: 14px; }
+.card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
+.card h3 { margin: 0; font-size: 1rem; }
+.card .value { font-size: 2rem; font-weight: 600; font-variant-numeric: tabular-nums; }
+.card .undefined { font-size: 1.3rem; }
+.meter { position: relative; height: 10px; background: var(--soft);
+  border: 1px solid var(--line); border-radius: 5px; margin: 8px 0 4px; }
+.meter .chance { position: absolute; top: -4px; bottom: -4px; width: 2px; background: #888; }
+.meter .interval { position: absolute; top: 1px; bottom: 1px; background: #9ecae1;
+  border-radius: 3px; }
+.meter .dot { position: absolute; top: -4px; width: 4px; height: 16px; margin-left: -2px;
+  background: var(--accent); border-radius: 2px; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; margin: 6px 0 10px; font-size: 0.9rem; }
+th, td { border-bottom: 1px solid var(--line); padding: 4px 9px; text-align: left;
+  vertical-align: top; }
+thead th { background: var(--soft); border-bottom: 2px solid var(--line); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+td.nowrap { white-space: nowrap; }
+.alias { color: var(--muted); font-size: 0.82rem; font-weight: normal; }
+td.total, th.total, tr.total td, tr.total th { background: #fbfbfc; font-weight: 600; }
+td.diagonal { background: #eaf3fb; }
+td.undefined, span.undefined { color: var(--bad); }
+td.neg { color: var(--bad); }
+th.label { min-width: 5em; max-width: 18em; overflow-wrap: anywhere; font-weight: 600; }
+.formula { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.82rem; }
+.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(440px, 1fr));
+  gap: 22px; margin: 14px 0; }
+figure { margin: 0; border: 1px solid var(--line); border-radius: 8px; padding: 10px; }
+figure.wide { grid-column: 1 / -1; }
+figure svg { display: block; height: auto; margin: 0 auto; }
+figcaption { margin-top: 6px; }
+details { margin: 6px 0; }
+footer { margin-top: 40px; color: var(--muted); font-size: 0.85rem;
+  border-top: 1px solid var(--line); padding-top: 8px; }
+"""
+
+
+def html_report(
+    evaluation: Evaluation | None = None,
+    ranking: Ranking | None = None,
+    *,
+    intervals: Mapping[str, Sequence[float | None]] | None = None,
+    level: float | None = None,
+    title: str = "Classifier evaluation",
+    source: str = "",
+    ranking_positive: Any = None,
+    quotas: Sequence[float] = (),
+    bins: int = 10,
+    max_labels: int = 30,
+) -> str:
+    """One self-contained HTML document reporting an evaluation, a ranking, or both.
+
+    Parameters
+    ----------
+    evaluation : Evaluation, optional
+        Gives the headline, the contingency table and its heat map, the payoff matrix, all
+        measures with the reasons for undefined values, the per-label table and plot.
+    ranking : Ranking, optional
+        Gives the ranking section: AUC, average hit rate, average Qrecall, PEM, the lift
+        table and the ROC, quota and lift plots.
+    intervals : dict, optional
+        Measure name -> [low, high] (None where undefined), as from
+        `informed.inference.intervals_report`; needs `level` and an `evaluation`.
+    level : float, optional
+        The confidence level of `intervals`, such as 0.95.
+    title : str
+        The page's heading.
+    source : str
+        Where the data came from (a file name), shown under the heading.
+    ranking_positive : label, optional
+        The class the scores rank, named in the ranking section.
+    quotas : sequence of float
+        Quotas at which the ranking section lists hit rate, Qrecall, lift and Pearson.
+    bins : int
+        Bins of the lift table and plot (deciles by default).
+    max_labels : int
+        Tables list at most this many labels, the most frequent ones (by the larger of
+        prevalence and bias), with a note saying how many are left out; the heat map
+        shows at most `min(max_labels, MAX_HEATMAP_LABELS)`.
+
+    Returns
+    -------
+    str
+        The HTML document.
+
+    Raises
+    ------
+    TypeError
+        `evaluation` is not an `Evaluation`, or `ranking` not a `Ranking`.
+    ValueError
+        Neither an evaluation nor a ranking; intervals without a level or an evaluation
+        (or a level without intervals); quotas without a ranking; `max_labels` below 1.
+    """
+    if evaluation is None and ranking is None:
+        msg = "html_report needs an `evaluation`, a `ranking` or both; got neither."
+        raise ValueError(msg)
+    if evaluation is not None and not isinstance(evaluation, Evaluation):
+        msg = (
+            f"`evaluation` must be an Evaluation (from `informed.evaluate`); got "
+            f"{type(evaluation).__name__}."
+        )
+        raise TypeError(msg)
+    if ranking is not None and not isinstance(ranking, Ranking):
+        msg = (
+            f"`ranking` must be a Ranking (from `Ranking.from_scores`); got "
+            f"{type(ranking).__name__}."
+        )
+        raise TypeError(msg)
+    if (intervals is None) != (level is None):
+        msg = (
+            "`intervals` and `level` go together; got "
+            f"intervals={'given' if intervals is not None else None}, level={level!r}."
+        )
+        raise ValueError(msg)
+    if intervals is not None and evaluation is None:
+        msg = "`intervals` are intervals of an evaluation's measures; pass the `evaluation`."
+        raise ValueError(msg)
+    if len(quotas) and ranking is None:
+        msg = f"`quotas` ({list(quotas)}) need a `ranking`; got ranking=None."
+        raise ValueError(msg)
+    if isinstance(max_labels, bool) or not isinstance(max_labels, int) or max_labels < 1:
+        msg = f"`max_labels` must be a positive integer; got {max_labels!r}."
+        raise ValueError(msg)
+
+    sections: list[tuple[str, str, str]] = []  # (id, heading, html)
+    if evaluation is not None:
+        sections += evaluation_sections(evaluation, intervals, level, max_labels)
+    if ranking is not None:
+        sections.append(
+            (
+                "ranking",
+                "Ranking by score",
+                ranking_section(ranking, ranking_positive, quotas, bins, evaluation),
+            )
+        )
+    nav = "".join(f'<a href="#{sid}">{escape(heading)}</a>' for sid, heading, _ in sections)
+    body = "".join(
+        f'<section id="{sid}"><h2>{escape(heading)}</h2>{content}</section>'
+        for sid, heading, content in sections
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="generator" content="informed"><title>{escaped(title)}</title>'
+        f"<style>{_CSS}</style></head>\n<body><main>"
+        f"<header><h1>{escaped(title)}</h1>{_meta(evaluation, ranking, source)}"
+        f"<nav>{nav}</nav></header>\n{body}\n{_footer(ranking is not None)}"
+        "</main></body></html>\n"
+    )
+
+
+def write_html_report(
+    path: str | os.PathLike[str],
+    evaluation: Evaluation | None = None,
+    ranking: Ranking | None = None,
+    *,
+    intervals: Mapping[str, Sequence[float | None]] | None = None,
+    level: float | None = None,
+    title: str = "Classifier evaluation",
+    source: str = "",
+    ranking_positive: Any = None,
+    quotas: Sequence[float] = (),
+    bins: int = 10,
+    max_labels: int = 30,
+) -> Path:
+    """Write `html_report(...)` to `path` atomically; return the path written.
+
+    The page is written to a temporary file in the same folder, then moved over `path`
+    with `os.replace`: a reader never sees half a report, and an error leaves any earlier
+    report in place.
+    """
+    page = html_report(
+        evaluation,
+        ranking,
+        intervals=intervals,
+        level=level,
+        title=title,
+        source=source,
+        ranking_positive=ranking_positive,
+        quotas=quotas,
+        bins=bins,
+        max_labels=max_labels,
+    )
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent if str(target.parent) else "."
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(page)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _meta(evaluation: Evaluation | None, ranking: Ranking | None, source: str) -> str:
+    parts = []
+    if source:
+        parts.append(f"Source: <strong>{escaped(source)}</strong>")
+    if evaluation is not None:
+        table = evaluation.table
+        parts.append(f"N = {count(table.n)}{' (weighted)' if table.weighted else ''}")
+        parts.append(
+            f"{len(table.predicted)} predicted labels × {len(table.actual)} actual classes"
+        )
+        if evaluation.positive is not None:
+            parts.append(f"positive label <strong>{escaped(evaluation.positive)}</strong>")
+    if ranking is not None:
+        parts.append(
+            f"ranking of {count(ranking.n)} scored rows ({count(ranking.n_positive)} positive, "
+            f"{count(ranking.n_negative)} negative; {ranking.n_groups:,} distinct scores)"
+        )
+    return f'<p class="meta">{" · ".join(parts)}</p>'
+
+
+def _footer(with_ranking: bool) -> str:
+    sources = sorted({m.source for m in MEASURES.values()})
+    if with_ranking:
+        sources += [ARBEL_ROKACH, PROVOST_FAWCETT]
+    items = "".join(f"<li>{escaped(s)}</li>" for s in sources)
+    return (
+        "<footer><p>Made by <code>informed</code>: a self-contained page (no script, nothing "
+        "fetched). Rows of every contingency table are predicted labels, columns actual "
+        f"classes, as in the seeds.</p><p>Sources:</p><ul>{items}</ul></footer>"
+    )

@@ -1,0 +1,146 @@
+"""What every plot of the report shares: one style, fixed-size figures, inline SVG.
+
+A `matplotlib.figure.Figure` renders itself under a local `rc_context` (no pyplot, no
+backend state), so importing the plots changes nothing for the caller. `svg` turns a
+figure into one ``<svg>`` element ready to be placed in an HTML document: no XML prolog,
+no metadata, no namespace URLs, every ``id`` prefixed with the figure's name so that
+several plots can share one page, and the same bytes for the same input (a fixed hash
+salt, no date). Text stays text (``svg.fonttype = "none"``), so it is searchable and
+tested, and user labels are never read as mathtext.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
+
+from matplotlib import rc_context
+from matplotlib.figure import Figure
+
+from informed.measures import Measure
+
+__all__ = [
+    "BLUE",
+    "GREEN",
+    "GREY",
+    "ORANGE",
+    "RED",
+    "SKY",
+    "message_svg",
+    "named",
+    "short_label",
+    "sized_figure",
+    "style",
+    "svg",
+]
+
+# Okabe & Ito's palette: distinguishable with the common colour-vision deficiencies.
+BLUE = "#0072B2"
+ORANGE = "#E69F00"
+GREEN = "#009E73"
+RED = "#D55E00"
+SKY = "#56B4E9"
+GREY = "#7f7f7f"
+
+_STYLE: dict[str, Any] = {
+    "svg.fonttype": "none",
+    "text.parse_math": False,  # a label such as "$5" is text, not mathtext
+    "font.family": "sans-serif",
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.color": "#e3e3e3",
+    "grid.linewidth": 0.6,
+    "legend.fontsize": 8.5,
+    "legend.frameon": False,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+}
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+@contextmanager
+def style(name: str) -> Iterator[None]:
+    """Within the block, matplotlib draws in the report's style, for the figure `name`."""
+    # the salt makes the clip-path ids depend on the figure only: the same bytes every run
+    # (matplotlib types rc keys as literals; this dict is checked when it is applied)
+    with rc_context(cast("Any", {**_STYLE, "svg.hashsalt": name})):
+        yield
+
+
+def short_label(label: object, width: int = 18) -> str:
+    """`label` as text, cut to `width` characters with an ellipsis."""
+    text = str(label)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def svg(figure: Figure, name: str, description: str) -> str:
+    """Render `figure` as an inline <svg id=name> element (see the module docstring)."""
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    text = buffer.getvalue()
+    text = text[text.index("<svg") :]
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, flags=re.DOTALL)
+
+    def tag(match: re.Match[str]) -> str:
+        # rewrite inside tags only: text nodes (user labels) are left as they are
+        out = re.sub(r'\s+xmlns(?::\w+)?="[^"]*"', "", match[0])
+        out = re.sub(r'\bid="([^"]+)"', rf'id="{name}-\1"', out)
+        return re.sub(r'(href="#|url\(#)([^")]+)', rf"\g<1>{name}-\2", out)
+
+    text = _TAG.sub(tag, text)
+    size = re.match(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', text)
+    if size is None:  # pragma: no cover - matplotlib's SVG header changed
+        msg = "unexpected SVG header from matplotlib"
+        raise RuntimeError(msg)
+    width = size[1]
+    text = text.replace(
+        size[0],
+        f'<svg id="{name}" width="100%" style="max-width:{width}pt" role="img" '
+        f'aria-label="{_attribute(description)}"',
+        1,
+    )
+    # matplotlib's one style rule would otherwise apply to the whole page
+    return text.replace('<style type="text/css">*{', f'<style type="text/css">#{name} *{{', 1)
+
+
+def _attribute(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+    )
+
+
+def sized_figure(
+    width: float, height: float, *, left: float, right: float, bottom: float, top: float
+) -> Figure:
+    """A figure with fixed margins in inches: twice as fast as a layout engine, and these
+    plots' texts are known in advance (the heat map, whose labels are not, uses one)."""
+    figure = Figure(figsize=(width, height))
+    figure.subplots_adjust(
+        left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height
+    )
+    return figure
+
+
+def message_svg(name: str, title: str, message: str) -> str:
+    """A small figure that says why a plot could not be drawn."""
+    with style(name):
+        figure = sized_figure(5.0, 1.6, left=0.1, right=0.1, bottom=0.1, top=0.4)
+        axes = figure.subplots()
+        axes.set_axis_off()
+        axes.set_title(title)
+        axes.text(0.5, 0.45, f"undefined: {message}", ha="center", va="center", color=RED)
+        return svg(figure, name, f"{title}: undefined, {message}")
+
+
+def named(measure: Measure, alias: str, symbol: str = "") -> str:
+    """An axis title: the registry's title, its symbol, and one of its aliases if it has it."""
+    head = f"{measure.title} {symbol}".rstrip()
+    return f"{head} ({alias})" if alias in measure.aliases else head

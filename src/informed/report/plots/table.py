@@ -1,0 +1,269 @@
+"""The plots of an evaluation: the contingency heat map and the per-label scatter.
+
+Every value drawn comes from the `Table`, its `Payoff` or the `Evaluation`; axis titles
+and ranges come from the registry `informed.measures.MEASURES`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from informed.labels import Label, keyed
+from informed.measures import MEASURES
+from informed.report.plots.figure import (
+    BLUE,
+    GREY,
+    ORANGE,
+    named,
+    short_label,
+    sized_figure,
+    style,
+    svg,
+)
+from informed.table.evaluation import Evaluation
+from informed.table.payoff import Payoff
+from informed.table.table import Table
+
+__all__ = ["PAYOFF_IN_CELLS", "contingency_svg", "labels_svg"]
+
+PAYOFF_IN_CELLS = 12
+"""The heat map writes each cell's payoff under its count up to this many labels; beyond,
+the cells are too small for two numbers, and the payoffs are in the payoff table."""
+
+
+def _index(labels: Sequence[Label]) -> dict[tuple[str, Label], int]:
+    return {keyed(x): i for i, x in enumerate(labels)}
+
+
+def _count_text(value: float) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
+
+
+def contingency_svg(
+    table: Table,
+    pay: Payoff,
+    rows: Sequence[Label],
+    columns: Sequence[Label],
+    *,
+    name: str = "plot-heatmap",
+) -> str:
+    """The contingency table as a heat map of counts, each cell annotated with its payoff.
+
+    Parameters
+    ----------
+    table : Table
+    pay : Payoff
+        `informed.payoff.payoff(table)`: the payoff per unit stake of each cell.
+    rows, columns : sequence of labels
+        The predicted labels (rows) and actual classes (columns) to show, in order.
+    """
+    size = max(len(rows), len(columns), 1)
+    with_payoff = size <= PAYOFF_IN_CELLS
+    title = (
+        "Contingency table: counts and payoff per unit stake"
+        if with_payoff
+        else ("Contingency table: counts")
+    )
+    where = _index(pay.labels)
+    counts = [[table.count(p, a) for a in columns] for p in rows]
+    grid = np.array(counts, dtype=np.float64).reshape(len(rows), len(columns))
+    cell = 1.0 if size <= 4 else (0.75 if size <= 10 else 0.5)
+    width = min(max(3.0 + cell * len(columns), 5.0), 12.5)
+    height = min(max(2.0 + cell * len(rows), 3.2), 12.0)
+    big = 12 if size <= 6 else (10 if size <= PAYOFF_IN_CELLS else 9)
+    with style(name):
+        figure = Figure(figsize=(width, height), layout="constrained")
+        axes = figure.subplots()
+        axes.grid(visible=False)
+        top = float(grid.max()) if grid.size else 0.0
+        # vector cells (a mesh, not an embedded bitmap): crisp at any zoom
+        image = axes.pcolormesh(
+            np.arange(len(columns) + 1) - 0.5,
+            np.arange(len(rows) + 1) - 0.5,
+            grid,
+            cmap="Blues",
+            vmin=0.0,
+            vmax=top if top > 0 else 1.0,
+            edgecolors="white",
+            linewidth=1.0,
+        )
+        image.set_gid("cells")
+        axes.set_xlim(-0.5, len(columns) - 0.5)
+        axes.set_ylim(len(rows) - 0.5, -0.5)
+        for i, predicted in enumerate(rows):
+            for j, actual in enumerate(columns):
+                count = counts[i][j]
+                dark = top > 0 and float(count) > 0.55 * top
+                colour = "white" if dark else "#1a1a1a"
+                payoff_value = float(
+                    pay.matrix[
+                        where[keyed(predicted)],
+                        where[keyed(actual)],
+                    ]
+                )
+                axes.text(
+                    j,
+                    i - 0.13 if with_payoff else i,
+                    _count_text(count),
+                    ha="center",
+                    va="center",
+                    fontsize=big,
+                    color=colour,
+                    fontweight="bold",
+                    in_layout=False,  # inside the axes: the layout need not measure it
+                )
+                if with_payoff:
+                    axes.text(
+                        j,
+                        i + 0.22,
+                        "0" if payoff_value == 0 else f"{payoff_value:+.3f}",  # 0: nothing bet
+                        ha="center",
+                        va="center",
+                        fontsize=big - 1.5,
+                        color=colour,
+                        in_layout=False,
+                    )
+        rotate = len(columns) > 6 or any(len(str(c)) > 6 for c in columns)
+        axes.set_xticks(
+            range(len(columns)),
+            [short_label(c) for c in columns],
+            rotation=35 if rotate else 0,
+            ha="right" if rotate else "center",
+            rotation_mode="anchor",
+        )
+        axes.set_yticks(range(len(rows)), [short_label(r) for r in rows])
+        axes.tick_params(length=0)
+        for spine in axes.spines.values():
+            spine.set_visible(False)
+        axes.set_xlabel("actual class")
+        axes.set_ylabel("predicted label")
+        axes.set_title(title)
+
+        return svg(figure, name, title)
+
+
+def labels_svg(
+    evaluation: Evaluation,
+    annotate: Sequence[Label],
+    *,
+    name: str = "plot-labels",
+) -> str:
+    """Per-label informedness (x) against markedness (y), with the B = M diagonal.
+
+    Every label with both values defined is drawn; the labels in `annotate` are named.
+    """
+    informedness, markedness = MEASURES["informedness"], MEASURES["markedness"]
+    title = f"{informedness.title} and {markedness.title} per label"
+    names = _index(annotate)
+    points = [
+        (label, values["informedness"], values["markedness"])
+        for label, values in evaluation.per_label.items()
+        if math.isfinite(values["informedness"]) and math.isfinite(values["markedness"])
+    ]
+    low = min(informedness.low, markedness.low)
+    high = max(informedness.high, markedness.high)
+    with style(name):
+        figure = sized_figure(5.6, 5.4, left=0.75, right=0.2, bottom=0.6, top=0.4)  # 4.4 in square
+        axes = figure.subplots()
+        axes.plot(
+            [low, high],
+            [low, high],
+            color=GREY,
+            linestyle="--",
+            linewidth=1,
+            label="B = M",
+            gid="diagonal",
+        )
+        if informedness.chance is not None:
+            axes.axvline(informedness.chance, color="#bbbbbb", linewidth=0.9)
+        if markedness.chance is not None:
+            axes.axhline(markedness.chance, color="#bbbbbb", linewidth=0.9)
+        if points:
+            axes.scatter(
+                [p[1] for p in points],
+                [p[2] for p in points],
+                s=34,
+                color=BLUE,
+                edgecolor="white",
+                linewidth=0.6,
+                zorder=3,
+                label="one label (one-vs-rest)",
+                gid="labels",
+            )
+        overall_b = evaluation.measures["informedness"]
+        overall_m = evaluation.measures["markedness"]
+        if math.isfinite(overall_b) and math.isfinite(overall_m):
+            axes.scatter(
+                [overall_b],
+                [overall_m],
+                s=120,
+                marker="*",
+                color=ORANGE,
+                edgecolor="#333333",
+                linewidth=0.5,
+                zorder=4,
+                label="overall" if evaluation.positive is None else "positive label",
+                gid="overall",
+            )
+        # from chance (or the lowest value, if below it) to the top of the range: the
+        # worse-than-chance corner is drawn only when a label lies in it
+        chances = [c for c in (informedness.chance, markedness.chance) if c is not None]
+        drawn = [v for p in points for v in p[1:]] + [overall_b, overall_m]
+        bottom = max(low, min([*chances, *(v for v in drawn if math.isfinite(v))], default=low))
+        pad = 0.05 * (high - bottom)
+        axes.set_xlim(bottom - pad, high + pad)
+        axes.set_ylim(bottom - pad, high + pad)
+        # labels drawn at one spot (as both labels of a binary table are) share one note
+        spots: dict[tuple[float, float], list[str]] = {}
+        for label, b, m in points:
+            if keyed(label) in names:
+                spots.setdefault((round(b, 3), round(m, 3)), []).append(short_label(label, 16))
+        scale = (high - bottom + 2 * pad) / (_SCATTER_AXES * 72)  # data units per point
+        _annotate(axes, spots, scale)
+        axes.set_aspect("equal")
+        axes.set_xlabel(named(informedness, "Youden's J", "B"))
+        axes.set_ylabel(named(markedness, "deltaP", "M"))
+        axes.set_title(title)
+        axes.legend(loc="upper left")
+        return svg(figure, name, title)
+
+
+_SCATTER_AXES = 4.4  # inches: the square axes of `labels_svg`
+
+
+def _annotate(axes: Axes, spots: dict[tuple[float, float], list[str]], scale: float) -> None:
+    """Name each spot beside it, on the first side whose text box overlaps no earlier one."""
+    sides = (((5, 4), "left"), ((-5, 4), "right"), ((5, -13), "left"), ((-5, -13), "right"))
+    placed: list[tuple[float, float, float, float]] = []
+    for (b, m), texts in sorted(spots.items(), key=lambda item: -item[0][1]):
+        text = ", ".join(texts) if len(texts) <= 3 else f"{texts[0]} and {len(texts) - 1} more"
+        width, height = len(text) * 5.2 * scale, 10.0 * scale  # 8.5 pt text, roughly
+        chosen = sides[0]
+        for (dx, dy), align in sides:
+            x0 = b + dx * scale - (width if align == "right" else 0.0)
+            y0 = m + dy * scale
+            box = (x0, x0 + width, y0, y0 + height)
+            if not any(
+                box[0] < p[1] and p[0] < box[1] and box[2] < p[3] and p[2] < box[3] for p in placed
+            ):
+                chosen = ((dx, dy), align)
+                placed.append(box)
+                break
+        else:  # crowded on every side: the first side, overlapping
+            placed.append(
+                (b + 5 * scale, b + 5 * scale + width, m + 4 * scale, m + 4 * scale + height)
+            )
+        axes.annotate(
+            text,
+            (b, m),
+            xytext=chosen[0],
+            textcoords="offset points",
+            ha=chosen[1],
+            fontsize=8.5,
+            color="#333333",
+        )
