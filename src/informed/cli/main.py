@@ -222,7 +222,7 @@ def _evaluate(args: argparse.Namespace, source: str) -> Output:
         result = evaluate(table, positive=args.positive, alpha=args.alpha)
         document.update(evaluation_document(result))
         if args.ci is not None:
-            from informed.inference.bootstrap import intervals_report
+            from informed.inference import intervals_report
 
             intervals = intervals_report(table, args.ci, positive=args.positive, seed=args.seed)
             document["intervals"] = intervals

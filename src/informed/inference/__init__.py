@@ -1,20 +1,19 @@
 """Intervals and tests, resampling the summaries rather than the rows.
 
-`bootstrap` resamples a Table's cells (percentile and BCa intervals) and holds the
-proportion intervals, `significance` the tests on tables (chi-square, G, McNemar,
-permutation), `ranking` DeLong's interval and test for AUC and the ranking bootstrap.
+`interval` holds the Interval every method returns and `checks` the argument checks they
+share; `replicates` the percentile and BCa rules for bootstrap replicates, used by
+`table_bootstrap` (a Table's cells resampled) and the ranking bootstrap; `proportions`
+the Wilson and Clopper-Pearson intervals. `significance` holds the tests on tables
+(chi-square, G, McNemar, permutation), `ranking` DeLong's interval and test for AUC and
+the ranking bootstrap.
 """
 
 from __future__ import annotations
 
-from informed.inference.bootstrap import (
-    BOOTSTRAP_METHODS,
+from informed.inference.interval import Interval
+from informed.inference.proportions import (
     PROPORTIONS,
-    Bootstrap,
-    Interval,
-    bootstrap,
     clopper_pearson_interval,
-    intervals_report,
     proportion_interval,
     wilson_interval,
 )
@@ -34,6 +33,12 @@ from informed.inference.significance import (
     mcnemar,
     paired_correctness,
     permutation_test,
+)
+from informed.inference.table_bootstrap import (
+    BOOTSTRAP_METHODS,
+    Bootstrap,
+    bootstrap,
+    intervals_report,
 )
 
 __all__ = [

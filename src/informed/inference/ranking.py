@@ -29,15 +29,11 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
+from informed._common import check_choice
 from informed.errors import InputError, InputTypeError
-from informed.inference.bootstrap import (
-    Interval,
-    _check_choice,
-    _check_count,
-    _check_level,
-    _interval,
-    _nan_interval,
-)
+from informed.inference.checks import check_count, check_level, check_ranking
+from informed.inference.interval import Interval, nan_interval
+from informed.inference.replicates import replicate_interval
 from informed.inference.significance import Significance
 from informed.ranking.ranking import (
     Ranking,
@@ -81,16 +77,6 @@ RANKING_QUOTA_MEASURES: dict[str, Callable[[Ranking, float], float]] = {
 
 
 # ---------------------------------------------------------------------- DeLong
-def _check_ranking(ranking: Any) -> Ranking:
-    if not isinstance(ranking, Ranking):
-        msg = (
-            f"`ranking` must be an informed.Ranking; got {type(ranking).__name__}. Build one "
-            "with Ranking.from_scores(actual=..., scores=..., positive=...)."
-        )
-        raise InputTypeError(msg)
-    return ranking
-
-
 def _group_placements(positives: Floats, negatives: Floats) -> tuple[Floats, Floats]:
     """Placements of each tie group (scores descending): (V10_g, V01_g).
 
@@ -182,12 +168,12 @@ def delong_interval(
     >>> round(interval.estimate, 6), round(interval.standard_error, 6)  # 8/9, sqrt(2)/9
     (0.888889, 0.157135)
     """
-    ranking = _check_ranking(ranking)
-    level = _check_level(level)
-    method = _check_choice(method, "method", ("logit", "plain"))  # type: ignore[assignment]
+    ranking = check_ranking(ranking)
+    level = check_level(level)
+    method = check_choice(method, ("logit", "plain"), "method")
     name = "delong-logit" if method == "logit" else "delong"
     if ranking.n_positive == 0 or ranking.n_negative == 0:
-        return _nan_interval(math.nan, level, name, ranking_reason(ranking, "auc") or "undefined")
+        return nan_interval(math.nan, level, name, ranking_reason(ranking, "auc") or "undefined")
     estimate = min(max(float(auc(ranking)), 0.0), 1.0)
     positives = np.asarray(ranking.positives, dtype=np.float64)
     negatives = np.asarray(ranking.negatives, dtype=np.float64)
@@ -198,7 +184,7 @@ def delong_interval(
             f"a single actual {which}: its placement has no sample variance, so DeLong's "
             "variance cannot be estimated; use bootstrap_ranking or more data"
         )
-        return _nan_interval(estimate, level, name, why)
+        return nan_interval(estimate, level, name, why)
     variance = max(s10 / n_pos + s01 / n_neg, 0.0)
     se = math.sqrt(variance)
     if se == 0.0:
@@ -324,7 +310,7 @@ def delong_test(
     (0.777778, 2.4749)
     """
     positive = _binary_actual(actual)
-    level = _check_level(level)
+    level = check_level(level)
     a = _scores(first, "first", positive.size)
     b = _scores(second, "second", positive.size)
     null = "the two classifiers have the same AUC on these cases"
@@ -463,9 +449,9 @@ def bootstrap_ranking(
     >>> result.intervals["auc"].estimate, sorted(result.at_quota["4"])
     (0.75, ['hit_rate', 'lift', 'pearson', 'qrecall'])
     """
-    ranking = _check_ranking(ranking)
-    replicates = _check_count(replicates, "replicates", 2)
-    level = _check_level(level)
+    ranking = check_ranking(ranking)
+    replicates = check_count(replicates, "replicates", 2)
+    level = check_level(level)
     if not isinstance(stratified, bool):
         msg = f"`stratified` must be True or False; got {stratified!r}."
         raise InputTypeError(msg)
@@ -549,5 +535,5 @@ def _ranking_interval(
     estimate: float, replicates: Floats, level: float, reason: str | None
 ) -> Interval:
     if math.isnan(estimate):
-        return _nan_interval(estimate, level, "percentile", reason or "undefined")
-    return _interval(estimate, replicates, level, "percentile", math.nan)
+        return nan_interval(estimate, level, "percentile", reason or "undefined")
+    return replicate_interval(estimate, replicates, level, "percentile", math.nan)

@@ -31,14 +31,10 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special, stats
 
+from informed._common import check_choice
 from informed.errors import InputError, InputTypeError
-from informed.inference.bootstrap import (
-    Interval,
-    _check_choice,
-    _check_count,
-    _check_table,
-    _label_index,
-)
+from informed.inference.checks import check_count, check_table, label_index
+from informed.inference.interval import Interval
 from informed.labels import as_vector, code_labels, label_kind
 from informed.measures.registry import MEASURES
 from informed.table.evaluation import evaluate, measure_values
@@ -110,7 +106,7 @@ def _contingency(
     """(observed, expected, df, None) of the rows and columns that occur, with the
     continuity correction applied; or (None, None, df, reason) when there is nothing to
     test."""
-    table = _check_table(table)
+    table = check_table(table)
     if isinstance(continuity, bool) or not isinstance(continuity, int | float | np.number):
         msg = f"`continuity` must be a number such as 0.5; got {continuity!r}."
         raise InputTypeError(msg)
@@ -357,7 +353,7 @@ def mcnemar(
     (2.0, 0.038574)
     """
     first, second = _discordant(b, "b"), _discordant(c, "c")
-    method = _check_choice(method, "method", ("exact", "chi-square"))  # type: ignore[assignment]
+    method = check_choice(method, ("exact", "chi-square"), "method")
     if isinstance(continuity, bool) or not isinstance(continuity, int | float | np.number):
         msg = f"`continuity` must be a number such as 1.0; got {continuity!r}."
         raise InputTypeError(msg)
@@ -472,10 +468,10 @@ def permutation_test(
     >>> round(result.estimate, 12), result.pvalue  # no permuted table is as extreme
     (0.5, 0.002)
     """
-    table = _check_table(table)
-    _check_choice(measure, "measure", tuple(MEASURES))
-    permutations = _check_count(permutations, "permutations", 1)
-    _check_choice(alternative, "alternative", ALTERNATIVES)
+    table = check_table(table)
+    check_choice(measure, tuple(MEASURES), "measure")
+    permutations = check_count(permutations, "permutations", 1)
+    check_choice(alternative, ALTERNATIVES, "alternative")
     counts = table.counts
     if table.weighted and not np.all(np.equal(np.mod(counts, 1.0), 0.0)):
         msg = (
@@ -490,7 +486,7 @@ def permutation_test(
         why = evaluation.reasons.get(measure, "undefined for this table")
         return Significance(math.nan, math.nan, "permutation", null, reason=why)
     labels, square = table.square()
-    index = _label_index(labels, evaluation.positive)
+    index = label_index(labels, evaluation.positive)
     square_int = np.rint(square).astype(np.int64)
     rng = np.random.default_rng(seed)
     tables = stats.random_table.rvs(
