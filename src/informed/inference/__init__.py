@@ -3,14 +3,18 @@
 `interval` holds the Interval every method returns and `checks` the argument checks they
 share; `replicates` the percentile and BCa rules for bootstrap replicates, used by
 `table_bootstrap` (a Table's cells resampled) and the ranking bootstrap; `proportions`
-the Wilson and Clopper-Pearson intervals. `significance` holds the tests on tables
-(chi-square, G, McNemar, permutation), `ranking` DeLong's interval and test for AUC and
-the ranking bootstrap.
+the Wilson and Clopper-Pearson intervals. `significance` holds the result of every test:
+`independence` (chi-square and G of a Table), `mcnemar` (two classifiers on the same
+cases), `permutation` (a measure against chance); `ranking` DeLong's interval and test
+for AUC and the ranking bootstrap.
 """
 
 from __future__ import annotations
 
+from informed.inference.independence import chi_square_test, g_test
 from informed.inference.interval import Interval
+from informed.inference.mcnemar import PairedCorrectness, mcnemar, paired_correctness
+from informed.inference.permutation import permutation_test
 from informed.inference.proportions import (
     PROPORTIONS,
     clopper_pearson_interval,
@@ -25,15 +29,7 @@ from informed.inference.ranking import (
     delong_interval,
     delong_test,
 )
-from informed.inference.significance import (
-    PairedCorrectness,
-    Significance,
-    chi_square_test,
-    g_test,
-    mcnemar,
-    paired_correctness,
-    permutation_test,
-)
+from informed.inference.significance import Significance
 from informed.inference.table_bootstrap import (
     BOOTSTRAP_METHODS,
     Bootstrap,
