@@ -2,15 +2,16 @@
 
 `interval` holds the Interval every method returns and `checks` the argument checks they
 share; `replicates` the percentile and BCa rules for bootstrap replicates, used by
-`table_bootstrap` (a Table's cells resampled) and the ranking bootstrap; `proportions`
-the Wilson and Clopper-Pearson intervals. `significance` holds the result of every test:
-`independence` (chi-square and G of a Table), `mcnemar` (two classifiers on the same
-cases), `permutation` (a measure against chance); `ranking` DeLong's interval and test
-for AUC and the ranking bootstrap.
+`table_bootstrap` (a Table's cells resampled) and `ranking_bootstrap` (a Ranking's tie
+groups resampled); `proportions` the Wilson and Clopper-Pearson intervals. `significance`
+holds the result of every test: `independence` (chi-square and G of a Table), `mcnemar`
+(two classifiers on the same cases), `permutation` (a measure against chance) and
+`delong` (DeLong's interval and paired test for AUC).
 """
 
 from __future__ import annotations
 
+from informed.inference.delong import delong_interval, delong_test
 from informed.inference.independence import chi_square_test, g_test
 from informed.inference.interval import Interval
 from informed.inference.mcnemar import PairedCorrectness, mcnemar, paired_correctness
@@ -21,13 +22,11 @@ from informed.inference.proportions import (
     proportion_interval,
     wilson_interval,
 )
-from informed.inference.ranking import (
+from informed.inference.ranking_bootstrap import (
     RANKING_QUOTA_MEASURES,
     RANKING_SUMMARIES,
     RankingBootstrap,
     bootstrap_ranking,
-    delong_interval,
-    delong_test,
 )
 from informed.inference.significance import Significance
 from informed.inference.table_bootstrap import (
