@@ -24,9 +24,9 @@ from collections.abc import Callable
 import numpy as np
 
 from informed import MEASURES, Table
-from informed.inference import bootstrap_ranking, delong_interval, delong_test
-from informed.inference.bootstrap import _batch_values, bootstrap
+from informed.inference import bootstrap, bootstrap_ranking, delong_interval, delong_test
 from informed.ranking import Ranking
+from informed.table.evaluation import measure_values
 
 
 def timed(work: Callable[[], object]) -> tuple[float, object]:
@@ -69,7 +69,7 @@ def main() -> None:
         for b in range(replicates):
             rows = rng.integers(0, n, n)
             counts[b] = np.bincount(cell_of_row[rows], minlength=k * k)
-        return _batch_values(counts.reshape(replicates, k, k), names, None, 0.5, "propagate")
+        return measure_values(counts.reshape(replicates, k, k), names, None, 0.5, "propagate")
 
     rows_time = best_of(1, lambda: row_bootstrap(args.row_replicates))
     rows_extrapolated = rows_time * args.replicates / args.row_replicates

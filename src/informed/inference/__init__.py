@@ -1,39 +1,39 @@
 """Intervals and tests, resampling the summaries rather than the rows.
 
-`bootstrap` resamples a Table's cells (percentile and BCa intervals) and holds the
-proportion intervals, `significance` the tests on tables (chi-square, G, McNemar,
-permutation), `ranking` DeLong's interval and test for AUC and the ranking bootstrap.
+`interval` holds the Interval every method returns and `checks` the argument checks they
+share; `replicates` the percentile and BCa rules for bootstrap replicates, used by
+`table_bootstrap` (a Table's cells resampled) and `ranking_bootstrap` (a Ranking's tie
+groups resampled); `proportions` the Wilson and Clopper-Pearson intervals. `significance`
+holds the result of every test: `independence` (chi-square and G of a Table), `mcnemar`
+(two classifiers on the same cases), `permutation` (a measure against chance) and
+`delong` (DeLong's interval and paired test for AUC).
 """
 
 from __future__ import annotations
 
-from informed.inference.bootstrap import (
-    BOOTSTRAP_METHODS,
+from informed.inference.delong import delong_interval, delong_test
+from informed.inference.independence import chi_square_test, g_test
+from informed.inference.interval import Interval
+from informed.inference.mcnemar import PairedCorrectness, mcnemar, paired_correctness
+from informed.inference.permutation import permutation_test
+from informed.inference.proportions import (
     PROPORTIONS,
-    Bootstrap,
-    Interval,
-    bootstrap,
     clopper_pearson_interval,
-    intervals_report,
     proportion_interval,
     wilson_interval,
 )
-from informed.inference.ranking import (
+from informed.inference.ranking_bootstrap import (
     RANKING_QUOTA_MEASURES,
     RANKING_SUMMARIES,
     RankingBootstrap,
     bootstrap_ranking,
-    delong_interval,
-    delong_test,
 )
-from informed.inference.significance import (
-    PairedCorrectness,
-    Significance,
-    chi_square_test,
-    g_test,
-    mcnemar,
-    paired_correctness,
-    permutation_test,
+from informed.inference.significance import Significance
+from informed.inference.table_bootstrap import (
+    BOOTSTRAP_METHODS,
+    Bootstrap,
+    bootstrap,
+    intervals_report,
 )
 
 __all__ = [

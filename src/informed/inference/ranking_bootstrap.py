@@ -1,0 +1,233 @@
+"""Bootstrap intervals of the ranking measures, by resampling a Ranking's tie groups.
+
+Other ranking measures than AUC (PEM, average hit rate, average Qrecall, the curves at a
+quota) have no DeLong variance; they get percentile bootstrap intervals. A case bootstrap
+of the rows is a multinomial draw over the tie groups, so no row is needed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.errors import InputError, InputTypeError
+from informed.inference.checks import check_count, check_level, check_ranking
+from informed.inference.interval import Interval, nan_interval
+from informed.inference.replicates import replicate_interval
+from informed.ranking import (
+    Ranking,
+    auc,
+    average_hit_rate,
+    average_qrecall,
+    hit_rate,
+    lift,
+    pearson,
+    pem,
+    qrecall,
+)
+from informed.ranking import undefined_reason as ranking_reason
+
+__all__ = [
+    "RANKING_QUOTA_MEASURES",
+    "RANKING_SUMMARIES",
+    "RankingBootstrap",
+    "bootstrap_ranking",
+]
+
+Floats = NDArray[np.float64]
+
+RANKING_SUMMARIES: dict[str, Callable[[Ranking], float]] = {
+    "auc": auc,
+    "pem": pem,
+    "average_hit_rate": average_hit_rate,
+    "average_qrecall": average_qrecall,
+}
+"""Summary measures of a Ranking that `bootstrap_ranking` resamples."""
+
+RANKING_QUOTA_MEASURES: dict[str, Callable[[Ranking, float], float]] = {
+    "hit_rate": hit_rate,
+    "qrecall": qrecall,
+    "lift": lift,
+    "pearson": pearson,
+}
+"""Measures of a Ranking at a quota (a number of top positions)."""
+
+
+@dataclass(frozen=True, eq=False)
+class RankingBootstrap:
+    """Percentile bootstrap intervals of ranking measures.
+
+    Attributes
+    ----------
+    ranking : Ranking
+    level : float
+    replicates : int
+    stratified : bool
+        True: positives and negatives were resampled separately (n+ and n- fixed).
+    intervals : dict
+        Summary name ("auc", "pem", "average_hit_rate", "average_qrecall") -> Interval.
+    at_quota : dict
+        Quota key (as in `ranking_report`: "10" for 10 positions) -> measure name
+        ("hit_rate", "qrecall", "lift", "pearson") -> Interval.
+    distribution : dict
+        Summary name -> replicate values; and "name@quota" -> replicate values.
+    """
+
+    ranking: Ranking
+    level: float
+    replicates: int
+    stratified: bool
+    intervals: dict[str, Interval]
+    at_quota: dict[str, dict[str, Interval]]
+    distribution: dict[str, Floats] = field(repr=False)
+    method: str = "percentile"
+
+
+def _quota_key(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(float(value))
+
+
+def bootstrap_ranking(
+    ranking: Ranking,
+    *,
+    quotas: Sequence[float] = (),
+    replicates: int = 1000,
+    level: float = 0.95,
+    seed: int | np.random.Generator | None = None,
+    stratified: bool = True,
+) -> RankingBootstrap:
+    r"""Percentile bootstrap intervals of AUC, PEM, average hit rate, average Qrecall and
+    the quota curves (hit rate, Qrecall, lift, Pearson) of a Ranking.
+
+    A case bootstrap of the rows is a multinomial draw over the tie groups: the cases
+    resampled from group g keep its score, so a replicate is a Ranking over the same
+    scores with resampled counts, and no row is needed.
+
+    Parameters
+    ----------
+    ranking : Ranking
+    quotas : sequence of float
+        Positions (numbers of top cases) at which to bootstrap the quota curves.
+    replicates : int
+    level : float
+    seed : int or numpy.random.Generator, optional
+    stratified : bool
+        True (default): resample the positives and the negatives separately,
+        pos* ~ Multinomial(n+, positives / n+) and neg* ~ Multinomial(n-, negatives / n-),
+        so every replicate has the observed n+ and n-. AUC and PEM are defined
+        conditionally on the two classes (DeLong's variance treats n+ and n- as fixed),
+        the replicates are never undefined for want of a class, and it is pROC's default.
+        False: one multinomial over all 2 x groups cells with n draws, the analogue of
+        `informed.inference.bootstrap` of a Table; it adds the sampling variation of the
+        prevalence, which the quota curves (hit rate, lift) depend on.
+
+    Returns
+    -------
+    RankingBootstrap
+
+    Notes
+    -----
+    Weighted rankings are read as frequency weights, as in `bootstrap`: round(total)
+    cases per class are drawn and the counts scaled back to the weights. The cost is
+    O(B groups): each replicate is evaluated by the Ranking functions of
+    `informed.ranking`. Percentile intervals only; BCa would need a jackknife over
+    2 x groups deletions, each O(groups).
+
+    >>> r = Ranking.from_scores(actual=[1, 1, 0, 1, 0, 0, 1, 0], scores=range(8, 0, -1),
+    ...                         positive=1)
+    >>> result = bootstrap_ranking(r, quotas=[4], replicates=200, seed=0)
+    >>> result.intervals["auc"].estimate, sorted(result.at_quota["4"])
+    (0.75, ['hit_rate', 'lift', 'pearson', 'qrecall'])
+    """
+    ranking = check_ranking(ranking)
+    replicates = check_count(replicates, "replicates", 2)
+    level = check_level(level)
+    if not isinstance(stratified, bool):
+        msg = f"`stratified` must be True or False; got {stratified!r}."
+        raise InputTypeError(msg)
+    quota_values = [float(q) for q in quotas]
+    for q in quota_values:
+        if not 0.0 <= q <= float(ranking.n) or math.isnan(q):
+            msg = f"each quota must lie in [0, n = {ranking.n}]; got {q!r}."
+            raise InputError(msg)
+    rng = np.random.default_rng(seed)
+    positives = np.asarray(ranking.positives, dtype=np.float64)
+    negatives = np.asarray(ranking.negatives, dtype=np.float64)
+    groups = positives.size
+    if stratified:
+        pos, pos_scale = _draw(rng, positives, replicates)
+        neg, neg_scale = _draw(rng, negatives, replicates)
+        pos, neg = pos * pos_scale, neg * neg_scale
+    else:
+        both, scale = _draw(rng, np.concatenate([positives, negatives]), replicates)
+        both = both * scale
+        pos, neg = both[:, :groups], both[:, groups:]
+    weighted = ranking.weighted
+    names = [
+        *RANKING_SUMMARIES,
+        *(f"{m}@{_quota_key(q)}" for q in quota_values for m in RANKING_QUOTA_MEASURES),
+    ]
+    values = {name: np.full(replicates, np.nan) for name in names}
+    for row in range(replicates):
+        keep = (pos[row] + neg[row]) > 0
+        if not keep.any():
+            continue
+        counts_p = pos[row][keep] if weighted else np.rint(pos[row][keep]).astype(np.int64)
+        counts_n = neg[row][keep] if weighted else np.rint(neg[row][keep]).astype(np.int64)
+        replicate = Ranking(scores=ranking.scores[keep], positives=counts_p, negatives=counts_n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for name, function in RANKING_SUMMARIES.items():
+                values[name][row] = function(replicate)
+            for q in quota_values:
+                for name, quota_function in RANKING_QUOTA_MEASURES.items():
+                    values[f"{name}@{_quota_key(q)}"][row] = quota_function(replicate, q)
+
+    intervals: dict[str, Interval] = {}
+    for name, function in RANKING_SUMMARIES.items():
+        estimate = float(function(ranking))
+        intervals[name] = _ranking_interval(
+            estimate, values[name], level, ranking_reason(ranking, name)
+        )
+    at_quota: dict[str, dict[str, Interval]] = {}
+    for q in quota_values:
+        key = _quota_key(q)
+        at_quota[key] = {}
+        for name, quota_function in RANKING_QUOTA_MEASURES.items():
+            with np.errstate(divide="ignore", invalid="ignore"):
+                estimate = float(quota_function(ranking, q))
+            at_quota[key][name] = _ranking_interval(
+                estimate, values[f"{name}@{key}"], level, ranking_reason(ranking, name, q)
+            )
+    for array in values.values():
+        array.setflags(write=False)
+    return RankingBootstrap(
+        ranking=ranking,
+        level=level,
+        replicates=replicates,
+        stratified=stratified,
+        intervals=intervals,
+        at_quota=at_quota,
+        distribution=values,
+    )
+
+
+def _draw(rng: np.random.Generator, counts: Floats, replicates: int) -> tuple[Floats, float]:
+    """Multinomial(round(total), counts / total) draws, and the factor back to the total."""
+    total = float(counts.sum())
+    draws = round(total)
+    if draws == 0:
+        return np.zeros((replicates, counts.size)), 1.0
+    drawn = rng.multinomial(draws, counts / total, size=replicates).astype(np.float64)
+    return drawn, total / draws
+
+
+def _ranking_interval(
+    estimate: float, replicates: Floats, level: float, reason: str | None
+) -> Interval:
+    if math.isnan(estimate):
+        return nan_interval(estimate, level, "percentile", reason or "undefined")
+    return replicate_interval(estimate, replicates, level, "percentile", math.nan)
