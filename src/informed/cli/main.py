@@ -233,7 +233,7 @@ def _evaluate(args: argparse.Namespace, source: str) -> Output:
             )
         )
     if ranking is not None:
-        from informed.ranking.ranking import ranking_report
+        from informed.ranking.document import ranking_report
 
         report = ranking_report(ranking, quotas=tuple(args.quota), bins=args.bins)
         document.setdefault("n", ranking.n)

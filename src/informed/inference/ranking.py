@@ -39,18 +39,10 @@ from informed.inference.bootstrap import (
     _nan_interval,
 )
 from informed.inference.significance import Significance
-from informed.ranking.ranking import (
-    Ranking,
-    auc,
-    average_hit_rate,
-    average_qrecall,
-    hit_rate,
-    lift,
-    pearson,
-    pem,
-    qrecall,
-)
-from informed.ranking.ranking import undefined_reason as ranking_reason
+from informed.ranking.document import undefined_reason as ranking_reason
+from informed.ranking.quotas import hit_rate, lift, pearson, qrecall
+from informed.ranking.ranking import Ranking
+from informed.ranking.summaries import auc, average_hit_rate, average_qrecall, pem
 
 __all__ = [
     "RANKING_QUOTA_MEASURES",

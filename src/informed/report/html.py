@@ -28,7 +28,9 @@ from typing import Any
 
 from informed.labels import Label, label_kind
 from informed.measures.registry import MEASURES
-from informed.ranking.ranking import Ranking, pem_areas, ranking_report, undefined_reason
+from informed.ranking.document import ranking_report, undefined_reason
+from informed.ranking.ranking import Ranking
+from informed.ranking.summaries import pem_areas
 from informed.report import plots
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff

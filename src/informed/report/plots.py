@@ -30,19 +30,11 @@ from numpy.typing import NDArray
 
 from informed.labels import Label, label_kind
 from informed.measures.registry import MEASURES, Measure
-from informed.ranking.ranking import (
-    Ranking,
-    auc,
-    hit_rate,
-    lift_table,
-    optimal_qrecall,
-    pem,
-    qrecall,
-    random_qrecall,
-    roc_convex_hull,
-    roc_curve,
-    undefined_reason,
-)
+from informed.ranking.document import undefined_reason
+from informed.ranking.quotas import hit_rate, lift_table, optimal_qrecall, qrecall, random_qrecall
+from informed.ranking.ranking import Ranking
+from informed.ranking.summaries import auc, pem
+from informed.ranking.thresholds import roc_convex_hull, roc_curve
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff
 from informed.table.table import Table
