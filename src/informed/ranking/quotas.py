@@ -72,7 +72,7 @@ def hit_rate(ranking: Ranking, quota: float | Quotas) -> float | FloatArray:
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> hit_rate(r, [1, 2, 3, 4, 5]).round(3).tolist()  # seed Table 2
+    >>> hit_rate(r, [1, 2, 3, 4, 5]).round(3).tolist()  # Arbel & Rokach, Table 2
     [1.0, 0.5, 0.667, 0.75, 0.6]
     """
     x, scalar = quota_array(quota, ranking.n)
@@ -91,7 +91,7 @@ def qrecall(ranking: Ranking, quota: float | Quotas) -> float | FloatArray:
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> qrecall(r, [1, 2, 3, 4, 7]).tolist()  # seed Table 2
+    >>> qrecall(r, [1, 2, 3, 4, 7]).tolist()  # Arbel & Rokach, Table 2
     [0.25, 0.25, 0.5, 0.75, 1.0]
     """
     x, scalar = quota_array(quota, ranking.n)
@@ -104,7 +104,7 @@ def random_qrecall(ranking: Ranking, quota: float) -> float: ...
 @overload
 def random_qrecall(ranking: Ranking, quota: Quotas) -> FloatArray: ...
 def random_qrecall(ranking: Ranking, quota: float | Quotas) -> float | FloatArray:
-    """The expected Qrecall of a random order: j/n (seed 2.3.4, Table 5 "Random")."""
+    """The expected Qrecall of a random order: j/n (Arbel & Rokach 2.3.4, Table 5 "Random")."""
     x, scalar = quota_array(quota, ranking.n)
     return as_result(ratio(x, float(ranking.n)), scalar)
 
@@ -250,7 +250,7 @@ class LiftTable:
     quota: FloatArray
     positives: FloatArray  # expected positives in each bin
     bin_hit_rate: FloatArray  # positives / bin size
-    lift: FloatArray  # bin_hit_rate / prevalence: the seed's lift of a decile
+    lift: FloatArray  # bin_hit_rate / prevalence: Arbel & Rokach's lift of a decile
     hit_rate: FloatArray  # cumulative: HitRate(quota)
     cumulative_lift: FloatArray  # HitRate(quota) / prevalence
     cumulative_qrecall: FloatArray  # Qrecall(quota): the cumulative gains
@@ -277,10 +277,12 @@ class LiftTable:
 
 
 def lift_table(ranking: Ranking, bins: int = 10) -> LiftTable:
-    """Lift chart: per bin, the rate of positives over the overall rate (seed 2.2.5).
+    """Lift chart: per bin, the rate of positives over the overall rate (Arbel & Rokach 2.2.5).
 
     lift_b = (positives in bin b / bin size) / (n+ / n). With the tie correction, a
-    constant scorer has lift 1 in every bin whatever the input order (PITFALLS P3).
+    constant scorer has lift 1 in every bin whatever the input order. Breaking ties by
+    input order instead (as kds and scikit-plot do), 2 positives among 10 rows all scored
+    0.5 give a first-decile lift of 5 when they come first and 0 when they come last.
 
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 1] + [0] * 8, scores=[0.5] * 10, positive=1)

@@ -204,8 +204,8 @@ class Ranking:
 
         Notes
         -----
-        This is the seed's adaptation to more than two classes ("comparing one class to
-        all the others", section 2.2.1). Its Tables 8 and 9 report the measures of the
+        This is Arbel & Rokach's adaptation to more than two classes ("comparing one
+        class to all the others", section 2.2.1). Their Tables 8 and 9 report the measures of the
         smallest and of the largest class: see `smallest_class` and `largest_class`.
 
         >>> rankings = Ranking.one_vs_rest(
@@ -427,7 +427,7 @@ def groups_of(ranking: Ranking) -> Groups:
 def smallest_class(rankings: Mapping[ClassLabel, Ranking]) -> ClassLabel:
     """The class with the fewest actual instances (n+ of its one-vs-rest Ranking).
 
-    The seed's Table 8 reports every measure "for the smallest class": the one-vs-rest
+    Arbel & Rokach's Table 8 reports every measure "for the smallest class": the one-vs-rest
     Ranking of the least frequent class present in the test set. Classes absent from the
     data (n+ = 0) are skipped; ties go to the first class in `rankings` order.
 
@@ -440,7 +440,7 @@ def smallest_class(rankings: Mapping[ClassLabel, Ranking]) -> ClassLabel:
 
 
 def largest_class(rankings: Mapping[ClassLabel, Ranking]) -> ClassLabel:
-    """The class with the most actual instances (the seed's Table 9); ties go to the first."""
+    """The class with the most actual instances (Arbel & Rokach's Table 9); ties go to the first."""
     return _select_class(rankings, largest=True)
 
 

@@ -209,20 +209,20 @@ def pem(ranking: Ranking, quota: float | None = None) -> float:
     sum_g m2 (negatives below + m0/2) = AUC n+ n-. So sum_j Qrecall(j) =
     (n+ + 1)/2 + AUC n-, and PEM = (AUC n- - n-/2)/(n-/2) = 2 AUC - 1. The same algebra
     holds for real weights. Without the tie correction (ties broken by position) PEM
-    depends on the order inside groups and the identity fails, as the seed observes for
-    C4.5 in its Tables 8-9; its tie-free Naive Bayes columns satisfy it.
+    depends on the order inside groups and the identity fails, as Arbel & Rokach
+    observe for C4.5 in their Tables 8-9; their tie-free Naive Bayes columns satisfy it.
 
     Parameters
     ----------
     quota : float, optional
         Restrict both areas to positions 1..J: (sum_{j<=J} Qrecall(j) - random) /
         (sum_{j<=J} optimal(j) - random). Equals PEM at J = n. This partial form is our
-        extension; the seed defines PEM over the whole list.
+        extension; Arbel & Rokach define PEM over the whole list.
 
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> round(pem(r), 4), round(2 * auc(r) - 1, 4)  # seed Table 5: 1.75 / 3
+    >>> round(pem(r), 4), round(2 * auc(r) - 1, 4)  # Arbel & Rokach, Table 5: 1.75 / 3
     (0.5833, 0.5833)
     """
     if quota is not None:
@@ -264,7 +264,7 @@ def _pem_at(ranking: Ranking, quota: float) -> float:
 
 
 def pem_areas(ranking: Ranking) -> tuple[float, float, float]:
-    """The seed's S1, S2 and S3 (Table 5): PEM = (S1 - S2)/S3.
+    """Arbel & Rokach's S1, S2 and S3 (Table 5): PEM = (S1 - S2)/S3.
 
     S1 = sum_j max(Qrecall(j) - j/n, 0), S2 = sum_j max(j/n - Qrecall(j), 0) and
     S3 = sum_j (optimal(j) - j/n) = n-/2, over integer positions j = 1..n. Inside a tie
@@ -275,7 +275,7 @@ def pem_areas(ranking: Ranking) -> tuple[float, float, float]:
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> [round(v, 12) for v in pem_areas(r)]  # seed Table 5 totals
+    >>> [round(v, 12) for v in pem_areas(r)]  # Arbel & Rokach, Table 5 totals
     [1.75, 0.0, 3.0]
     """
     groups = groups_of(ranking)
@@ -350,7 +350,7 @@ def average_hit_rate(ranking: Ranking, quota: float | None = None) -> float:
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> round(average_hit_rate(r), 3)  # seed Table 2
+    >>> round(average_hit_rate(r), 3)  # Arbel & Rokach, Table 2
     0.747
     """
     groups = groups_of(ranking)
@@ -383,7 +383,7 @@ def average_qrecall(ranking: Ranking, quota: float | None = None) -> float:
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> round(average_qrecall(r), 3)  # seed Table 2
+    >>> round(average_qrecall(r), 3)  # Arbel & Rokach, Table 2
     0.893
     """
     groups = groups_of(ranking)

@@ -130,8 +130,10 @@ def roc_curve(ranking: Ranking, *, drop_collinear: bool = False) -> RocCurve:
     ----------
     drop_collinear : bool
         Drop points lying exactly on the segment joining their neighbours (tested on the
-        counts, so exact for integer counts). Unlike scikit-learn's `drop_intermediate`,
-        nothing else is dropped, and nothing is dropped unless asked (PITFALLS P4).
+        counts, so exact for integer counts). Nothing else is dropped, and nothing is
+        dropped unless asked: scikit-learn's `drop_intermediate` is on by default and is
+        a heuristic (for y = [0, 0, 0, 0, 1, 1, 1, 1] scored 0..7 it keeps the collinear
+        point (0, 0.25)).
 
     Notes
     -----
@@ -184,7 +186,7 @@ def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCur
     """The upper convex hull of the ROC points: the potentially optimal classifiers.
 
     A classifier (threshold) on the hull is optimal for some ratio of misclassification
-    costs and class priors; one below it never is (Provost & Fawcett 2001; seed 2.2.2).
+    costs and class priors; one below it never is (Provost & Fawcett 2001; Arbel & Rokach 2.2.2).
 
     Parameters
     ----------
