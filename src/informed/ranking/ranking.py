@@ -211,7 +211,7 @@ class Ranking:
         >>> rankings = Ranking.one_vs_rest(
         ...     actual=["a", "b", "c"], scores=[[.8, .1, .1], [.3, .6, .1], [.2, .2, .6]],
         ...     classes=["a", "b", "c"])
-        >>> from informed.ranking.summaries import auc
+        >>> from informed.ranking import auc
         >>> [float(auc(r)) for r in rankings.values()]
         [1.0, 1.0, 1.0]
         """
