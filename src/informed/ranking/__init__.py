@@ -1,38 +1,42 @@
 """The Ranking summary: scores by tie group, its curves and its summaries.
 
 `ranking` holds the Ranking (distinct scores with the actual positives and negatives at
-each; construction, merge, JSON), `grouping` the input checks and the one sort,
-`curves` the curves of Arbel & Rokach and of ROC analysis, `summaries` the closed-form
-summaries (AUC, average hit rate, average Qrecall, PEM) and the ranking's JSON document.
+each; construction, merge, JSON), `schema` the checks of its JSON form, `grouping` the
+input checks and the one sort, `groups` the group arrays and quota locations the curves
+share, `thresholds` precision and recall at a score threshold, the ROC curve and its
+hull, `quotas` the quota curves of Arbel & Rokach (hit rate, Qrecall, lift, Pearson) and
+the lift table, `summaries` the closed-form summaries (AUC, PEM, average hit rate, average
+Qrecall), and `document` the ranking's JSON document and why a value is undefined.
 """
 
 from __future__ import annotations
 
-from informed.ranking.ranking import (
+from informed.ranking.document import ranking_report, undefined_reason
+from informed.ranking.quotas import (
     LiftTable,
-    Ranking,
-    RocCurve,
-    auc,
-    average_hit_rate,
-    average_qrecall,
     hit_rate,
-    largest_class,
     lift,
     lift_table,
     optimal_qrecall,
     pearson,
-    pem,
-    pem_areas,
-    precision_at,
     qrecall,
     random_qrecall,
-    ranking_report,
+    threshold_at,
+)
+from informed.ranking.ranking import Ranking, largest_class, smallest_class
+from informed.ranking.summaries import (
+    auc,
+    average_hit_rate,
+    average_qrecall,
+    pem,
+    pem_areas,
+)
+from informed.ranking.thresholds import (
+    RocCurve,
+    precision_at,
     recall_at,
     roc_convex_hull,
     roc_curve,
-    smallest_class,
-    threshold_at,
-    undefined_reason,
 )
 
 __all__ = [

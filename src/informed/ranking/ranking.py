@@ -1,24 +1,23 @@
-"""Ranking: scores with actual outcomes, summarised by tie group; its curves and summaries.
+"""The Ranking: scores with actual outcomes, summarised by tie group.
 
 A `Ranking` holds, for each distinct score in descending order, the (weighted) number of
-actual positives and actual negatives that carry it. Every curve and summary of Arbel &
-Rokach (quota-limited evaluation) and of ROC analysis is a pure function of it, computed
-exactly under ties (modules `informed.ranking` and `informed.ranking`,
-re-exported here; the input checks and the sort are in `informed.ranking.grouping`).
-Rankings merge with `+` (union of scores, counts added) and round-trip through JSON
-without loss. User guide: docs/ranking.md.
+actual positives and actual negatives that carry it, and the float64 group arrays its
+curves and summaries share (`informed.ranking.groups`, built once). Every curve and
+summary of Arbel & Rokach (quota-limited evaluation) and of ROC analysis is a pure
+function of it, computed exactly under ties, in the modules beside this one; the input
+checks and the sort are in `informed.ranking.grouping`. Rankings merge with `+` (union of
+scores, counts added) and round-trip through JSON without loss. User guide:
+docs/ranking.md.
 
 References
 ----------
-Arbel, R. & Rokach, L. Classifier evaluation under limited resources (seed 004).
-Provost, F. & Fawcett, T. (2001). Robust classification for imprecise environments.
-Machine Learning 42(3):203-231.
+Arbel, R. & Rokach, L. (2006). Classifier evaluation under limited resources. Pattern
+Recognition Letters 27(14).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,25 +26,8 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from informed._common import readonly
 from informed.errors import InputError, InputTypeError
-from informed.ranking.curves import (
-    Groups,
-    LiftTable,
-    RocCurve,
-    build_groups,
-    hit_rate,
-    lift,
-    lift_table,
-    optimal_qrecall,
-    pearson,
-    precision_at,
-    qrecall,
-    random_qrecall,
-    recall_at,
-    roc_convex_hull,
-    roc_curve,
-    threshold_at,
-)
 from informed.ranking.grouping import (
     NOT_GIVEN,
     as_numeric,
@@ -60,54 +42,12 @@ from informed.ranking.grouping import (
     positive_mask,
     shown,
 )
-from informed.ranking.summaries import (
-    auc,
-    average_hit_rate,
-    average_qrecall,
-    pem,
-    pem_areas,
-    ranking_report,
-    undefined_reason,
-)
+from informed.ranking.groups import CountArray, FloatArray, Groups, build_groups
+from informed.ranking.schema import JSON_KIND, JSON_VERSION, decode_ranking, encode_scores
 
-__all__ = [
-    "LiftTable",
-    "Ranking",
-    "RocCurve",
-    "auc",
-    "average_hit_rate",
-    "average_qrecall",
-    "hit_rate",
-    "largest_class",
-    "lift",
-    "lift_table",
-    "optimal_qrecall",
-    "pearson",
-    "pem",
-    "pem_areas",
-    "precision_at",
-    "qrecall",
-    "random_qrecall",
-    "ranking_report",
-    "recall_at",
-    "roc_convex_hull",
-    "roc_curve",
-    "smallest_class",
-    "threshold_at",
-    "undefined_reason",
-]
+__all__ = ["Ranking", "groups_of", "largest_class", "smallest_class"]
 
-FloatArray = NDArray[np.float64]
-CountArray = NDArray[np.int64] | NDArray[np.float64]
 ClassLabel = TypeVar("ClassLabel", bound=Hashable)
-
-_JSON_KIND = "informed.Ranking"
-_JSON_VERSION = 1
-
-
-def _readonly(array: NDArray[Any]) -> NDArray[Any]:
-    array.setflags(write=False)
-    return array
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,9 +83,9 @@ class Ranking:
 
     def __post_init__(self) -> None:
         scores, positives, negatives = check_groups(self.scores, self.positives, self.negatives)
-        object.__setattr__(self, "scores", _readonly(scores))
-        object.__setattr__(self, "positives", _readonly(positives))
-        object.__setattr__(self, "negatives", _readonly(negatives))
+        object.__setattr__(self, "scores", readonly(scores))
+        object.__setattr__(self, "positives", readonly(positives))
+        object.__setattr__(self, "negatives", readonly(negatives))
 
     # -- construction ---------------------------------------------------------------
 
@@ -153,9 +93,9 @@ class Ranking:
     def _trusted(cls, scores: FloatArray, positives: CountArray, negatives: CountArray) -> Ranking:
         """Wrap arrays built by this module (already canonical) without re-validating them."""
         ranking = cls.__new__(cls)
-        object.__setattr__(ranking, "scores", _readonly(scores))
-        object.__setattr__(ranking, "positives", _readonly(positives))
-        object.__setattr__(ranking, "negatives", _readonly(negatives))
+        object.__setattr__(ranking, "scores", readonly(scores))
+        object.__setattr__(ranking, "positives", readonly(positives))
+        object.__setattr__(ranking, "negatives", readonly(negatives))
         return ranking
 
     @classmethod
@@ -264,13 +204,14 @@ class Ranking:
 
         Notes
         -----
-        This is the seed's adaptation to more than two classes ("comparing one class to
-        all the others", section 2.2.1). Its Tables 8 and 9 report the measures of the
+        This is Arbel & Rokach's adaptation to more than two classes ("comparing one
+        class to all the others", section 2.2.1). Their Tables 8 and 9 report the measures of the
         smallest and of the largest class: see `smallest_class` and `largest_class`.
 
         >>> rankings = Ranking.one_vs_rest(
         ...     actual=["a", "b", "c"], scores=[[.8, .1, .1], [.3, .6, .1], [.2, .2, .6]],
         ...     classes=["a", "b", "c"])
+        >>> from informed.ranking import auc
         >>> [float(auc(r)) for r in rankings.values()]
         [1.0, 1.0, 1.0]
         """
@@ -363,7 +304,7 @@ class Ranking:
     @cached_property
     def _groups(self) -> Groups:
         """Float64 group arrays shared by the curves and summaries (built once)."""
-        return build_groups(self)
+        return build_groups(self.positives, self.negatives)
 
     # -- value semantics --------------------------------------------------------------
 
@@ -440,15 +381,11 @@ class Ranking:
         {'kind': 'informed.Ranking', 'schema_version': 1, 'weighted': False,
          'scores': [1.5, -2.0], 'positives': [1, 0], 'negatives': [0, 1]}
         """
-        scores: list[float | str] = [
-            value if math.isfinite(value) else ("Infinity" if value > 0 else "-Infinity")
-            for value in self.scores.tolist()
-        ]
         return {
-            "kind": _JSON_KIND,
-            "schema_version": _JSON_VERSION,
+            "kind": JSON_KIND,
+            "schema_version": JSON_VERSION,
             "weighted": self.weighted,
-            "scores": scores,
+            "scores": encode_scores(self.scores),
             "positives": self.positives.tolist(),
             "negatives": self.negatives.tolist(),
         }
@@ -465,50 +402,8 @@ class Ranking:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ranking:
         """Rebuild a Ranking from `to_dict()` output, validating every field."""
-        if not isinstance(data, Mapping):
-            msg = f"A Ranking document must be a JSON object; got {type(data).__name__}."
-            raise InputTypeError(msg)
-        if data.get("kind") != _JSON_KIND:
-            msg = (
-                f"Not a Ranking document: `kind` is {data.get('kind')!r}, expected {_JSON_KIND!r}."
-            )
-            raise InputError(msg)
-        if data.get("schema_version") != _JSON_VERSION:
-            msg = (
-                f"Unsupported Ranking schema_version {data.get('schema_version')!r}; "
-                f"this version of informed reads {_JSON_VERSION}."
-            )
-            raise InputError(msg)
-        expected = {"kind", "schema_version", "weighted", "scores", "positives", "negatives"}
-        if set(data) != expected:
-            msg = f"A Ranking document has exactly the keys {sorted(expected)}; got {sorted(data)}."
-            raise InputError(msg)
-        weighted = data["weighted"]
-        if not isinstance(weighted, bool):
-            msg = f"`weighted` must be true or false; got {weighted!r}."
-            raise InputTypeError(msg)
-        for key in ("scores", "positives", "negatives"):
-            if not isinstance(data[key], list):
-                msg = f"`{key}` must be a JSON array; got {type(data[key]).__name__}."
-                raise InputTypeError(msg)
-        scores = [_decode_score(i, value) for i, value in enumerate(data["scores"])]
-        positives = [
-            _decode_count("positives", i, v, weighted) for i, v in enumerate(data["positives"])
-        ]
-        negatives = [
-            _decode_count("negatives", i, v, weighted) for i, v in enumerate(data["negatives"])
-        ]
-        if weighted:
-            return cls(
-                scores=np.array(scores, dtype=np.float64),
-                positives=np.array(positives, dtype=np.float64),
-                negatives=np.array(negatives, dtype=np.float64),
-            )
-        return cls(
-            scores=np.array(scores, dtype=np.float64),
-            positives=np.array(positives, dtype=np.int64),
-            negatives=np.array(negatives, dtype=np.int64),
-        )
+        scores, positives, negatives = decode_ranking(data)
+        return cls(scores=scores, positives=positives, negatives=negatives)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Ranking:
@@ -521,13 +416,18 @@ class Ranking:
         return cls.from_dict(data)
 
 
+def groups_of(ranking: Ranking) -> Groups:
+    """The float64 group arrays the curves and summaries share (built once per Ranking)."""
+    return ranking._groups
+
+
 # -- multiclass selections -------------------------------------------------------------
 
 
 def smallest_class(rankings: Mapping[ClassLabel, Ranking]) -> ClassLabel:
     """The class with the fewest actual instances (n+ of its one-vs-rest Ranking).
 
-    The seed's Table 8 reports every measure "for the smallest class": the one-vs-rest
+    Arbel & Rokach's Table 8 reports every measure "for the smallest class": the one-vs-rest
     Ranking of the least frequent class present in the test set. Classes absent from the
     data (n+ = 0) are skipped; ties go to the first class in `rankings` order.
 
@@ -540,7 +440,7 @@ def smallest_class(rankings: Mapping[ClassLabel, Ranking]) -> ClassLabel:
 
 
 def largest_class(rankings: Mapping[ClassLabel, Ranking]) -> ClassLabel:
-    """The class with the most actual instances (the seed's Table 9); ties go to the first."""
+    """The class with the most actual instances (Arbel & Rokach's Table 9); ties go to the first."""
     return _select_class(rankings, largest=True)
 
 
@@ -564,23 +464,3 @@ def _check_lengths(*, actual: int, scores: int, weights: NDArray[Any] | None) ->
         found = ", ".join(f"{name} {size}" for name, size in lengths.items())
         msg = f"Found input variables with inconsistent numbers of samples: {found}."
         raise InputError(msg)
-
-
-def _decode_score(index: int, value: Any) -> float:
-    if value == "Infinity":
-        return math.inf
-    if value == "-Infinity":
-        return -math.inf
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        msg = f"`scores` entry {index} must be a number, 'Infinity' or '-Infinity'; got {value!r}."
-        raise InputError(msg)
-    return float(value)
-
-
-def _decode_count(name: str, index: int, value: Any, weighted: bool) -> int | float:
-    allowed = (int, float) if weighted else (int,)
-    if isinstance(value, bool) or not isinstance(value, allowed):
-        expected = "a number" if weighted else "an integer"
-        msg = f"`{name}` entry {index} must be {expected}; got {value!r}."
-        raise InputError(msg)
-    return value

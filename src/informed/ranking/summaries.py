@@ -1,52 +1,38 @@
-"""Summaries of a Ranking as closed forms over tie groups: AUC, PEM, average hit rate,
-average Qrecall, the areas of PEM, the explanation of undefined values and the report.
+"""Summaries of a Ranking as closed forms over tie groups: AUC, PEM and its areas,
+average hit rate, average Qrecall.
 
-Each summary of Arbel & Rokach (seed 004) is a sum over positions j = 1..n; inside a tie
-group the quota curves are linear (t[k] = m2/m1), so each group's share is an arithmetic
-or harmonic sum in closed form, and the cost is linear in the number of groups.
+Each summary of Arbel & Rokach (2006, Pattern Recognition Letters 27(14)) is a sum over
+positions j = 1..n; inside a tie group the quota curves are linear (t[k] = m2/m1), so
+each group's share is an arithmetic or harmonic sum in closed form, and the cost is
+linear in the number of groups.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.special import digamma
 
-from informed.errors import InputError
-from informed.ranking.curves import (
+from informed.measures.counts import ratio
+from informed.ranking.groups import (
     FloatArray,
     Groups,
     cumulative_positives,
-    groups_of,
-    hit_rate,
-    json_float,
-    json_quota,
-    lift,
-    lift_table,
     locate,
-    pearson,
-    pearson_defined,
-    qrecall,
     quota_array,
-    ratio,
-    threshold_at,
 )
-
-if TYPE_CHECKING:
-    from informed.ranking.ranking import Ranking
+from informed.ranking.ranking import Ranking, groups_of
 
 __all__ = [
     "auc",
     "average_hit_rate",
     "average_qrecall",
+    "integral_counts",
     "pem",
     "pem_areas",
-    "ranking_report",
-    "undefined_reason",
 ]
 
 # Harmonic differences use the asymptotic series of digamma from this start on.
@@ -145,7 +131,8 @@ def _area(groups: Groups, x: FloatArray) -> FloatArray:
     return area + rate * inside * (inside + 1.0) / 2.0
 
 
-def _integral_counts(ranking: Ranking) -> bool:
+def integral_counts(ranking: Ranking) -> bool:
+    """Whether every count is a whole number (always for counts; for weights, if integral)."""
     if not ranking.weighted:
         return True
     return bool(np.all(np.floor(ranking.positives) == ranking.positives)) and bool(
@@ -222,20 +209,20 @@ def pem(ranking: Ranking, quota: float | None = None) -> float:
     sum_g m2 (negatives below + m0/2) = AUC n+ n-. So sum_j Qrecall(j) =
     (n+ + 1)/2 + AUC n-, and PEM = (AUC n- - n-/2)/(n-/2) = 2 AUC - 1. The same algebra
     holds for real weights. Without the tie correction (ties broken by position) PEM
-    depends on the order inside groups and the identity fails, as the seed observes for
-    C4.5 in its Tables 8-9; its tie-free Naive Bayes columns satisfy it.
+    depends on the order inside groups and the identity fails, as Arbel & Rokach
+    observe for C4.5 in their Tables 8-9; their tie-free Naive Bayes columns satisfy it.
 
     Parameters
     ----------
     quota : float, optional
         Restrict both areas to positions 1..J: (sum_{j<=J} Qrecall(j) - random) /
         (sum_{j<=J} optimal(j) - random). Equals PEM at J = n. This partial form is our
-        extension; the seed defines PEM over the whole list.
+        extension; Arbel & Rokach define PEM over the whole list.
 
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> round(pem(r), 4), round(2 * auc(r) - 1, 4)  # seed Table 5: 1.75 / 3
+    >>> round(pem(r), 4), round(2 * auc(r) - 1, 4)  # Arbel & Rokach, Table 5: 1.75 / 3
     (0.5833, 0.5833)
     """
     if quota is not None:
@@ -261,7 +248,7 @@ def pem(ranking: Ranking, quota: float | None = None) -> float:
 
 
 def _pem_at(ranking: Ranking, quota: float) -> float:
-    x, _ = quota_array(ranking, quota)
+    x, _ = quota_array(quota, ranking.n)
     groups = groups_of(ranking)
     if groups.n_positive == 0:
         return math.nan
@@ -277,7 +264,7 @@ def _pem_at(ranking: Ranking, quota: float) -> float:
 
 
 def pem_areas(ranking: Ranking) -> tuple[float, float, float]:
-    """The seed's S1, S2 and S3 (Table 5): PEM = (S1 - S2)/S3.
+    """Arbel & Rokach's S1, S2 and S3 (Table 5): PEM = (S1 - S2)/S3.
 
     S1 = sum_j max(Qrecall(j) - j/n, 0), S2 = sum_j max(j/n - Qrecall(j), 0) and
     S3 = sum_j (optimal(j) - j/n) = n-/2, over integer positions j = 1..n. Inside a tie
@@ -288,14 +275,14 @@ def pem_areas(ranking: Ranking) -> tuple[float, float, float]:
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> [round(v, 12) for v in pem_areas(r)]  # seed Table 5 totals
+    >>> [round(v, 12) for v in pem_areas(r)]  # Arbel & Rokach, Table 5 totals
     [1.75, 0.0, 3.0]
     """
     groups = groups_of(ranking)
     if groups.n_positive == 0 or groups.n == 0:
         return math.nan, math.nan, math.nan
     s3 = groups.n_negative / 2.0
-    if not _integral_counts(ranking):
+    if not integral_counts(ranking):
         return math.nan, math.nan, s3
     # Groups of one position (the common case) contribute their gap at that position.
     gap = groups.cumulative_positives[1:] / groups.n_positive
@@ -363,7 +350,7 @@ def average_hit_rate(ranking: Ranking, quota: float | None = None) -> float:
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> round(average_hit_rate(r), 3)  # seed Table 2
+    >>> round(average_hit_rate(r), 3)  # Arbel & Rokach, Table 2
     0.747
     """
     groups = groups_of(ranking)
@@ -371,7 +358,7 @@ def average_hit_rate(ranking: Ranking, quota: float | None = None) -> float:
         return math.nan
     if quota is None:
         return _hit_total(groups, ranking.n_groups) / groups.n_positive
-    x, _ = quota_array(ranking, quota)
+    x, _ = quota_array(quota, ranking.n)
     x = x.reshape(1)
     where = locate(groups, x)
     g = where.group
@@ -396,7 +383,7 @@ def average_qrecall(ranking: Ranking, quota: float | None = None) -> float:
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
-    >>> round(average_qrecall(r), 3)  # seed Table 2
+    >>> round(average_qrecall(r), 3)  # Arbel & Rokach, Table 2
     0.893
     """
     groups = groups_of(ranking)
@@ -406,155 +393,9 @@ def average_qrecall(ranking: Ranking, quota: float | None = None) -> float:
     if quota is None:
         end = groups.n
     else:
-        x, _ = quota_array(ranking, quota)
+        x, _ = quota_array(quota, ranking.n)
         end = float(x)
         if end < n_pos:
             return math.nan
     areas = _area(groups, np.array([n_pos - 1.0, end]))
     return float((areas[1] - areas[0]) / (n_pos * (end - n_pos + 1.0)))
-
-
-# -- explanations and report -----------------------------------------------------------
-
-_QUOTA_MEASURES = (
-    "hit_rate",
-    "qrecall",
-    "random_qrecall",
-    "optimal_qrecall",
-    "lift",
-    "pearson",
-    "threshold",
-)
-_SUMMARIES = ("auc", "roc_curve", "average_hit_rate", "average_qrecall", "pem", "pem_areas")
-
-
-def undefined_reason(ranking: Ranking, measure: str, quota: float | None = None) -> str | None:
-    """Why `measure` is NaN on this ranking (at `quota`), or None if it is defined.
-
-    Measures: auc, roc_curve, average_hit_rate, average_qrecall, pem, pem_areas (each with
-    an optional quota where it takes one), and hit_rate, qrecall, random_qrecall,
-    optimal_qrecall, lift, pearson, threshold (quota required).
-
-    >>> from informed.ranking import Ranking
-    >>> r = Ranking.from_scores(actual=[0, 0], scores=[.2, .1], positive=1, negative=0)
-    >>> undefined_reason(r, "auc")
-    'no actual positives (n+ = 0)'
-    """
-    if measure not in _QUOTA_MEASURES + _SUMMARIES:
-        msg = f"`measure` must be one of {sorted(_QUOTA_MEASURES + _SUMMARIES)}; got {measure!r}."
-        raise InputError(msg)
-    if measure in _QUOTA_MEASURES and quota is None:
-        msg = f"`{measure}` is a curve: pass the `quota` at which it is undefined or not."
-        raise InputError(msg)
-    x = None if quota is None else float(quota_array(ranking, quota)[0])
-    groups = groups_of(ranking)
-    no_positives = "no actual positives (n+ = 0)"
-    no_negatives = "no actual negatives (n- = 0)"
-    if groups.n == 0:
-        return "no data: the ranking is empty"
-    if measure in ("auc", "roc_curve"):
-        return (
-            no_positives
-            if groups.n_positive == 0
-            else (no_negatives if groups.n_negative == 0 else None)
-        )
-    needs_positives = ("qrecall", "optimal_qrecall", "pem_areas", "average_qrecall")
-    if measure in (*needs_positives, "average_hit_rate") and groups.n_positive == 0:
-        return no_positives
-    if measure == "pem_areas":
-        return None if _integral_counts(ranking) else "S1 and S2 need integer counts (positions)"
-    if measure == "pem":
-        if groups.n_positive == 0:
-            return no_positives
-        if groups.n_negative == 0:
-            return no_negatives
-        return "an empty quota (J = 0)" if x == 0 else None
-    if measure == "average_qrecall":
-        if x is not None and x < groups.n_positive:
-            return f"the quota {x:g} is below n+ = {groups.n_positive:g}, where eq. 13 starts"
-        return None
-    if measure == "average_hit_rate":
-        if x is not None and float(cumulative_positives(groups, np.array([x]))[0]) == 0:
-            return "no positives within the quota (the average is weighted by t[j])"
-        return None
-    if measure in ("qrecall", "optimal_qrecall", "random_qrecall"):
-        return None
-    if measure == "lift" and groups.n_positive == 0:
-        return no_positives
-    if x == 0:
-        return "an empty quota (j = 0)"
-    if measure == "pearson":
-        assert x is not None
-        return _pearson_reason(ranking, groups, x)
-    return None
-
-
-def _pearson_reason(ranking: Ranking, groups: Groups, x: float) -> str | None:
-    infinite = np.flatnonzero(~np.isfinite(ranking.scores))
-    if any(x > groups.start[g] for g in infinite.tolist()):
-        return "an infinite score within the quota"
-    if x <= groups.size[0]:
-        return "all scores within the quota are tied (sigma_p = 0)"
-    if not pearson_defined(ranking, groups, np.array([x]))[0]:
-        return "all outcomes t[k] within the quota are equal (sigma_t = 0)"
-    return None
-
-
-def _quota_key(value: Any) -> str:
-    return str(json_quota(value))
-
-
-def ranking_report(
-    ranking: Ranking, quotas: Sequence[float] = (), bins: int = 10
-) -> dict[str, Any]:
-    """Every summary of a Ranking as JSON-ready plain Python values (NaN as None).
-
-    Keys: "auc", "average_hit_rate", "average_qrecall", "pem"; "at_quota" mapping each
-    quota J (as a string, "10" for 10 or 10.0) to its "hit_rate", "qrecall", "lift"
-    (cumulative), "pearson" and "threshold"; and "deciles", one dict per bin of
-    `lift_table(ranking, bins)` (bin, quota, positives, bin_hit_rate, lift, hit_rate,
-    cumulative_lift, cumulative_qrecall). Where a value is None, an "undefined" mapping
-    beside it (in the report, or in the quota's entry) says why.
-
-    >>> from informed.ranking import Ranking
-    >>> r = Ranking.from_scores(actual=[1, 0, 1, 0], scores=[.9, .8, .3, .1], positive=1)
-    >>> report = ranking_report(r, quotas=[2])
-    >>> report["auc"], report["at_quota"]["2"]["hit_rate"], report["at_quota"]["2"]["threshold"]
-    (0.75, 0.5, 0.8)
-    """
-    at_quota: dict[str, dict[str, Any]] = {}
-    if len(quotas):
-        values, _ = quota_array(ranking, list(quotas))
-        measures = {
-            "hit_rate": hit_rate(ranking, values),
-            "qrecall": qrecall(ranking, values),
-            "lift": lift(ranking, values),
-            "pearson": pearson(ranking, values),
-            "threshold": threshold_at(ranking, values),
-        }
-        for i, value in enumerate(values.tolist()):
-            entry: dict[str, Any] = {name: json_float(v[i]) for name, v in measures.items()}
-            reasons = {
-                name: undefined_reason(ranking, name, value) or "undefined"
-                for name in measures
-                if entry[name] is None
-            }
-            if reasons:
-                entry["undefined"] = reasons
-            at_quota[_quota_key(value)] = entry
-    report: dict[str, Any] = {
-        "auc": json_float(auc(ranking)),
-        "average_hit_rate": json_float(average_hit_rate(ranking)),
-        "average_qrecall": json_float(average_qrecall(ranking)),
-        "pem": json_float(pem(ranking)),
-        "at_quota": at_quota,
-        "deciles": lift_table(ranking, bins).to_records(),
-    }
-    undefined = {
-        name: undefined_reason(ranking, name) or "undefined"
-        for name in ("auc", "average_hit_rate", "average_qrecall", "pem")
-        if report[name] is None
-    }
-    if undefined:
-        report["undefined"] = undefined
-    return report

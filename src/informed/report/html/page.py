@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from informed.measures import MEASURES
-from informed.ranking.ranking import Ranking
+from informed.ranking import Ranking
 from informed.report.html.evaluation import evaluation_sections
 from informed.report.html.markup import count, escaped
 from informed.report.html.ranking import ARBEL_ROKACH, PROVOST_FAWCETT, ranking_section

@@ -11,7 +11,7 @@ from typing import Any
 
 from informed.labels import keyed
 from informed.measures import MEASURES
-from informed.ranking.ranking import Ranking, pem_areas, ranking_report, undefined_reason
+from informed.ranking import Ranking, pem_areas, ranking_report, undefined_reason
 from informed.report.html.markup import (
     count,
     escaped,

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.measures import MEASURES
-from informed.ranking.ranking import (
+from informed.ranking import (
     Ranking,
     auc,
     hit_rate,

@@ -1,0 +1,154 @@
+"""Tie groups as float64 arrays, and where a quota of positions falls among them.
+
+A Ranking's groups, in descending order of score, occupy consecutive positions: group g
+holds m1 = (positives + negatives) positions after the c positions of the groups above
+it. The curves and summaries share these arrays (`Groups`, built once per Ranking from
+its counts) and the location of any real quota 0 <= x <= n in them (`locate`), with the
+tie correction of Arbel & Rokach (2006), eq. 5: each position of a group of m1 rows with
+m2 positives holds t[k] = m2/m1, so every cumulative count is linear inside a group.
+
+Nothing here knows the Ranking class: it works on plain arrays, and the Ranking builds
+its `Groups` with `build_groups`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, NamedTuple, overload
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.errors import InputError, InputTypeError
+
+__all__ = [
+    "CountArray",
+    "FloatArray",
+    "Groups",
+    "Located",
+    "Quotas",
+    "as_result",
+    "build_groups",
+    "cumulative_positives",
+    "locate",
+    "positives_between",
+    "quota_array",
+]
+
+FloatArray = NDArray[np.float64]
+CountArray = NDArray[np.int64] | NDArray[np.float64]
+Quotas = Sequence[float] | NDArray[Any]
+
+
+class Groups(NamedTuple):
+    """Per-group arrays (length U), cumulative counts (length U + 1) and totals of a Ranking.
+
+    Cumulative sums are float64: exact for integer counts below 2**53 rows, so the curves
+    share these arrays whatever the weight mode.
+    """
+
+    positives: CountArray  # m2 (the Ranking's own array: int64 or float64)
+    negatives: CountArray  # m1 - m2
+    size: FloatArray  # m1
+    start: FloatArray  # c: positions before the group
+    positives_before: FloatArray  # P: positives before the group
+    cumulative_positives: FloatArray  # length U + 1, from 0
+    cumulative_negatives: FloatArray  # length U + 1, from 0
+    cumulative_total: FloatArray  # length U + 1, from 0; group ends are [1:]
+    n: float
+    n_positive: float
+    n_negative: float
+
+
+def build_groups(positives: CountArray, negatives: CountArray) -> Groups:
+    """The float64 group arrays of the counts per group (descending order of score).
+
+    >>> groups = build_groups(np.array([1, 0, 2]), np.array([1, 3, 0]))
+    >>> groups.size.tolist(), groups.start.tolist(), groups.n_positive
+    ([2.0, 3.0, 2.0], [0.0, 2.0, 5.0], 3.0)
+    """
+    cumulative_positives = np.zeros(positives.size + 1)
+    cumulative_negatives = np.zeros(negatives.size + 1)
+    np.cumsum(positives, dtype=np.float64, out=cumulative_positives[1:])
+    np.cumsum(negatives, dtype=np.float64, out=cumulative_negatives[1:])
+    total = cumulative_positives + cumulative_negatives
+    return Groups(
+        positives=positives,
+        negatives=negatives,
+        size=np.diff(total),
+        start=total[:-1],
+        positives_before=cumulative_positives[:-1],
+        cumulative_positives=cumulative_positives,
+        cumulative_negatives=cumulative_negatives,
+        cumulative_total=total,
+        n=float(total[-1]),
+        n_positive=float(cumulative_positives[-1]),
+        n_negative=float(cumulative_negatives[-1]),
+    )
+
+
+def quota_array(quota: float | Quotas, n: int | float) -> tuple[FloatArray, bool]:
+    """Quotas as a float64 array, each checked to lie in [0, n]; and whether a scalar came."""
+    if isinstance(quota, str | bytes):
+        msg = f"`quota` must be a number of instances or an array of them; got {quota!r}."
+        raise InputTypeError(msg)
+    try:
+        values = np.asarray(quota, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        msg = f"`quota` must be a number of instances or an array of them; got {quota!r}."
+        raise InputTypeError(msg) from error
+    bad = ~((values >= 0) & (values <= float(n)))
+    if bad.any():
+        value = float(values[bad].flat[0])
+        msg = f"`quota` must lie between 0 and n = {n}; got {value!r}."
+        raise InputError(msg)
+    return values, values.ndim == 0
+
+
+@overload
+def as_result(values: FloatArray, scalar: Literal[True]) -> float: ...
+@overload
+def as_result(values: FloatArray, scalar: bool) -> float | FloatArray: ...
+def as_result(values: FloatArray, scalar: bool) -> float | FloatArray:
+    """A float when the caller passed one value, else the array."""
+    return float(values) if scalar else values
+
+
+class Located(NamedTuple):
+    """Where quotas x fall: group index g (clipped), c = start of g, q = x - c in [0, m1]."""
+
+    group: NDArray[np.intp]
+    start: FloatArray
+    inside: FloatArray
+
+
+def locate(groups: Groups, x: FloatArray) -> Located:
+    """The group each quota falls in, its start, and how far into it the quota reaches."""
+    ends = groups.cumulative_total[1:]
+    group = np.minimum(np.searchsorted(ends, x, side="left"), max(ends.size - 1, 0))
+    start = groups.cumulative_total[group]
+    return Located(group, start, x - start)
+
+
+def cumulative_positives(groups: Groups, x: FloatArray) -> FloatArray:
+    """C(x) = sum_{k<=x} t[k]: positives before the group plus its pro-rata share."""
+    if groups.size.size == 0:
+        return np.zeros_like(x)
+    where = locate(groups, x)
+    share = where.inside / groups.size[where.group]
+    return groups.positives_before[where.group] + groups.positives[where.group] * share
+
+
+def positives_between(groups: Groups, low: FloatArray, high: FloatArray) -> FloatArray:
+    """sum_{low < k <= high} t[k], summed part by part (not as a difference of C)."""
+    if groups.size.size == 0:
+        return np.zeros_like(high)
+    first = locate(groups, low)
+    last = locate(groups, high)
+    positives, size = groups.positives, groups.size
+    ends = groups.cumulative_total[1:]
+    head = positives[first.group] * (ends[first.group] - low) / size[first.group]
+    middle = groups.cumulative_positives[last.group] - groups.cumulative_positives[first.group + 1]
+    tail = positives[last.group] * last.inside / size[last.group]
+    within = positives[last.group] * (high - low) / size[last.group]
+    return np.where(first.group == last.group, within, head + middle + tail)
