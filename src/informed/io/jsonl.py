@@ -17,14 +17,8 @@ from typing import Any
 import numpy as np
 
 from informed.errors import InputError, InputTypeError
-from informed.tally.conventions import (
-    CONVENTIONS,
-    Conventions,
-    category_names,
-    check_categories,
-    check_choice,
-    preview,
-)
+from informed.tally.conventions import CONVENTIONS, Conventions, check_choice
+from informed.tally.names import category_names, check_categories, preview
 from informed.tally.tally import Tally, Unknown
 
 __all__ = ["read_jsonl"]

@@ -1,5 +1,5 @@
 """The conventions of the multi-label Tally: Statistics::Contingency 0.09's rules for
-undefined values and its stats table, the seed's input forms, and the checks at the edges.
+undefined values and its stats table, and the checks at the edges.
 
 Seed 002 documents the module; where it is silent, the module's source (0.09, read and
 run; PITFALLS P14) is the reference. Its five statistics on one table of counts
@@ -31,14 +31,13 @@ Williams, K. (2002-2008). Statistics::Contingency 0.09, Perl module (seed 002).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal
 
 import numpy as np
-import scipy.sparse
 from numpy.typing import NDArray
 
-from informed.errors import InputError, InputTypeError
+from informed.errors import InputError
 from informed.measures.registry import cells
 
 __all__ = [
@@ -47,10 +46,7 @@ __all__ = [
     "PERL_STATISTICS",
     "STATISTICS_CONTINGENCY",
     "Conventions",
-    "category_names",
-    "column_sums",
     "format_stats_table",
-    "indicator_sums",
     "perl_accuracy",
     "perl_error",
     "perl_f1",
@@ -67,15 +63,6 @@ Conventions = Literal["default", "statistics-contingency"]
 STATISTICS_CONTINGENCY: Final = "statistics-contingency"
 CONVENTIONS: Final = ("default", STATISTICS_CONTINGENCY)
 INT64_MAX: Final = int(np.iinfo(np.int64).max)
-# Column sums of a boolean matrix: rows are folded into blocks of about this many cells,
-# so that numpy adds long contiguous vectors instead of one short row at a time.
-_BLOCK_CELLS: Final = 4096
-_UINT16_ROWS: Final = 65535
-# Indicator matrices are read in blocks of rows of about this many cells (bounded memory).
-_CHUNK_CELLS: Final = 1 << 22
-# A sparse pair with fewer than one stored entry per this many cells is counted entry by
-# entry; denser ones are expanded block by block, which is faster then.
-_SPARSE_CELLS: Final = 16
 
 
 def perl_invert(x: Any, y: Any) -> Floats:
@@ -342,173 +329,13 @@ def format_stats_table(values: Sequence[float], figures: int = 3) -> str:
     return rule + head + body + rule
 
 
-# ---------------------------------------------------------------------- the seed's input forms
-def category_names(given: Any, side: str, where: str) -> list[str]:
-    """The category names of one side of a document, in any form seed 002 allows.
-
-    A list, tuple or set of names; a dict (Perl's hash) whose keys with true values are the
-    names (Python truthiness: keys with false values are not mentions); a single str for
-    one category; or a one-dimensional numpy array of str. Repeats are kept here; the
-    caller treats the result as a set, as the Perl module's hash does.
-
-    Parameters
-    ----------
-    given : list, tuple, set, dict, str or ndarray
-    side : str
-        "assigned" or "correct", for messages.
-    where : str
-        The document ("document 'doc-7'", "line 3"), for messages.
-
-    Returns
-    -------
-    list of str
-
-    References
-    ----------
-    Seed 002, ``add_result``: "an array of category names (strings), ... a hash whose
-    keys are the category names and whose values are anything logically true, or ... a
-    single string if there is only one category".
-
-    >>> category_names({"a": True, "b": 0}, "assigned", "document 0")
-    ['a']
-    """
-    names: list[Any]
-    if isinstance(given, str):
-        names = [given]
-    elif isinstance(given, Mapping):
-        names = [key for key, value in given.items() if value]
-    elif isinstance(given, list | tuple | set | frozenset):
-        names = list(given)
-    elif isinstance(given, np.ndarray) and given.ndim == 1 and given.dtype.kind in "UO":
-        names = given.tolist()
-    else:
-        msg = (
-            f"{where}: `{side}` must be a list, tuple, set, dict or single str of "
-            f"category names; got {type(given).__name__}."
-        )
-        raise InputTypeError(msg)
-    for category in names:
-        if not isinstance(category, str):
-            msg = (
-                f"{where}: `{side}` holds {category!r} of type {type(category).__name__}; "
-                "category names are str."
-            )
-            raise InputTypeError(msg)
-    return [str(category) for category in names]
-
-
-def indicator_sums(assigned: Any, correct: Any) -> tuple[int, Ints, Ints, Ints]:
-    """Column sums of two 0/1 indicator matrices: (n, sum A*C, sum A, sum C) per column.
-
-    With A = `assigned`, C = `correct`, both (n, m): a_j = sum_i A_ij C_ij,
-    |+P|_j = sum_i A_ij, |+R|_j = sum_i C_ij, from which b = |+P| - a, c = |+R| - a and
-    d = n - a - b - c. No loop over documents: dense input is read in blocks of rows and
-    summed by `column_sums`; sparse input is expanded block by block the same way when it
-    holds at least one stored entry per `_SPARSE_CELLS` cells, otherwise its stored
-    entries are counted per column (the cost then grows with the entries, not n x m).
-
-    Parameters
-    ----------
-    assigned, correct : array_like or scipy.sparse, shape (n, m)
-        Entries 0 and 1 only (bool, integer or float dtype); dense and sparse may be mixed.
-        Sparse duplicates are summed first, as scipy does (two 1s make a 2: refused).
-
-    Returns
-    -------
-    (int, ndarray, ndarray, ndarray)
-        n and three int64 vectors of length m.
-
-    Raises
-    ------
-    InputError
-        Different shapes, or an entry other than 0 and 1 (named by row and column).
-    InputTypeError
-        Not a two-dimensional numeric or boolean matrix.
-
-    References
-    ----------
-    Seed 002 (the per-document rule of ``add_result``, summed).
-
-    >>> n, both, pp, pr = indicator_sums([[1, 0], [1, 1]], [[1, 1], [0, 1]])
-    >>> n, both.tolist(), pp.tolist(), pr.tolist()
-    (2, [1, 1], [2, 1], [1, 2])
-    """
-    left = as_indicator(assigned, "assigned")
-    right = as_indicator(correct, "correct")
-    if left.shape != right.shape:
-        msg = (
-            f"`assigned` has shape {left.shape} but `correct` has shape {right.shape}; "
-            "both are (documents, categories)."
-        )
-        raise InputError(msg)
-    n, m = (int(x) for x in left.shape)
-    if scipy.sparse.issparse(left) and scipy.sparse.issparse(right):
-        stored = int(left.nnz) + int(right.nnz)
-        if n * m > _SPARSE_CELLS * stored:
-            left = canonical_indicator(left, "assigned")
-            right = canonical_indicator(right, "correct")
-            return (
-                n,
-                stored_per_column(left.multiply(right), m),
-                stored_per_column(left, m),
-                stored_per_column(right, m),
-            )
-    both, predicted, actual = (np.zeros(m, dtype=np.int64) for _ in range(3))
-    step = max(1, _CHUNK_CELLS // max(m, 1))
-    for start in range(0, n, step):
-        stop = min(n, start + step)
-        block_a = dense_rows(left, start, stop, "assigned")
-        block_c = dense_rows(right, start, stop, "correct")
-        both += column_sums(block_a & block_c)
-        predicted += column_sums(block_a)
-        actual += column_sums(block_c)
-    return n, both, predicted, actual
-
-
 # ---------------------------------------------------------------------- validation helpers
-def preview(names: Iterable[str], limit: int = 8) -> str:
-    """The first `limit` names as a list literal, for error messages."""
-    names = list(names)
-    shown = repr(names[:limit])
-    return shown if len(names) <= limit else shown[:-1] + f", ... ({len(names)} in all)]"
-
-
 def check_choice(value: Any, choices: tuple[str, ...], name: str) -> Any:
     """`value` if it is one of `choices`; an InputError otherwise (no prefix matching)."""
     if not isinstance(value, str) or value not in choices:
         msg = f"`{name}` must be one of {list(choices)}; got {value!r}."
         raise InputError(msg)
     return value
-
-
-def check_categories(
-    given: Any, *, name: str = "categories", allow_empty: bool = False
-) -> tuple[str, ...]:
-    """Validate a list of category names: each a str, distinct; a set is sorted."""
-    if isinstance(given, str | bytes):
-        msg = f"`{name}` must be a list of category names, not a bare {type(given).__name__}."
-        raise InputTypeError(msg)
-    if isinstance(given, set | frozenset):
-        given = sorted(given, key=lambda x: (not isinstance(x, str), str(x)))
-    try:
-        out = tuple(given)
-    except TypeError:
-        msg = f"`{name}` must be a list of category names; got {type(given).__name__}."
-        raise InputTypeError(msg) from None
-    for category in out:
-        if not isinstance(category, str):
-            msg = f"`{name}` holds {category!r} ({type(category).__name__}); names are str."
-            raise InputTypeError(msg)
-    out = tuple(str(category) for category in out)  # np.str_ -> str
-    if len(set(out)) != len(out):
-        seen: set[str] = set()
-        repeated = next(c for c in out if c in seen or seen.add(c))  # type: ignore[func-returns-value]
-        msg = f"`{name}` must hold distinct names; {repeated!r} appears twice."
-        raise InputError(msg)
-    if not out and not allow_empty:
-        msg = f"`{name}` is empty; a Tally needs at least one category."
-        raise InputError(msg)
-    return out
 
 
 def checked_int(value: int, name: str) -> int:
@@ -549,131 +376,3 @@ def json_counts(value: Any, shape: tuple[int, ...], name: str) -> Ints:
         return [check(x, depth + 1) for x in item]
 
     return np.array(check(value, 0), dtype=np.int64).reshape(shape)
-
-
-def as_indicator(given: Any, name: str) -> Any:
-    """A two-dimensional numeric or boolean ndarray, or a CSR array; values unchecked."""
-    if scipy.sparse.issparse(given):
-        if len(given.shape) != 2:
-            msg = f"`{name}` must be two-dimensional; got shape {given.shape}."
-            raise InputError(msg)
-        if given.dtype.kind not in "biuf":
-            msg = f"`{name}` has dtype {given.dtype}; indicator matrices are boolean or numeric."
-            raise InputTypeError(msg)
-        return scipy.sparse.csr_array(given)  # shares the caller's arrays; never written to
-    if isinstance(given, str | bytes | Mapping | set | frozenset):
-        msg = (
-            f"`{name}` must be an indicator matrix (documents x categories); "
-            f"got {type(given).__name__}."
-        )
-        raise InputTypeError(msg)
-    try:
-        array = np.asarray(given)
-    except ValueError:
-        msg = (
-            f"`{name}` is ragged; add_results takes 0/1 indicator matrices. For lists of "
-            "category names, call add_result once per document."
-        )
-        raise InputTypeError(msg) from None
-    if array.dtype.kind not in "biuf":
-        msg = (
-            f"`{name}` has dtype {array.dtype}; add_results takes 0/1 indicator matrices. "
-            "For lists of category names, call add_result once per document."
-        )
-        raise InputTypeError(msg)
-    if array.ndim != 2:
-        msg = f"`{name}` must be two-dimensional (documents x categories); got shape {array.shape}."
-        raise InputError(msg)
-    return array
-
-
-def dense_rows(matrix: Any, start: int, stop: int, name: str) -> NDArray[np.bool_]:
-    """Rows start:stop of an indicator matrix as a C-contiguous bool array, values checked."""
-    sparse = scipy.sparse.issparse(matrix)
-    if sparse:
-        # rows of a CSR matrix as views (scipy's row slicing copies through a slow path)
-        lo, hi = int(matrix.indptr[start]), int(matrix.indptr[stop])
-        rows = scipy.sparse.csr_array(
-            (matrix.data[lo:hi], matrix.indices[lo:hi], matrix.indptr[start : stop + 1] - lo),
-            shape=(stop - start, matrix.shape[1]),
-        )
-        block = rows.toarray()
-    else:
-        block = matrix[start:stop]
-    kind = block.dtype.kind
-    if kind == "b":
-        return np.ascontiguousarray(block)
-    if kind == "f":
-        bad = ~((block == 0) | (block == 1))
-    elif block.size and (block.min() < 0 or block.max() > 1):
-        bad = (block < 0) | (block > 1)
-    else:
-        bad = None
-    if bad is not None and bad.any():
-        row, col = (int(i) for i in np.argwhere(bad)[0])
-        value = block[row, col].item()
-        note = " (sparse duplicates are summed)" if sparse else ""
-        msg = (
-            f"`{name}`[{start + row}, {col}] is {value!r}{note}; indicator matrices hold only "
-            "0 and 1 (or False and True)."
-        )
-        raise InputError(msg)
-    return np.ascontiguousarray(block != 0)
-
-
-def canonical_indicator(matrix: Any, name: str) -> Any:
-    """A CSR indicator with sorted, distinct entries, all stored values 1 (int8); checked.
-
-    Duplicates are summed first (on a copy: the caller's arrays are never written to).
-    """
-    if not matrix.has_canonical_format:
-        matrix = matrix.copy()
-        matrix.sum_duplicates()
-    data = matrix.data
-    bad = ~((data == 0) | (data == 1))
-    if bad.any():
-        position = int(np.flatnonzero(bad)[0])
-        row = int(np.searchsorted(matrix.indptr, position, side="right") - 1)
-        msg = (
-            f"`{name}`[{row}, {int(matrix.indices[position])}] is {data[position].item()!r} "
-            "(sparse duplicates are summed); indicator matrices hold only 0 and 1."
-        )
-        raise InputError(msg)
-    keep = data != 0
-    if keep.all():
-        indices, indptr = matrix.indices, matrix.indptr
-    else:  # drop stored zeros; a row's new start is the number of entries kept before it
-        indices = matrix.indices[keep]
-        indptr = np.concatenate([[0], np.cumsum(keep)])[matrix.indptr]
-    return scipy.sparse.csr_array(
-        (np.ones(indices.size, dtype=np.int8), indices, indptr), shape=matrix.shape
-    )
-
-
-def stored_per_column(matrix: Any, m: int) -> Ints:
-    """The number of non-zero stored entries in each column of a CSR matrix."""
-    csr = scipy.sparse.csr_array(matrix)
-    return np.bincount(csr.indices[csr.data != 0], minlength=m).astype(np.int64)
-
-
-def column_sums(matrix: NDArray[np.bool_]) -> Ints:
-    """Column sums of a C-contiguous boolean matrix, exactly, as int64.
-
-    Rows are folded into blocks of about `_BLOCK_CELLS` cells and summed with uint16
-    accumulators (exact: at most 65535 rows per chunk), so each numpy step adds long
-    contiguous vectors; summing a narrow (n, 20) matrix row by row is about 8x slower.
-    """
-    n, m = matrix.shape
-    total = np.zeros(m, dtype=np.int64)
-    if n == 0 or m == 0:
-        return total
-    cells = matrix.view(np.uint8)
-    block = max(1, _BLOCK_CELLS // m)
-    full = (n // block) * block
-    chunk = block * _UINT16_ROWS
-    for start in range(0, full, chunk):
-        stop = min(start + chunk, full)
-        folded = cells[start:stop].reshape(-1, block * m).sum(axis=0, dtype=np.uint16)
-        total += folded.reshape(block, m).sum(axis=0, dtype=np.int64)
-    total += cells[full:].sum(axis=0, dtype=np.int64)
-    return total

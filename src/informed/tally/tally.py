@@ -43,17 +43,15 @@ from informed.tally.conventions import (
     PERL_STATISTICS,
     STATISTICS_CONTINGENCY,
     Conventions,
-    category_names,
-    check_categories,
     check_choice,
     checked_add,
     checked_int,
     format_stats_table,
-    indicator_sums,
     json_count,
     json_counts,
-    preview,
 )
+from informed.tally.indicators import indicator_sums
+from informed.tally.names import category_names, check_categories, preview
 
 __all__ = ["Tally"]
 
