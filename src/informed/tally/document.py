@@ -17,8 +17,8 @@ def tally_report(tally: Tally, *, undefined: str = "propagate") -> dict[str, Any
     micro[m] = m(pooled table); macro[m] = mean over categories of m(table_k) (policy
     `undefined`); per_category[k][m] = m(table_k). Under ``conventions=
     "statistics-contingency"`` accuracy, error, precision, recall and f_measure follow the
-    Perl rules (seed 002, PITFALLS P14). NaN is written as None, with the reason in
-    "undefined".
+    Perl rules (Statistics::Contingency 0.09, as its source computes them). NaN is written
+    as None, with the reason in "undefined".
 
     Parameters
     ----------
@@ -36,7 +36,8 @@ def tally_report(tally: Tally, *, undefined: str = "propagate") -> dict[str, Any
 
     References
     ----------
-    Seed 002 (micro/macro statistics, ``stats_table``); issue 3 (the JSON layout).
+    Statistics::Contingency 0.09 (Williams): micro/macro statistics, ``stats_table``;
+    issue 3 (the JSON layout).
 
     >>> t = Tally(["x", "y"])
     >>> t.add_results([[1, 0]], [[1, 0]])
