@@ -16,7 +16,7 @@ import pytest
 
 from informed.errors import InputError
 from informed.tally import Tally
-from informed.tally.conventions import format_stats_table, sig_figs
+from informed.tally.stats_table import format_stats_table, sig_figs
 
 PERL: Final = "statistics-contingency"
 CATEGORIES = ["sports", "politics", "finance"]

@@ -15,7 +15,7 @@ from informed.errors import InputError, InputTypeError
 from informed.io import read_jsonl
 from informed.measures import MEASURES
 from informed.tally import Tally, tally_report
-from informed.tally.conventions import _SPARSE_CELLS
+from informed.tally.indicators import _SPARSE_CELLS
 
 CATS = ["sports", "politics", "finance"]
 

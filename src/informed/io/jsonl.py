@@ -16,16 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from informed._common import check_choice
 from informed.errors import InputError, InputTypeError
-from informed.tally.conventions import (
-    CONVENTIONS,
-    Conventions,
-    category_names,
-    check_categories,
-    check_choice,
-    preview,
-)
-from informed.tally.tally import Tally, Unknown
+from informed.tally.conventions import CONVENTIONS, Conventions
+from informed.tally.names import category_names, check_categories, preview
+from informed.tally.state import UNKNOWN, Unknown
+from informed.tally.tally import Tally
 
 __all__ = ["read_jsonl"]
 
@@ -41,9 +37,9 @@ def read_jsonl(
     Format (issue 3): an optional first line ``{"categories": [...]}`` declares the
     categories; every other line is ``{"assigned": ..., "correct": ..., "name": ...}``
     ("name" optional), each side a list of category names, a single name, or an object
-    whose keys with true values are the names (seed 002's add_result). Blank lines are
-    skipped. When neither the file nor `categories` declares the categories, they are
-    all the categories the file names, in code-point order.
+    whose keys with true values are the names (Statistics::Contingency's add_result).
+    Blank lines are skipped. When neither the file nor `categories` declares the
+    categories, they are all the categories the file names, in code-point order.
 
     Parameters
     ----------
@@ -67,13 +63,13 @@ def read_jsonl(
 
     References
     ----------
-    Seed 002 (``add_result``); issue 3 (the file format).
+    Statistics::Contingency 0.09 (Williams), ``add_result``; issue 3 (the file format).
 
     >>> t = read_jsonl(['{"categories": ["x", "y"]}', '{"assigned": ["x"], "correct": "y"}'])
     >>> t.counts.tolist()
     [[[0, 1], [0, 0]], [[0, 0], [1, 0]]]
     """
-    check_choice(unknown, ("error", "ignore"), "unknown")
+    check_choice(unknown, UNKNOWN, "unknown")
     check_choice(conventions, CONVENTIONS, "conventions")
     if isinstance(path_or_lines, str | os.PathLike):
         path = Path(path_or_lines)

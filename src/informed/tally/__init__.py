@@ -1,8 +1,12 @@
 """The Tally summary: multi-label tallies with the semantics of Statistics::Contingency.
 
-`tally` counts (`add_result`, `add_results`, `set_entries`, merge, JSON), `conventions`
-holds the Perl module's fixed values for undefined measures and its printed table, and
-`document` the JSON document of a Tally.
+Lowest first: `conventions` holds the Perl module's values for undefined measures,
+`names` and `indicators` read the two input forms (category names, 0/1 matrices),
+`state` what a Tally holds, `counting` how documents and merges change it, `measures`
+its micro, macro and per-category measures, `stats_table` the Perl module's printed table
+and per-category hash, `perl_methods` the Perl-named methods, `json_form` the JSON form
+of its state, `tally` the `Tally` class that documents and delegates to them, and
+`document` the JSON report of its measures.
 """
 
 from __future__ import annotations

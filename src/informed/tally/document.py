@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from informed._common import json_float
 from informed.errors import InputTypeError
 from informed.measures import MEASURES
 from informed.tally.tally import Tally
@@ -17,8 +18,8 @@ def tally_report(tally: Tally, *, undefined: str = "propagate") -> dict[str, Any
     micro[m] = m(pooled table); macro[m] = mean over categories of m(table_k) (policy
     `undefined`); per_category[k][m] = m(table_k). Under ``conventions=
     "statistics-contingency"`` accuracy, error, precision, recall and f_measure follow the
-    Perl rules (seed 002, PITFALLS P14). NaN is written as None, with the reason in
-    "undefined".
+    Perl rules (Statistics::Contingency 0.09, as its source computes them). NaN is written
+    as None, with the reason in "undefined".
 
     Parameters
     ----------
@@ -36,7 +37,8 @@ def tally_report(tally: Tally, *, undefined: str = "propagate") -> dict[str, Any
 
     References
     ----------
-    Seed 002 (micro/macro statistics, ``stats_table``); issue 3 (the JSON layout).
+    Statistics::Contingency 0.09 (Williams): micro/macro statistics, ``stats_table``;
+    issue 3 (the JSON layout).
 
     >>> t = Tally(["x", "y"])
     >>> t.add_results([[1, 0]], [[1, 0]])
@@ -49,11 +51,11 @@ def tally_report(tally: Tally, *, undefined: str = "propagate") -> dict[str, Any
     if not isinstance(tally, Tally):
         msg = f"`tally` must be a Tally; got {type(tally).__name__}."
         raise InputTypeError(msg)
-    micro = {name: _plain(tally.micro(name)) for name in MEASURES}
-    macro = {name: _plain(tally.macro(name, undefined=undefined)) for name in MEASURES}
+    micro = {name: json_float(tally.micro(name)) for name in MEASURES}
+    macro = {name: json_float(tally.macro(name, undefined=undefined)) for name in MEASURES}
     per_measure = {name: tally.per_category(name) for name in MEASURES}
     per_category = {
-        category: {name: _plain(per_measure[name][category]) for name in MEASURES}
+        category: {name: json_float(per_measure[name][category]) for name in MEASURES}
         for category in tally.categories
     }
     undefined_micro = {name: tally.reason(name) for name, value in micro.items() if value is None}
@@ -77,7 +79,3 @@ def tally_report(tally: Tally, *, undefined: str = "propagate") -> dict[str, Any
             "per_category": {k: v for k, v in undefined_per_category.items() if v},
         },
     }
-
-
-def _plain(value: float) -> float | None:
-    return None if value != value else value
