@@ -195,3 +195,18 @@ def test_architecture_doc_lists_every_unit_in_its_layer() -> None:
         tuple(re.findall(r"`([a-z_]+)`", line)) for line in table.group(1).strip().splitlines()
     )
     assert documented == LAYERS
+
+
+def test_architecture_doc_has_a_line_for_every_module() -> None:
+    """The module map of docs/architecture.md lists every module, so a newcomer finds it."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([\w/.]+\.py)` \|", text, re.M))
+    missing = []
+    for module, path in MODULES.items():
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        relative = path.relative_to(SOURCE).as_posix()
+        shown = relative if "/" in relative else f"informed/{relative}"
+        if shown not in listed:
+            missing.append(shown)
+    assert not missing, f"not in docs/architecture.md: {missing}"
