@@ -22,7 +22,7 @@ def evaluation_document(result: Evaluation) -> dict[str, Any]:
 
     Keys: ``n``, ``positive``, ``labels`` {``predicted``, ``actual``}, ``table`` (rows
     predicted), ``measures`` {name: value}, ``undefined`` {name: reason}, ``per_label``
-    {label: {name: value}}, ``payoff`` (see `informed.payoff.Payoff.to_dict`).
+    {label: {name: value}}, ``payoff`` (see `informed.table.Payoff.to_dict`).
     """
     table = result.table
     return {

@@ -58,7 +58,7 @@ def contingency_svg(
     ----------
     table : Table
     pay : Payoff
-        `informed.payoff.payoff(table)`: the payoff per unit stake of each cell.
+        `informed.table.payoff(table)`: the payoff per unit stake of each cell.
     rows, columns : sequence of labels
         The predicted labels (rows) and actual classes (columns) to show, in order.
     """
