@@ -1,8 +1,9 @@
-"""Matching predicted labels (or clusters) to classes, and abstention (seed 001).
+"""Matching predicted labels (or clusters) to classes, and abstention.
 
 Unsupervised labels carry no names: a clustering into K groups must be matched to the C
 classes before it can be scored, and when K != C "combinations rather than permutations
-need to be explored" (Powers 2003, seed 001, "Analysis of the General Case").
+need to be explored" (Powers 2003, "Recall and Precision versus the Bookmaker",
+"Analysis of the General Case").
 
 * `match(table, method="one-to-one")` relabels rows by the assignment of labels to
   classes that maximises the overall informedness (or the diagonal). Informedness
@@ -12,10 +13,12 @@ need to be explored" (Powers 2003, seed 001, "Analysis of the General Case").
   linear_sum_assignment`) finds the exact optimum, K != C included.
 * `method="many-to-one"` gives each label its best class ("finding which induced class
   had the highest probability of predicting which label, combining equally good
-  classes", seed 001): rows sent to the same class are merged.
+  classes", Powers 2003): rows sent to the same class are merged.
 * `abstain(table, ignore=[...])` drops catch-all labels, evaluates the remaining n cases
-  and discounts recall and informedness by n / N, as the seed's example does:
+  and discounts recall and informedness by n / N, as Powers's example does:
   0.86 x 0.34 = 29 %.
+* `match(...).abstention` is the clustering workflow end to end: the labels left without
+  a class (K > C) are the abstentions.
 """
 
 from __future__ import annotations
@@ -29,12 +32,17 @@ from numpy.typing import NDArray
 from scipy.optimize import linear_sum_assignment
 
 from informed.errors import InputError
-from informed.labels import Label, as_label, keyed, label_kind, sort_labels
+from informed.labels import Label, as_label, keyed, sort_labels
 from informed.measures import ratio
 from informed.table.evaluation import Evaluation, evaluate
+from informed.table.payoff import payoff
 from informed.table.table import Table
 
-__all__ = ["Abstention", "Matching", "abstain", "match"]
+__all__ = ["UNMATCHED", "Abstention", "Matching", "abstain", "match"]
+
+UNMATCHED = "unmatched {}"
+"""How `Matching.table` names the rows of a label left without a class: a string, so that
+an unmatched cluster id (say 7) is never read as, or added to, a class of the same name."""
 
 
 @dataclass(frozen=True)
@@ -46,17 +54,34 @@ class Matching:
     mapping : dict
         Predicted label -> the class it was matched to.
     unmatched : tuple
-        Predicted labels left without a class (one-to-one with K > C); their rows keep
-        their own label in `table`.
+        Predicted labels left without a class (one-to-one with K > C).
     table : Table
-        The relabelled table: rows named by classes (merged where several labels went
-        to one class).
+        The relabelled table of all N cases: rows named by classes (merged where several
+        labels went to one class); the rows of an unmatched label l are named
+        ``"unmatched l"`` (`UNMATCHED`), never a class. Such a row predicts no class, so
+        `evaluate(table)` leaves informedness undefined: use `abstention`.
     objective : str
         "informedness" or "diagonal".
     score : float
-        The objective reached: the informedness summed over matched pairs,
-        sum pP(l) B(l -> c) (an unmatched label bets nothing, as the seed's ignored
-        classes), or the share of cases on the diagonal.
+        The objective reached: the overall informedness with every unmatched label
+        betting nothing, or the share of cases on the diagonal. For one-to-one matching
+        by informedness this is the sum over matched pairs of pP(l) B(l -> c), with
+        pP(l), the true positive and the false positive rates taken over all N cases:
+        Powers's "assign zero weight (cost or penalty) to cases classified in an
+        ignored class", so `score == abstention.zero_weight` (tested).
+    abstained : tuple
+        The names in `table` of the unmatched labels' rows, the ``ignore`` of
+        `abstention`.
+
+    Notes
+    -----
+    `abstention` is Powers's other reading of the same bets: the n cases given a class
+    are evaluated alone ("conditioned on the criterion for inclusion") and recall and
+    informedness are discounted by n / N. Both readings sum pP(l) (tpr - fpr) over the
+    matched labels, with pP(l) = |P = l| / N; `score` takes tpr and fpr over all N cases
+    (a case of class c in an unmatched cluster counts as a miss of c), while
+    `abstention.discounted["informedness"]` takes them over the n retained cases. They
+    agree when nothing is unmatched and differ otherwise; both are reported.
     """
 
     mapping: dict[Label, Label]
@@ -64,6 +89,17 @@ class Matching:
     table: Table
     objective: str
     score: float
+    abstained: tuple[Label, ...] = ()
+
+    @property
+    def abstention(self) -> Abstention:
+        """The unmatched labels treated as abstentions: `abstain(table, ignore=abstained)`.
+
+        Conditional measures of the cases given a class, their recall and informedness
+        discounted by n / N, and the zero-weight informedness, which equals `score` for
+        one-to-one matching by informedness.
+        """
+        return abstain(self.table, ignore=self.abstained)
 
 
 def _pair_scores(counts: NDArray[np.float64], objective: str) -> NDArray[np.float64]:
@@ -101,10 +137,16 @@ def match(
         cases on the diagonal.
 
     >>> t = Table.from_counts(
-    ...     [[0, 9], [8, 1]], rows="predicted", predicted=[0, 1], actual=["a", "b"]
+    ...     [[0, 9], [8, 1], [3, 3]], rows="predicted", predicted=[0, 1, 2], actual=["a", "b"]
     ... )
-    >>> match(t).mapping
-    {0: 'b', 1: 'a'}
+    >>> m = match(t)
+    >>> m.mapping, m.unmatched, m.abstained
+    ({0: 'b', 1: 'a'}, (2,), ('unmatched 2',))
+    >>> a = m.abstention
+    >>> a.n, a.total, round(a.conditional.measures["informedness"], 4)
+    (18, 24, 0.9)
+    >>> round(a.zero_weight, 12) == round(m.score, 12)
+    True
     """
     if method not in ("one-to-one", "many-to-one"):
         msg = f"`method` must be 'one-to-one' or 'many-to-one'; got {method!r}."
@@ -126,9 +168,10 @@ def match(
         for r, label in enumerate(table.predicted):
             mapping[label] = table.actual[int(np.argmax(per_label[r]))] if table.actual else label
     unmatched = tuple(x for x in table.predicted if x not in mapping)
-    relabelled = _relabel(table, mapping)
+    renamed = _unmatched_names(unmatched, table.actual)
+    relabelled = _relabel(table, {**mapping, **renamed})
     if method == "one-to-one" and objective == "informedness":
-        # the sum over matched pairs; an unmatched label bets nothing (seed 001: "assign
+        # the sum over matched pairs; an unmatched label bets nothing (Powers 2003: "assign
         # zero weight ... to cases classified in an ignored class")
         pairs = [(table.predicted.index(k), table.actual.index(v)) for k, v in mapping.items()]
         score = float(sum(scores[r, c] for r, c in pairs))
@@ -138,8 +181,28 @@ def match(
         _, square = relabelled.square()
         score = float(ratio(np.trace(square), square.sum()))
     return Matching(
-        mapping=mapping, unmatched=unmatched, table=relabelled, objective=objective, score=score
+        mapping=mapping,
+        unmatched=unmatched,
+        table=relabelled,
+        objective=objective,
+        score=score,
+        abstained=tuple(renamed.values()),
     )
+
+
+def _unmatched_names(
+    unmatched: tuple[Label, ...], classes: tuple[Label, ...]
+) -> dict[Label, Label]:
+    """A row name for each unmatched label that no class (and no other such row) has."""
+    taken = {keyed(x) for x in classes}
+    names: dict[Label, Label] = {}
+    for label in unmatched:
+        name = UNMATCHED.format(label)
+        while keyed(name) in taken:  # a class already has that name: mark it once more
+            name = UNMATCHED.format(name)
+        taken.add(keyed(name))
+        names[label] = name
+    return names
 
 
 def _per_label_informedness(counts: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -153,12 +216,12 @@ def _per_label_informedness(counts: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def _relabel(table: Table, mapping: dict[Label, Label]) -> Table:
-    """Rename rows by `mapping` (others keep their name) and add up rows that coincide.
+    """Rename every row by `mapping` and add up rows that coincide.
 
-    Built directly rather than by merging: an unmatched cluster id (an int) may stand
-    beside class names (str) as a row label.
+    Built directly rather than by merging: a renamed row (a string) may stand beside class
+    names of another kind (ints) as a row label.
     """
-    names = [mapping.get(label, label) for label in table.predicted]
+    names = [mapping[label] for label in table.predicted]
     rows = sort_labels(names)
     position = {keyed(x): i for i, x in enumerate(rows)}
     counts = np.zeros((len(rows), len(table.actual)), dtype=table.counts.dtype)
@@ -185,7 +248,11 @@ class Abstention:
     conditional : Evaluation
         Every measure of `table`, conditioned on a label being given.
     discounted : dict
-        Recall and informedness multiplied by n / N: the seed's "true" values.
+        Recall and informedness multiplied by n / N: Powers's "true" values.
+    zero_weight : float
+        The informedness of all N cases with the ignored labels betting nothing, Powers's
+        first reading: sum over retained labels of pP(l) B(l), each taken over all N
+        cases (the retained labels' "weighted" entries of `payoff` of the whole table).
     """
 
     ignored: tuple[Label, ...]
@@ -195,41 +262,50 @@ class Abstention:
     table: Table
     conditional: Evaluation
     discounted: dict[str, float]
+    zero_weight: float
 
 
 DISCOUNTED = ("recall", "informedness")
-"""The measures the seed discounts by n / N ("the true recall (r) and informedness (B)")."""
+"""The measures Powers discounts by n / N ("the true recall (r) and informedness (B)")."""
 
 
 def abstain(table: Table, ignore: Sequence[Any], *, positive: Any = None) -> Abstention:
     """Set aside cases given a catch-all label; discount recall and informedness by n/N.
 
-    "Ignored classes and labels that are only present in an ignored class may be omitted
-    and the Bookmaker calculation executed on a contingency matrix of the remaining n
-    cases ... the true recall (r) and informedness (B) may be found by multiplying them by
-    n/N where N is the original number of cases" (seed 001, "Selection, Abstention").
+    "The Bookmaker may be used in this case too - simply apply as usual to the cases but
+    assign zero weight (cost or penalty) to cases classified in an ignored class.
+    Alternatively ignored classes and labels that are only present in an ignored class may
+    be omitted and the Bookmaker calculation executed on a contingency matrix of the
+    remaining n cases ... the true recall (r) and informedness (B) may be found by
+    multiplying them by n/N where N is the original number of cases" (Powers 2003,
+    "Recall and Precision versus the Bookmaker", "Selection, Abstention and an Example
+    Evaluation"). `zero_weight` is the first reading, `conditional` and `discounted` the
+    second.
+
+    The retained labels must name classes: a raw clustering (cluster ids against class
+    names) is refused with a pointer to `match`, whose `abstention` does both steps.
 
     >>> t = Table.from_counts([[40, 10], [10, 40], [50, 50]], rows="predicted",
     ...                       predicted=["a", "b", "other"], actual=["a", "b"])
     >>> result = abstain(t, ignore=["other"])
     >>> result.coverage, round(result.conditional.measures["informedness"], 12)
     (0.5, 0.6)
-    >>> round(result.discounted["informedness"], 12)
-    0.3
+    >>> round(result.discounted["informedness"], 12), round(result.zero_weight, 12)
+    (0.3, 0.15)
     """
     if isinstance(ignore, str):
         ignore = [ignore]
     ignored = tuple(as_label(x) for x in ignore)
-    keyed = {(label_kind(x), x) for x in table.predicted}
-    missing = [x for x in ignored if (label_kind(x), x) not in keyed]
+    predicted = {keyed(x) for x in table.predicted}
+    missing = [x for x in ignored if keyed(x) not in predicted]
     if missing:
         msg = (
             f"cannot ignore {missing[0]!r}: it is not a predicted label; "
             f"labels are {list(table.predicted)}."
         )
         raise InputError(msg)
-    drop = {(label_kind(x), x) for x in ignored}
-    keep_rows = [i for i, x in enumerate(table.predicted) if (label_kind(x), x) not in drop]
+    drop = {keyed(x) for x in ignored}
+    keep_rows = [i for i, x in enumerate(table.predicted) if keyed(x) not in drop]
     counts = table.counts[keep_rows]
     keep_cols = [j for j in range(counts.shape[1]) if counts[:, j].sum() > 0]
     retained = Table(
@@ -237,11 +313,23 @@ def abstain(table: Table, ignore: Sequence[Any], *, positive: Any = None) -> Abs
         predicted=tuple(table.predicted[i] for i in keep_rows),
         actual=tuple(table.actual[j] for j in keep_cols),
     )
+    classes = {keyed(x) for x in retained.actual}
+    if retained.n and not any(keyed(x) in classes for x in retained.predicted):
+        msg = (
+            f"none of the retained predicted labels {list(retained.predicted)} is a class "
+            f"(classes are {list(retained.actual)}), so no measure can compare a label "
+            "with its class; if the rows are cluster ids, match them to classes first: "
+            "`match(table).abstention`."
+        )
+        raise InputError(msg)
     total = table.n
     n = retained.n
     coverage = float(ratio(n, total))
     conditional = evaluate(retained, positive=positive)
     discounted = {name: conditional.measures[name] * coverage for name in DISCOUNTED}
+    bets = payoff(table)
+    where = {keyed(x): i for i, x in enumerate(bets.labels)}
+    zero_weight = float(sum(bets.weighted[where[keyed(x)]] for x in retained.predicted))
     return Abstention(
         ignored=ignored,
         n=n,
@@ -250,4 +338,5 @@ def abstain(table: Table, ignore: Sequence[Any], *, positive: Any = None) -> Abs
         table=retained,
         conditional=conditional,
         discounted=discounted,
+        zero_weight=zero_weight,
     )
