@@ -68,7 +68,9 @@ class Matching:
         by informedness this is the sum over matched pairs of pP(l) B(l -> c), with
         pP(l), the true positive and the false positive rates taken over all N cases:
         Powers's "assign zero weight (cost or penalty) to cases classified in an
-        ignored class", so `score == abstention.zero_weight` (tested).
+        ignored class", so `score == abstention.zero_weight` (tested). The one
+        exception: a class that is all of the cases has no informedness; `score` counts
+        it as 0 (it cannot steer the assignment), `zero_weight` is nan.
     abstained : tuple
         The names in `table` of the unmatched labels' rows, the ``ignore`` of
         `abstention`.
@@ -81,7 +83,7 @@ class Matching:
     matched labels, with pP(l) = |P = l| / N; `score` takes tpr and fpr over all N cases
     (a case of class c in an unmatched cluster counts as a miss of c), while
     `abstention.discounted["informedness"]` takes them over the n retained cases. They
-    agree when nothing is unmatched and differ otherwise; both are reported.
+    agree when nothing is unmatched and in general differ otherwise.
     """
 
     mapping: dict[Label, Label]
