@@ -38,6 +38,7 @@ def permutation_test(
     positive: Any = None,
     seed: int | np.random.Generator | None = None,
     alpha: float = 0.5,
+    undefined: str = "propagate",
 ) -> Significance:
     r"""Permutation test of a measure (informedness by default) against pure chance.
 
@@ -64,6 +65,11 @@ def permutation_test(
         default) also counts informed but contrary predictions (negative informedness)
         as departures from chance: p = min(1, 2 min(p_greater, p_less)).
     seed : int or numpy.random.Generator, optional
+    alpha : float
+        Weight of the F family, as in `evaluate`.
+    undefined : {"propagate", "omit"}
+        How averages treat a label whose value is nan, as in `evaluate`; the observed
+        and the permuted tables are measured alike.
 
     Returns
     -------
@@ -95,6 +101,7 @@ def permutation_test(
     check_choice(measure, tuple(MEASURES), "measure")
     permutations = check_count(permutations, "permutations", 1)
     check_choice(alternative, ALTERNATIVES, "alternative")
+    check_choice(undefined, ("propagate", "omit"), "undefined")
     counts = table.counts
     if table.weighted and not np.all(np.equal(np.mod(counts, 1.0), 0.0)):
         msg = (
@@ -103,7 +110,7 @@ def permutation_test(
         )
         raise InputError(msg)
     null = f"the predictions carry no information about the actual classes ({measure} at chance)"
-    evaluation = evaluate(table, positive=positive, alpha=alpha)
+    evaluation = evaluate(table, positive=positive, alpha=alpha, undefined=undefined)
     observed = float(evaluation.measures[measure])
     if math.isnan(observed):
         why = evaluation.reasons.get(measure, "undefined for this table")
@@ -120,7 +127,7 @@ def permutation_test(
         random_state=rng,
     )
     tables = np.asarray(tables, dtype=np.float64).reshape(permutations, *square.shape)
-    values, _ = measure_values(tables, [measure], index, alpha, "propagate")
+    values, _ = measure_values(tables, [measure], index, alpha, undefined)
     null_values = values[measure]
     defined = null_values[~np.isnan(null_values)]
     # ties of the observed table with a permuted one must count as "as extreme" although

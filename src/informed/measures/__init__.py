@@ -56,9 +56,11 @@ from informed.measures.counts import (
     weighted_mean,
 )
 from informed.measures.measure import (
+    LABEL_MARGINS,
     MARGIN_REASONS,
     Measure,
     OverallRule,
+    label_margin,
     undefined_reason,
 )
 from informed.measures.multiclass import (
@@ -71,6 +73,14 @@ from informed.measures.multiclass import (
     mutual_information,
 )
 from informed.measures.overall import (
+    BIAS_GEOMETRIC_G,
+    BIAS_HARMONIC_F,
+    BIAS_WEIGHTED_INFORMEDNESS,
+    MEANS,
+    MULTICLASS_CORRELATION,
+    PREVALENCE_WEIGHTED_MARKEDNESS,
+    Average,
+    SignedGeometric,
     bias_geometric_g,
     bias_harmonic_f,
     bias_weighted_informedness,
@@ -84,10 +94,19 @@ from informed.measures.registry import (
 
 __all__ = [
     "AVERAGES",
+    "BIAS_GEOMETRIC_G",
+    "BIAS_HARMONIC_F",
+    "BIAS_WEIGHTED_INFORMEDNESS",
+    "LABEL_MARGINS",
     "MARGIN_REASONS",
+    "MEANS",
     "MEASURES",
+    "MULTICLASS_CORRELATION",
+    "PREVALENCE_WEIGHTED_MARKEDNESS",
+    "Average",
     "Measure",
     "OverallRule",
+    "SignedGeometric",
     "accuracy",
     "accuracy_multiclass",
     "average_f_measure",
@@ -115,6 +134,7 @@ __all__ = [
     "jaccard",
     "kappa",
     "kappa_multiclass",
+    "label_margin",
     "label_weights",
     "markedness",
     "matthews_correlation",

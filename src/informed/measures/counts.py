@@ -70,23 +70,70 @@ def one_vs_rest_counts(square: Any) -> Floats:
     return np.stack([np.stack([tp, fp], axis=-1), np.stack([fn, tn], axis=-1)], axis=-2)
 
 
-def weighted_harmonic(values: Floats, weights: Floats, axis: int = -1) -> Floats:
-    """sum(w) / sum(w / v) with zero-weight terms left out; 0 if a weighted term is 0."""
+def weighted_harmonic(
+    values: Floats, weights: Floats, undefined: str = "propagate", axis: int = -1
+) -> Floats:
+    """sum(w) / sum(w / v) with zero-weight terms left out; 0 if a weighted term is 0.
+
+    A weighted nan value makes the mean nan (undefined="propagate") or is left out
+    ("omit"), as in `weighted_mean`.
+
+    >>> weighted_harmonic(np.array([0.5, np.nan]), np.array([1.0, 1.0]), "omit")
+    array(0.5)
+    """
+    w, v, bad = _terms(values, weights, undefined, axis)
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(weights > 0, weights / values, 0.0)
-        total = terms.sum(axis=axis)
-        weight = weights.sum(axis=axis)
-        return np.where(weight > 0, weight / total, np.nan)
+        terms = np.where(w > 0, w / np.where(w > 0, v, 1.0), 0.0)
+        total = _sum(terms, axis)
+        weight = _sum(w, axis)
+        mean = np.where(weight > 0, weight / total, np.nan)
+    return np.where(bad, np.nan, mean)
 
 
-def weighted_geometric(values: Floats, weights: Floats, axis: int = -1) -> Floats:
-    """prod(v ** w) ** (1 / sum(w)) with zero-weight terms left out."""
+def weighted_geometric(
+    values: Floats, weights: Floats, undefined: str = "propagate", axis: int = -1
+) -> Floats:
+    """prod(v ** w) ** (1 / sum(w)) with zero-weight terms left out.
+
+    A weighted nan value makes the mean nan (undefined="propagate") or is left out
+    ("omit"), as in `weighted_mean`.
+
+    >>> weighted_geometric(np.array([0.25, np.nan]), np.array([1.0, 1.0]), "omit")
+    array(0.25)
+    """
+    w, v, bad = _terms(values, weights, undefined, axis)
     with np.errstate(divide="ignore", invalid="ignore"):
-        logs = np.where(weights > 0, weights * np.log(np.where(weights > 0, values, 1.0)), 0.0)
-        weight = weights.sum(axis=axis)
-        return np.where(
-            weight > 0, np.exp(logs.sum(axis=axis) / np.where(weight > 0, weight, 1.0)), np.nan
+        logs = np.where(w > 0, w * np.log(np.where(w > 0, v, 1.0)), 0.0)
+        weight = _sum(w, axis)
+        mean = np.where(
+            weight > 0, np.exp(_sum(logs, axis) / np.where(weight > 0, weight, 1.0)), np.nan
         )
+    return np.where(bad, np.nan, mean)
+
+
+def _sum(terms: Floats, axis: int = -1) -> Floats:
+    """The sum over the labels in sorted order: renaming the labels permutes the terms but
+    cannot change the bits of an average (near 0, sqrt(B M) magnifies a last-bit change)."""
+    return np.asarray(np.sort(terms, axis=axis).sum(axis=axis), dtype=np.float64)
+
+
+def _terms(values: Any, weights: Any, undefined: str, axis: int = -1) -> tuple[Floats, Floats, Any]:
+    """The weights and values that enter an average, and where a nan value spoils it.
+
+    Zero (or nan) weights leave a label out; under "omit" so does a nan value; under
+    "propagate" a nan value with positive weight makes the average nan (`bad`).
+    """
+    if undefined not in ("propagate", "omit"):
+        msg = f"`undefined` must be 'propagate' or 'omit'; got {undefined!r}."
+        raise ValueError(msg)
+    values = np.asarray(values, dtype=np.float64)
+    weights = np.asarray(weights, dtype=np.float64)
+    weights = np.where(np.isnan(weights), 0.0, weights)
+    active = weights > 0
+    if undefined == "omit":
+        active = active & ~np.isnan(values)
+    bad = (active & np.isnan(values)).any(axis=axis) if undefined == "propagate" else False
+    return np.where(active, weights, 0.0), np.where(active, values, 0.0), bad
 
 
 # ---------------------------------------------------------------------- averaging
@@ -115,16 +162,10 @@ def weighted_mean(values: Floats, weights: Floats, undefined: str = "propagate")
 
     undefined="propagate" gives nan when a weighted value is nan; "omit" leaves such
     labels out (and renormalises the weights).
+
+    >>> weighted_mean(np.array([0.5, np.nan]), np.array([3.0, 1.0]), "omit")
+    array(0.5)
     """
-    if undefined not in ("propagate", "omit"):
-        msg = f"`undefined` must be 'propagate' or 'omit'; got {undefined!r}."
-        raise ValueError(msg)
-    weights = np.where(np.isnan(weights), 0.0, weights)
-    active = weights > 0
-    if undefined == "omit":
-        active = active & ~np.isnan(values)
-    w = np.where(active, weights, 0.0)
-    v = np.where(active, values, 0.0)
-    bad = (active & np.isnan(values)).any(axis=-1) if undefined == "propagate" else False
-    mean = ratio((w * v).sum(axis=-1), w.sum(axis=-1))
+    w, v, bad = _terms(values, weights, undefined)
+    mean = ratio(_sum(w * v), _sum(w))
     return np.where(bad, np.nan, mean)

@@ -15,12 +15,20 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.measures.counts import cells
+from informed.measures.overall import Average, SignedGeometric
 
-__all__ = ["MARGIN_REASONS", "Measure", "OverallRule", "undefined_reason"]
+__all__ = [
+    "LABEL_MARGINS",
+    "MARGIN_REASONS",
+    "Measure",
+    "OverallRule",
+    "label_margin",
+    "undefined_reason",
+]
 
 Floats = NDArray[np.float64]
 
-OverallRule = str | Callable[[Any], Floats]
+OverallRule = Average | SignedGeometric | Callable[..., Floats]
 
 
 @dataclass(frozen=True)
@@ -33,10 +41,10 @@ class Measure:
         The registry name, used as JSON key and CLI column.
     function : callable
         The binary measure on counts[..., 2, 2].
-    overall : str or callable
-        How the measure of a table with any number of labels is formed: an average of the
-        per-label values ("macro", "prevalence", "bias"), or a function of the square
-        counts[..., L, L].
+    overall : Average, SignedGeometric or callable
+        How the measure of a table with any number of labels is formed: an `Average` of
+        per-label values (which measure, which weights, which mean), the signed geometric
+        mean of two averages, or a function of the square counts[..., L, L].
     title : str
         A human heading.
     formula : str
@@ -55,7 +63,7 @@ class Measure:
         Margins whose vanishing makes it undefined: "+R", "-R", "+P", "-P", "N", "tp+fp+fn",
         "fp+fn+tn".
     source : str
-        The seed or paper that defines it.
+        The paper that defines it.
     """
 
     name: str
@@ -92,6 +100,36 @@ MARGIN_REASONS: dict[str, tuple[Callable[[Floats, Floats, Floats, Floats], Float
         "no negative predictions or cases (fp + fn + tn = 0)",
     ),
 }
+
+
+LABEL_MARGINS: dict[str, str] = {
+    "N": "is in an empty table (N = 0)",
+    "+R": "never occurs (its +R margin is empty)",
+    "-R": "is the actual label of every case (its -R margin is empty)",
+    "+P": "is never predicted (its +P margin is empty)",
+    "-P": "is predicted for every case (its -P margin is empty)",
+    "tp+fp+fn": "is never predicted and never occurs (tp + fp + fn = 0)",
+    "fp+fn+tn": "is predicted for every case and is the actual label of every case "
+    "(fp + fn + tn = 0)",
+}
+"""The margins of `Measure.requires` seen from one label of a larger table (its
+one-vs-rest view): what the label does when that margin is empty."""
+
+
+def label_margin(measure: Measure, counts: Any) -> str | None:
+    """What one label does that leaves a margin `measure` requires empty, from the label's
+    one-vs-rest `counts` [[tp, fp], [fn, tn]]; None when every required margin is filled.
+
+    >>> from informed.measures import MEASURES
+    >>> label_margin(MEASURES["markedness"], np.array([[0, 0], [3, 20]]))
+    'is never predicted (its +P margin is empty)'
+    """
+    tp, fp, fn, tn = cells(counts)
+    for key in measure.requires:
+        margin, _ = MARGIN_REASONS[key]
+        if float(margin(tp, fp, fn, tn)) == 0:
+            return LABEL_MARGINS[key]
+    return None
 
 
 def undefined_reason(measure: Measure, counts: Any) -> str | None:

@@ -1,15 +1,29 @@
-"""How a table with any number of labels gets one value from its per-label values.
+"""How a table with any number of labels gets one value from its labels' values.
 
 Powers (2003) combines the one-vs-rest views of every label: multiclass informedness is
 the bias-weighted average of per-label informedness (B = sum_l pP(l) B(l)), multiclass
 markedness the prevalence-weighted average of per-class markedness, and correlation
 their signed geometric mean. The F and G measures are averaged harmonically and
 geometrically with the same bias weights.
+
+The registry records these rules as data, so that every entry point computes them the
+same way and a report can say why one is undefined: an `Average` names the per-label
+measure, the weights and the kind of mean; a `SignedGeometric` names the two averages it
+combines. Every average takes ``undefined``: a label whose value is nan makes the average
+nan ("propagate") or is left out ("omit").
+
+>>> square = [[50, 10, 0], [20, 60, 0], [1, 1, 0]]  # rows predicted; 'c' never occurs
+>>> float(bias_weighted_informedness(square))
+nan
+>>> round(float(bias_weighted_informedness(square, undefined="omit")), 4)
+0.5634
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,6 +45,14 @@ from informed.measures.counts import (
 )
 
 __all__ = [
+    "BIAS_GEOMETRIC_G",
+    "BIAS_HARMONIC_F",
+    "BIAS_WEIGHTED_INFORMEDNESS",
+    "MEANS",
+    "MULTICLASS_CORRELATION",
+    "PREVALENCE_WEIGHTED_MARKEDNESS",
+    "Average",
+    "SignedGeometric",
     "bias_geometric_g",
     "bias_harmonic_f",
     "bias_weighted_informedness",
@@ -41,36 +63,103 @@ __all__ = [
 
 Floats = NDArray[np.float64]
 
+MEANS: Final[dict[str, Callable[[Floats, Floats, str], Floats]]] = {
+    "arithmetic": weighted_mean,
+    "harmonic": weighted_harmonic,
+    "geometric": weighted_geometric,
+}
+"""The kinds of weighted mean an `Average` may take, each with the `undefined` policy."""
 
-def bias_weighted_informedness(square: Any) -> Floats:
+
+@dataclass(frozen=True)
+class Average:
+    """An overall value that is a weighted mean of a binary measure over the labels.
+
+    Attributes
+    ----------
+    function : callable
+        The binary measure on counts[..., 2, 2] whose per-label (one-vs-rest) values are
+        averaged; its ``__name__`` is its registry name.
+    weights : {"macro", "prevalence", "bias"}
+        1 for every label, pR(l) (how often l occurs) or pP(l) (how often l is predicted);
+        a label of zero weight is left out (`informed.measures.label_weights`).
+    mean : {"arithmetic", "harmonic", "geometric"}
+    bounds : (float, float) or None
+        The range the average is clamped to (rounding excursions only).
+    """
+
+    function: Callable[..., Floats]
+    weights: str
+    mean: str = "arithmetic"
+    bounds: tuple[float, float] | None = None
+
+    @property
+    def of(self) -> str:
+        """The registry name of the averaged per-label measure."""
+        return self.function.__name__
+
+    def combine(self, values: Any, square: Any, undefined: str = "propagate") -> Floats:
+        """The average of per-label `values[..., L]` of the square tables `square[..., L, L]`."""
+        mean = MEANS[self.mean](
+            np.asarray(values, dtype=np.float64), label_weights(square, self.weights), undefined
+        )
+        return clip(mean, *self.bounds) if self.bounds is not None else mean
+
+    def __call__(self, square: Any, undefined: str = "propagate", **params: float) -> Floats:
+        """The average over the labels of `square[..., L, L]`, from the table itself."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = self.function(one_vs_rest_counts(square), **params)
+            return self.combine(values, square, undefined)
+
+
+@dataclass(frozen=True)
+class SignedGeometric:
+    """sign(a + b) sqrt(a b) of two averages a and b; nan when either is nan or their
+    signs differ (Powers' correlation of informedness and markedness)."""
+
+    first: Average
+    second: Average
+
+    def combine(self, first: Any, second: Any) -> Floats:
+        """The signed geometric mean of the two averages' values."""
+        return signed_geometric(np.asarray(first), np.asarray(second))
+
+    def __call__(self, square: Any, undefined: str = "propagate") -> Floats:
+        """The signed geometric mean of the two averages of `square[..., L, L]`."""
+        return self.combine(self.first(square, undefined), self.second(square, undefined))
+
+
+# the registry's rules for informedness, markedness, correlation, average F and average G
+BIAS_WEIGHTED_INFORMEDNESS = Average(informedness, "bias", bounds=(-1.0, 1.0))
+PREVALENCE_WEIGHTED_MARKEDNESS = Average(markedness, "prevalence", bounds=(-1.0, 1.0))
+MULTICLASS_CORRELATION = SignedGeometric(BIAS_WEIGHTED_INFORMEDNESS, PREVALENCE_WEIGHTED_MARKEDNESS)
+BIAS_HARMONIC_F = Average(f_measure, "bias", "harmonic")
+BIAS_GEOMETRIC_G = Average(g_measure, "bias", "geometric")
+
+
+def bias_weighted_informedness(square: Any, undefined: str = "propagate") -> Floats:
     """B = sum_l pP(l) B(l): per-label informedness weighted by how often l is predicted."""
-    per_label = informedness(one_vs_rest_counts(square))
-    return clip(weighted_mean(per_label, label_weights(square, "bias")), -1.0, 1.0)
+    return BIAS_WEIGHTED_INFORMEDNESS(square, undefined)
 
 
-def prevalence_weighted_markedness(square: Any) -> Floats:
+def prevalence_weighted_markedness(square: Any, undefined: str = "propagate") -> Floats:
     """M = sum_l pR(l) M(l): per-class markedness weighted by how often l occurs."""
-    per_label = markedness(one_vs_rest_counts(square))
-    return clip(weighted_mean(per_label, label_weights(square, "prevalence")), -1.0, 1.0)
+    return PREVALENCE_WEIGHTED_MARKEDNESS(square, undefined)
 
 
-def multiclass_correlation(square: Any) -> Floats:
+def multiclass_correlation(square: Any, undefined: str = "propagate") -> Floats:
     """sign(B + M) sqrt(B M) of the multiclass B and M above; nan when their signs differ."""
-    return signed_geometric(
-        bias_weighted_informedness(square), prevalence_weighted_markedness(square)
-    )
+    return MULTICLASS_CORRELATION(square, undefined)
 
 
-def bias_harmonic_f(square: Any, alpha: float = 0.5) -> Floats:
+def bias_harmonic_f(square: Any, alpha: float = 0.5, undefined: str = "propagate") -> Floats:
     """The bias-weighted harmonic mean of the per-label F measures."""
-    per_label = f_measure(one_vs_rest_counts(square), alpha)
-    return weighted_harmonic(per_label, label_weights(square, "bias"))
+    return BIAS_HARMONIC_F(square, undefined, alpha=alpha)
 
 
-def bias_geometric_g(square: Any) -> Floats:
+def bias_geometric_g(square: Any, undefined: str = "propagate") -> Floats:
     """The bias-weighted geometric mean of the per-label G measures."""
-    per_label = g_measure(one_vs_rest_counts(square))
-    return weighted_geometric(per_label, label_weights(square, "bias"))
+    return BIAS_GEOMETRIC_G(square, undefined)
 
 
 def per_label_only(square: Any) -> Floats:

@@ -65,12 +65,13 @@ from informed.measures.multiclass import (
     mutual_information,
 )
 from informed.measures.overall import (
-    bias_geometric_g,
-    bias_harmonic_f,
-    bias_weighted_informedness,
-    multiclass_correlation,
+    BIAS_GEOMETRIC_G,
+    BIAS_HARMONIC_F,
+    BIAS_WEIGHTED_INFORMEDNESS,
+    MULTICLASS_CORRELATION,
+    PREVALENCE_WEIGHTED_MARKEDNESS,
+    Average,
     per_label_only,
-    prevalence_weighted_markedness,
 )
 
 __all__ = ["MEASURES"]
@@ -85,7 +86,7 @@ _POWERS_2011 = "Powers (2011), Evaluation: from precision, recall and F-measure 
 
 def _m(
     function: Callable[..., Floats],
-    overall: OverallRule,
+    overall: OverallRule | str,
     title: str,
     formula: str,
     *,
@@ -102,7 +103,8 @@ def _m(
     return Measure(
         name=function.__name__,
         function=function,
-        overall=overall,
+        # a name of label weights: the average of the measure's own per-label values
+        overall=Average(function, overall) if isinstance(overall, str) else overall,
         title=title,
         formula=formula,
         aliases=aliases,
@@ -222,7 +224,7 @@ _REGISTERED = [
     ),
     _m(
         average_f_measure,
-        bias_harmonic_f,
+        BIAS_HARMONIC_F,
         "Average F",
         "1 / (pP(+) / F + pP(-) / IF); for K labels the bias-weighted harmonic mean of F(l)",
         aliases=("AvF",),
@@ -250,7 +252,7 @@ _REGISTERED = [
     ),
     _m(
         average_g_measure,
-        bias_geometric_g,
+        BIAS_GEOMETRIC_G,
         "Average G",
         "G^pP(+) x IG^pP(-); for K labels the bias-weighted geometric mean of G(l)",
         aliases=("AvG",),
@@ -258,7 +260,7 @@ _REGISTERED = [
     ),
     _m(
         informedness,
-        bias_weighted_informedness,
+        BIAS_WEIGHTED_INFORMEDNESS,
         "Informedness",
         "recall + inverse_recall - 1 = tpr - fpr; for K labels sum_l pP(l) B(l)",
         aliases=("bookmaker", "Youden's J", "Peirce skill score", "bm"),
@@ -270,7 +272,7 @@ _REGISTERED = [
     ),
     _m(
         markedness,
-        prevalence_weighted_markedness,
+        PREVALENCE_WEIGHTED_MARKEDNESS,
         "Markedness",
         "precision + inverse_precision - 1; for K labels sum_c pR(c) M(c)",
         aliases=("mk", "deltaP"),
@@ -282,7 +284,7 @@ _REGISTERED = [
     ),
     _m(
         correlation,
-        multiclass_correlation,
+        MULTICLASS_CORRELATION,
         "Correlation",
         "sign(B) sqrt(B x M)",
         aliases=("Powers correlation",),

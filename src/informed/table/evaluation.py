@@ -18,7 +18,10 @@ from informed.labels import Label, as_label, label_kind
 from informed.measures import (
     AVERAGES,
     MEASURES,
+    Average,
     Measure,
+    SignedGeometric,
+    label_margin,
     label_weights,
     one_vs_rest_counts,
     undefined_reason,
@@ -114,27 +117,41 @@ def measure_values(
     """Overall values [...] and per-label values [..., L] of square tables [..., L, L].
 
     The one place where a table's overall value is formed: the positive label's
-    one-vs-rest value when `index` is given, else the registry's rule (an average of the
-    per-label values, or a function of the whole table). Leading batch dimensions are
-    kept, so bootstrap replicates use the same code as a single table.
+    one-vs-rest value when `index` is given, else the registry's rule (an `Average` of
+    per-label values, the signed geometric mean of two averages, or a function of the
+    whole table). Every average follows `undefined`. Leading batch dimensions are kept,
+    so bootstrap replicates use the same code as a single table.
     """
     overall: dict[str, Any] = {}
     per_label: dict[str, Any] = {}
     # nan is the intended value of a measure on a degenerate table (an empty margin)
     with np.errstate(divide="ignore", invalid="ignore"):
         ovr = one_vs_rest_counts(square)
+        cache: dict[str, Any] = {}
+
+        def labels_of(name: str) -> Any:
+            if name not in cache:
+                measure = MEASURES[name]
+                values = measure(ovr, **_kwargs(measure, alpha))
+                cache[name] = np.asarray(values, dtype=np.float64)
+            return cache[name]
+
         for name in names:
             measure = MEASURES[name]
-            kwargs = _kwargs(measure, alpha)
-            values = np.asarray(measure(ovr, **kwargs), dtype=np.float64)
+            values = labels_of(name)
             per_label[name] = values
+            rule = measure.overall
             if index is not None:
                 overall[name] = values[..., index]
-            elif isinstance(measure.overall, str):
-                weights = label_weights(square, measure.overall)
-                overall[name] = np.asarray(weighted_mean(values, weights, undefined))
+            elif isinstance(rule, Average):
+                overall[name] = rule.combine(labels_of(rule.of), square, undefined)
+            elif isinstance(rule, SignedGeometric):
+                first = rule.first.combine(labels_of(rule.first.of), square, undefined)
+                second = rule.second.combine(labels_of(rule.second.of), square, undefined)
+                overall[name] = rule.combine(first, second)
             else:
-                overall[name] = np.asarray(measure.overall(square, **kwargs), dtype=np.float64)
+                kwargs = _kwargs(measure, alpha)
+                overall[name] = np.asarray(rule(square, **kwargs), dtype=np.float64)
     return overall, per_label
 
 
@@ -192,12 +209,12 @@ def evaluate(
             continue
         if index is not None:
             reasons[name] = undefined_reason(measure, ovr[index]) or "undefined"
+        elif total == 0:
+            reasons[name] = "no data (N = 0)"
         else:
-            rule = measure.overall if isinstance(measure.overall, str) else "bias"
-            weights = label_weights(square, rule) if labels else np.zeros(0)
-            reasons[name] = _overall_reason(
-                measure, labels, values, weights, total, per_label_reasons
-            )
+            rule = measure.overall
+            why = _rule_reason(rule, labels, square, values_by_name, undefined)
+            reasons[name] = why or _overall_reason(measure)
     return Evaluation(
         table=table,
         positive=positive,
@@ -209,29 +226,59 @@ def evaluate(
     )
 
 
-def _overall_reason(
-    measure: Measure,
+def _rule_reason(
+    rule: Any,
     labels: tuple[Label, ...],
-    values: Any,
-    weights: Any,
-    total: float,
-    per_label_reasons: dict[Label, dict[str, str]],
-) -> str:
-    if total == 0:
-        return "no data (N = 0)"
-    if measure.overall in ("bias", "prevalence", "macro") or not isinstance(measure.overall, str):
-        if measure.name in ("bias", "prevalence", "bias_ratio"):
-            return "a per-label quantity: see per_label, or pass a positive label"
-        bad = [
-            label
-            for k, label in enumerate(labels)
-            if np.isnan(values[k]) and not (np.isnan(weights[k]) or weights[k] == 0)
-        ]
-        if bad:
-            first = bad[0]
-            more = f" and {len(bad) - 1} more" if len(bad) > 1 else ""
-            why = per_label_reasons[first].get(measure.name, "undefined")
-            return f"undefined for label {first!r}{more}: {why}"
+    square: Any,
+    values_by_name: dict[str, Any],
+    undefined: str,
+) -> str | None:
+    """Why the registry's rule gives nan, from the rule's data: which label of positive
+    weight has an undefined value, and which margin its one-vs-rest view lacks."""
+    if isinstance(rule, SignedGeometric):
+        parts = []
+        for average in (rule.first, rule.second):
+            value = float(average.combine(values_by_name[average.of], square, undefined))
+            if np.isnan(value):
+                why = _rule_reason(average, labels, square, values_by_name, undefined)
+                return f"{_lower(MEASURES[average.of].title)} is undefined: {why}"
+            parts.append(f"{_lower(MEASURES[average.of].title)} ({value:.4g})")
+        return (
+            f"{parts[0]} and {parts[1]} differ in sign, so their signed geometric mean is undefined"
+        )
+    if not isinstance(rule, Average):
+        return None
+    measure = MEASURES[rule.of]
+    weights = label_weights(square, rule.weights)
+    values = values_by_name[rule.of]
+    ovr = one_vs_rest_counts(square)
+    bad = [k for k in range(len(labels)) if weights[k] > 0 and np.isnan(values[k])]
+    if not bad:
+        return None
+    first = bad[0]
+    does = label_margin(measure, ovr[first]) or f"has no defined {_lower(measure.title)}"
+    weight = {
+        "bias": f"is predicted (pP = {weights[first]:.3g}) but ",
+        "prevalence": f"occurs (pR = {weights[first]:.3g}) but ",
+    }.get(rule.weights, "")
+    more = ""
+    if len(bad) > 1:
+        others = ", ".join(repr(labels[k]) for k in bad[1:4])
+        more = f" (as is that of {len(bad) - 1} more: {others}{', ...' if len(bad) > 4 else ''})"
+    head = f"label {labels[first]!r} {weight}{does}, so its {_lower(measure.title)} is undefined"
+    if undefined == "omit":
+        return f"{head}{more}; no label of positive weight has a defined value to average"
+    return f'{head}{more}; pass undefined="omit" to average over the labels where it is defined'
+
+
+def _lower(title: str) -> str:
+    """A title inside a sentence: "Markedness" -> "markedness", "F-measure" kept."""
+    return title[:1].lower() + title[1:] if title[1:2].islower() else title
+
+
+def _overall_reason(measure: Measure) -> str:
+    if measure.name in ("bias", "prevalence", "bias_ratio"):
+        return "a per-label quantity: see per_label, or pass a positive label"
     if measure.name in ("matthews_correlation", "kappa"):
         return "all predictions or all cases fall in one label"
     if measure.name == "correlation":
