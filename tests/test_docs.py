@@ -42,3 +42,29 @@ def test_snippet_runs(
     """The snippet runs without error in a fresh namespace."""
     monkeypatch.chdir(tmp_path)
     exec(compile(code, where, "exec"), {"__name__": "__snippet__"})
+
+
+DOTTED = re.compile(r"`(informed(?:\.\w+)+)")
+
+
+def test_every_dotted_name_in_the_docs_exists() -> None:
+    """`informed.x.y` in README.md and docs/*.md names a module or an attribute that exists
+    (`informed.tally.read_jsonl` did not: it is `informed.io.read_jsonl`)."""
+    import importlib
+
+    missing = []
+    for document in DOCUMENTS:
+        for dotted in set(DOTTED.findall(document.read_text(encoding="utf-8"))):
+            parts = dotted.split(".")
+            found: object = None
+            for split in range(len(parts), 0, -1):
+                try:
+                    found = importlib.import_module(".".join(parts[:split]))
+                except ImportError:
+                    continue
+                for attribute in parts[split:]:
+                    found = getattr(found, attribute, None)
+                break
+            if found is None:
+                missing.append(f"{document.name}: {dotted}")
+    assert missing == []

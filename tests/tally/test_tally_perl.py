@@ -5,16 +5,24 @@ test_tally_golden.py are). It runs `perl` with the module on random experiments:
 categories, unknown categories, the three input forms of add_result and set_entries in
 the middle of a run, and compares every statistic printed with %.17g (exact doubles) and
 the stats tables byte for byte. Debian/Ubuntu: apt-get install libstatistics-contingency-perl.
+
+Issue 10, item 4: the Perl conventions accept what the module accepts (a category list
+with repeats, unknown categories in a document, fractional set_entries cells), through
+the Tally, the JSON-lines reader and `informed tally`, each checked against the module.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from informed.io import read_jsonl
 from informed.tally import Tally
 
 PERL = shutil.which("perl")
@@ -35,7 +43,7 @@ sub side {
 while (my $line = <STDIN>) {
   chomp $line;
   my @f = split /\t/, $line, -1;
-  if ($f[0] eq 'S') { $s->set_entries(@f[1..4]); next; }
+  if ($f[0] eq 'S') { $s->set_entries(map { $_ + 0 } @f[1..4]); next; }  # numbers, as callers pass
   $s->add_result(side($f[1], $f[2]), side($f[1], $f[3]), "doc");
 }
 my @m = qw(precision recall F1 accuracy error);
@@ -94,11 +102,15 @@ def _experiment(seed: int) -> tuple[list[str], list[list[str]]]:
     return categories, ops
 
 
+def _number(text: str) -> int | float:
+    return int(text) if text.isdigit() else float(text)
+
+
 def _python(categories: list[str], ops: list[list[str]]) -> Tally:
-    t = Tally(categories, unknown="ignore", conventions="statistics-contingency")
+    t = Tally(categories, conventions="statistics-contingency")  # unknown: ignored by default
     for op in ops:
         if op[0] == "S":
-            t.set_entries(*(int(x) for x in op[1:]))
+            t.set_entries(*(_number(x) for x in op[1:]))
             continue
         form, assigned, correct = (
             op[1],
@@ -114,12 +126,8 @@ def _python(categories: list[str], ops: list[list[str]]) -> Tally:
     return t
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_against_the_perl_module(seed: int) -> None:
-    """Micro and per-category statistics bit for bit, macro to 1e-15 (Perl sums in hash
-    order, which varies between runs), the stats tables byte for byte."""
+def _perl(categories: list[str], ops: list[list[str]]) -> str:
     assert PERL is not None
-    categories, ops = _experiment(seed)
     text = "".join("\t".join(op) + "\n" for op in ops)
     run = subprocess.run(
         [PERL, "-e", SCRIPT, ",".join(categories)],
@@ -128,22 +136,153 @@ def test_against_the_perl_module(seed: int) -> None:
         text=True,
         check=True,
     )
-    lines = run.stdout.split("\n")
-    t = _python(categories, ops)
+    return run.stdout
+
+
+def _assert_same(stdout: str, t: Tally) -> None:
+    """Micro and per-category statistics bit for bit, macro to 1e-15 (Perl sums in hash
+    order, which varies between runs), the stats tables byte for byte."""
+    lines = stdout.split("\n")
     micro = [float(x) for x in lines[0].split()[1:]]
     assert micro == [t.micro(name) for name in STATISTICS]
     macro = [float(x) for x in lines[1].split()[1:]]
     assert macro == pytest.approx([t.macro(name) for name in STATISTICS], abs=1e-15)
     stats = t.category_stats()
     rows = [line.split() for line in lines if line.startswith("cat ")]
-    assert sorted(row[1] for row in rows) == sorted(categories)
+    assert sorted(row[1] for row in rows) == sorted(t.categories)
     for row in rows:
         ours = stats[row[1]]
         assert [int(x) for x in row[2:6]] == [ours["a"], ours["b"], ours["c"], ours["d"]]
         assert [float(x) for x in row[6:]] == [
             ours[k] for k in ("precision", "recall", "F1", "accuracy", "error")
         ]
-    tables = run.stdout.split("table ")[1:]
+    tables = stdout.split("table ")[1:]
     for chunk in tables:
         figures, table = chunk.split("\n", 1)
         assert table == t.stats_table(int(figures)), figures
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_against_the_perl_module(seed: int) -> None:
+    categories, ops = _experiment(seed)
+    _assert_same(_perl(categories, ops), _python(categories, ops))
+
+
+# ---------------------------------------------------------------------- what the module accepts
+# binary fractions: every sum of them and of whole counts is exact, so the order in which
+# the module and a Tally add to a fractional cell cannot change a bit
+FRACTIONS = ["0", "0.5", "1.25", "3", "2.75", "0.0009765625", "7.5", "12.125"]
+DECIMALS = ["0.001", "0.1", "1e-9", "2.3", "0"]
+
+
+def _accepting(seed: int, fractions: list[str] = FRACTIONS) -> tuple[list[str], list[list[str]]]:
+    """An experiment with a repeated category in the list, unknown categories in the
+    documents and fractional set_entries cells."""
+    rng = random.Random(1000 + seed)
+    categories, ops = _experiment(seed)
+    repeated = [*categories, *rng.sample(categories, rng.randint(1, len(categories)))]
+    rng.shuffle(repeated)
+    for op in ops:
+        if op[0] == "S":
+            op[1:] = [rng.choice(fractions) for _ in range(4)]
+    ops.insert(rng.randint(0, len(ops)), ["S", *(rng.choice(fractions) for _ in range(4))])
+    ops.append(["R", "array", "unknown1,unknown2", categories[0]])
+    return repeated, ops
+
+
+def _ignored(categories: list[str], ops: list[list[str]]) -> dict[str, int]:
+    """Brute force: per unknown category, the documents that name it on either side."""
+    counts: dict[str, int] = {}
+    for op in ops:
+        if op[0] == "R":
+            named = set(op[2].split(",") if op[2] else []) | set(op[3].split(",") if op[3] else [])
+            for name in named - set(categories):
+                counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_what_the_module_accepts(seed: int) -> None:
+    """Repeats in the category list are kept once, unknown categories are skipped and
+    counted, fractional set_entries cells are taken: the same statistics as the module."""
+    categories, ops = _accepting(seed)
+    t = _python(categories, ops)
+    assert t.categories == tuple(dict.fromkeys(categories))
+    assert t.ignored == _ignored(categories, ops)
+    assert t.unknown == "ignore"
+    _assert_same(_perl(categories, ops), t)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_decimal_cells_agree_to_rounding(seed: int) -> None:
+    """Cells such as 0.1 are not binary fractions: the module adds a document's ones to a
+    cell one at a time, a Tally adds them at once, so the micro values may differ in the
+    last bits (never more)."""
+    categories, ops = _accepting(seed, DECIMALS)
+    t = _python(categories, ops)
+    lines = _perl(categories, ops).split("\n")
+    micro = [float(x) for x in lines[0].split()[1:]]
+    assert micro == pytest.approx([t.micro(name) for name in STATISTICS], rel=1e-14, abs=0)
+
+
+def _jsonl(ops: list[list[str]], header: list[str] | None) -> str:
+    lines = [] if header is None else [json.dumps({"categories": header})]
+    for op in ops:
+        if op[0] == "S":
+            lines.append(json.dumps({"set_entries": [_number(x) for x in op[1:]]}))
+            continue
+        assigned = op[2].split(",") if op[2] else []
+        correct = op[3].split(",") if op[3] else []
+        if op[1] == "string":
+            lines.append(json.dumps({"assigned": assigned[0], "correct": correct[0]}))
+        elif op[1] == "hash":
+            lines.append(
+                json.dumps(
+                    {"assigned": dict.fromkeys(assigned, 1), "correct": dict.fromkeys(correct, 1)}
+                )
+            )
+        else:
+            lines.append(json.dumps({"assigned": assigned, "correct": correct}))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(15))
+@pytest.mark.parametrize("declared", [True, False])
+def test_json_lines_with_set_entries(seed: int, declared: bool) -> None:
+    """The same experiments as JSON lines, with {"set_entries": [...]} lines: declared by
+    a header (with repeats), or undeclared (the categories are those the file names)."""
+    categories, ops = _accepting(seed)
+    if not declared:
+        categories = sorted(
+            {c for op in ops if op[0] == "R" for c in (op[2] + "," + op[3]).split(",") if c}
+        )
+    text = _jsonl(ops, categories if declared else None)
+    t = read_jsonl(text.splitlines(), conventions="statistics-contingency")
+    assert t.ignored == (_ignored(categories, ops) if declared else {})
+    _assert_same(_perl(categories, ops), t)
+
+
+def test_the_command_reads_set_entries_and_reports_the_ignored(tmp_path: Path) -> None:
+    """`informed tally --conventions statistics-contingency` on such a file: the module's
+    statistics table, the ignored count in JSON and text; --unknown error refuses it."""
+    categories, ops = _accepting(3)
+    path = tmp_path / "docs.jsonl"
+    path.write_text(_jsonl(ops, categories))
+    stdout = _perl(categories, ops)
+    perl_table = stdout.split("table 3\n")[1].split("table ")[0]
+    command = [sys.executable, "-m", "informed", "tally", str(path)]
+    perl_mode = ["--conventions", "statistics-contingency"]
+    run = subprocess.run(
+        [*command, *perl_mode, "--format", "json"], capture_output=True, text=True, check=True
+    )
+    document = json.loads(run.stdout)
+    assert document["stats_table"] == perl_table
+    assert document["ignored"] == _ignored(categories, ops)
+    text = subprocess.run([*command, *perl_mode], capture_output=True, text=True, check=True).stdout
+    assert perl_table.strip() in text
+    assert "Ignored 2 undeclared categories (documents naming each): 'unknown1' (" in text
+    refused = subprocess.run(
+        [*command, *perl_mode, "--unknown", "error"], capture_output=True, text=True
+    )
+    assert refused.returncode == 2 and "unknown1" in refused.stderr
+    assert "Traceback" not in refused.stderr

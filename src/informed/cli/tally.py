@@ -18,10 +18,22 @@ def add_parser(commands: Any) -> None:
     ta = commands.add_parser(
         "tally", help="score multi-label assignments (Statistics::Contingency)"
     )
-    ta.add_argument("file", help='JSON lines: {"assigned": [...], "correct": [...]} per document')
+    ta.add_argument(
+        "file",
+        help='JSON lines: {"assigned": [...], "correct": [...]} per document; optionally '
+        '{"categories": [...]} first and {"set_entries": [a, b, c, d]} lines',
+    )
     ta.add_argument("--categories", help="comma-separated categories (else the file's first line)")
     ta.add_argument(
         "--conventions", choices=["default", "statistics-contingency"], default="default"
+    )
+    ta.add_argument(
+        "--unknown",
+        choices=["error", "ignore"],
+        default=None,
+        help="a document naming an undeclared category: stop with an error, or skip it "
+        "and count it, as Statistics::Contingency skips it (default: error under the "
+        "default conventions, ignore under statistics-contingency)",
     )
     ta.add_argument("--format", choices=["text", "json"], default="text")
 
@@ -37,7 +49,9 @@ def tally_file(args: argparse.Namespace) -> Output:
         msg = f"{args.file}: no such file."
         raise InputError(msg)
     categories = [c for c in args.categories.split(",") if c] if args.categories else None
-    tally = read_jsonl(path, categories=categories, conventions=args.conventions)
+    tally = read_jsonl(
+        path, categories=categories, unknown=args.unknown, conventions=args.conventions
+    )
     document = tally_report(tally)
     return Output(document=document, text=render_tally(document, color=sys.stdout.isatty()))
 

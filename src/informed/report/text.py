@@ -316,7 +316,18 @@ def render_tally(document: Mapping[str, Any], *, color: bool = False) -> str:
     """A multi-label tally: the one-glance statistics table of Williams's Perl module
     Statistics::Contingency 0.09, then per category."""
     head = Text(f"Documents: {document.get('documents')}", style="bold")
-    parts: list[Any] = [head, Text(str(document.get("stats_table", "")).rstrip())]
+    parts: list[Any] = [head]
+    ignored = document.get("ignored") or {}
+    if ignored:  # unknown categories skipped, as Statistics::Contingency skips them
+        named = ", ".join(f"{category!r} ({count})" for category, count in ignored.items())
+        parts.append(
+            Text(
+                f"Ignored {len(ignored)} undeclared categor{'y' if len(ignored) == 1 else 'ies'}"
+                f" (documents naming each): {named}",
+                style="yellow",
+            )
+        )
+    parts.append(Text(str(document.get("stats_table", "")).rstrip()))
     per = document.get("per_category") or {}
     names = ("precision", "recall", "f_measure", "informedness", "markedness")
     grid = _grid("Per category")

@@ -12,16 +12,17 @@ Williams, K. (2002-2008). Statistics::Contingency 0.09, Perl module.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from informed.errors import InputError, InputTypeError
+from informed.tally.conventions import STATISTICS_CONTINGENCY, Conventions
 from informed.tally.indicators import indicator_sums
 from informed.tally.names import category_names, check_categories, preview
-from informed.tally.state import INT64_MAX, TallyState, checked_add, checked_int
+from informed.tally.state import INT64_MAX, TallyState, Unknown, checked_add, checked_int
 
 __all__ = [
     "Fields",
@@ -29,8 +30,10 @@ __all__ = [
     "add_results",
     "aligned",
     "document_codes",
+    "entry_values",
     "equal",
     "fields",
+    "from_fields",
     "merged",
     "pooled_over",
     "rebuilt",
@@ -39,7 +42,7 @@ __all__ = [
 
 Ints = NDArray[np.int64]
 State = TypeVar("State", bound=TallyState)
-Fields = tuple[tuple[str, ...], Ints, Ints, int, dict[str, int]]
+Fields = tuple[tuple[str, ...], Ints, NDArray[Any], int, dict[str, int]]
 """A Tally's categories, per-category tables, pooled table, documents and ignored."""
 
 _PENDING_LIMIT: Final = 1 << 16
@@ -152,18 +155,126 @@ def add_results(
             tally._ignored[names[j]] = tally._ignored.get(names[j], 0) + mentions
 
 
-def set_entries(tally: TallyState, a: int, b: int, c: int, d: int) -> None:
-    """Replace the pooled table of `tally` by [[a, b], [c, d]], each a count in int64."""
-    values = []
+def entry_values(conventions: str, a: Any, b: Any, c: Any, d: Any) -> NDArray[Any]:
+    """The pooled table [[a, b], [c, d]] that `set_entries` sets, checked.
+
+    Whole counts in [0, 2**63 - 1] (int64); under ``conventions="statistics-contingency"``
+    also fractional numbers in that range, as the Perl module takes any number (float64
+    then, unless every cell is whole).
+    """
+    fractional = conventions == STATISTICS_CONTINGENCY
+    values: list[int | float] = []
     for label, value in zip("abcd", (a, b, c, d), strict=True):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            msg = f"`{label}` must be a whole count; got {value!r} ({type(value).__name__})."
+        whole = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+        real = fractional and isinstance(value, float | np.floating)
+        if not (whole or real):
+            kind = "a number" if fractional else "a whole count"
+            hint = (
+                ""
+                if fractional or not isinstance(value, float | np.floating)
+                else '; conventions="statistics-contingency" takes fractional cells, as '
+                "the Perl module does"
+            )
+            msg = f"`{label}` must be {kind}; got {value!r} ({type(value).__name__}){hint}."
             raise InputTypeError(msg)
-        if not 0 <= int(value) <= INT64_MAX:
+        number = int(value) if whole else float(value)
+        if not 0 <= number <= INT64_MAX:  # nan fails too
             msg = f"`{label}` must lie in [0, 2**63 - 1]; got {value!r}."
             raise InputError(msg)
-        values.append(int(value))
-    tally._pooled = np.array([values[:2], values[2:]], dtype=np.int64)
+        # a whole float is the count it names: int64 stays the storage where it can
+        values.append(number if whole or not float(number).is_integer() else int(number))
+    if all(isinstance(v, int) for v in values):
+        return np.array([values[:2], values[2:]], dtype=np.int64)
+    return np.array([values[:2], values[2:]], dtype=np.float64)
+
+
+def set_entries(tally: TallyState, a: Any, b: Any, c: Any, d: Any) -> None:
+    """Replace the pooled table of `tally` by [[a, b], [c, d]] (see `entry_values`)."""
+    tally._pooled = entry_values(tally._conventions, a, b, c, d)
+
+
+def from_fields(
+    cls: type[State],
+    categories: Iterable[str],
+    counts: Any,
+    pooled: Any = None,
+    ignored: Mapping[str, int] | None = None,
+    unknown: Unknown | None = None,
+    conventions: Conventions = "default",
+) -> State:
+    """A new `cls` (a Tally) holding the given tables, every field checked.
+
+    `counts` [k] = [[a, b], [c, d]] of category k: whole counts in int64, every table
+    summing to the same number of documents. `pooled`: the pooled table, by default the
+    sum of `counts` (a table that `set_entries` set: see `entry_values`). `ignored`:
+    undeclared category -> documents that named it (positive).
+    """
+    tally = cls(categories, unknown=unknown, conventions=conventions)
+    k = len(tally._categories)
+    table = _whole_counts(counts, "counts")
+    if table.shape != (k, 2, 2):
+        msg = (
+            f"`counts` must have the shape ({k}, 2, 2), one 2x2 table per category; "
+            f"got {table.shape}."
+        )
+        raise InputError(msg)
+    totals = table.sum(axis=(1, 2), dtype=object).tolist()
+    if any(total != totals[0] for total in totals):
+        j = next(i for i, total in enumerate(totals) if total != totals[0])
+        msg = (
+            f"the table of category {tally._categories[j]!r} sums to {totals[j]}, that of "
+            f"{tally._categories[0]!r} to {totals[0]}; every document falls in one cell of "
+            "every table, so all tables sum to the number of documents."
+        )
+        raise InputError(msg)
+    documents = checked_int(int(totals[0]), "documents")
+    if pooled is None:
+        total = checked_add(np.zeros((2, 2), dtype=np.int64), table.sum(axis=0, dtype=object))
+        pooled_table: NDArray[Any] = np.asarray(total, dtype=np.int64)
+    else:
+        shape = np.shape(pooled)
+        if shape != (2, 2):
+            msg = f"`pooled` must be a 2x2 table [[a, b], [c, d]]; got the shape {shape}."
+            raise InputError(msg)
+        cells = [pooled[0][0], pooled[0][1], pooled[1][0], pooled[1][1]]
+        pooled_table = entry_values(tally._conventions, *cells)
+    found: dict[str, int] = {}
+    for category, count in (ignored or {}).items():
+        if not isinstance(category, str) or category in tally._index or category in found:
+            msg = (
+                f"`ignored` must name distinct undeclared categories; got {category!r}, "
+                "which is declared, repeated or not a str."
+            )
+            raise InputError(msg)
+        if isinstance(count, bool) or not isinstance(count, int | np.integer) or count <= 0:
+            msg = f"`ignored` counts documents, a positive int; got {count!r} for {category!r}."
+            raise InputError(msg)
+        found[category] = checked_int(int(count), "ignored")
+    tally._counts, tally._pooled, tally._documents = table, pooled_table, documents
+    tally._ignored = found
+    return tally
+
+
+def _whole_counts(value: Any, name: str) -> Ints:
+    """`value` as an int64 array of whole counts in [0, 2**63 - 1]; an InputError otherwise."""
+    try:
+        array = np.asarray(value)
+    except ValueError:
+        msg = f"`{name}` must be a regular array of counts."
+        raise InputError(msg) from None
+    if array.dtype.kind == "O" or array.dtype.kind in "iu":
+        flat = array.ravel().tolist()
+        wrong = [x for x in flat if isinstance(x, bool) or not isinstance(x, int)]
+        if wrong:
+            msg = f"`{name}` must hold whole counts (int); found {wrong[0]!r}."
+            raise InputError(msg)
+        if any(not 0 <= x <= INT64_MAX for x in flat):
+            bad = next(x for x in flat if not 0 <= x <= INT64_MAX)
+            msg = f"`{name}` must hold counts in [0, 2**63 - 1]; got {bad}."
+            raise InputError(msg)
+        return np.array(flat, dtype=np.int64).reshape(array.shape)
+    msg = f"`{name}` must hold whole counts (int); got the dtype {array.dtype}."
+    raise InputError(msg)
 
 
 def fields(tally: TallyState) -> Fields:
@@ -179,13 +290,8 @@ def fields(tally: TallyState) -> Fields:
 
 def rebuilt(cls: type[State], like: TallyState, given: Fields) -> State:
     """A new `cls` (a Tally) with the policies of `like` and the `given` fields."""
-    categories, counts, pooled, documents, ignored = given
-    new = cls(categories, unknown=like._unknown, conventions=like._conventions)
-    new._counts = counts
-    new._pooled = pooled
-    new._documents = documents
-    new._ignored = ignored
-    return new
+    categories, counts, pooled, _, ignored = given
+    return from_fields(cls, categories, counts, pooled, ignored, like._unknown, like._conventions)
 
 
 def merged(left: TallyState, right: TallyState, union: bool) -> Fields:
@@ -240,7 +346,7 @@ def aligned(tally: TallyState, categories: tuple[str, ...]) -> Ints:
     return out
 
 
-def pooled_over(tally: TallyState, categories: tuple[str, ...]) -> Ints:
+def pooled_over(tally: TallyState, categories: tuple[str, ...]) -> NDArray[Any]:
     """The pooled table over `categories`: each category the tally lacks adds its
     documents to d."""
     extra = sum(1 for category in categories if category not in tally._index)

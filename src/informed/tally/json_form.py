@@ -18,6 +18,8 @@ from numpy.typing import NDArray
 
 from informed._common import loads_strict
 from informed.errors import InputError, InputTypeError
+from informed.tally.conventions import STATISTICS_CONTINGENCY
+from informed.tally.counting import from_fields
 from informed.tally.state import INT64_MAX, TallyState
 
 __all__ = ["from_dict", "from_json", "json_count", "json_counts", "to_dict", "to_json"]
@@ -81,18 +83,18 @@ def from_dict(cls: type[State], data: Any) -> State:
     if not isinstance(data["categories"], list):
         msg = f"`categories` must be a list; got {type(data['categories']).__name__}."
         raise InputError(msg)
-    tally = cls(data["categories"], unknown=data["unknown"], conventions=data["conventions"])
     documents = json_count(data["documents"], "documents")
-    counts = json_counts(data["counts"], (len(tally._categories), 2, 2), "counts")
-    pooled = json_counts(data["pooled"], (2, 2), "pooled")
+    shape = (len(data["categories"]), 2, 2)
+    counts = json_counts(data["counts"], shape, "counts")
     totals = counts.sum(axis=(1, 2), dtype=object) if counts.size else np.zeros(0, dtype=object)
     bad = [i for i, total in enumerate(totals.tolist()) if total != documents]
     if bad:
         msg = (
-            f"the table of category {tally._categories[bad[0]]!r} sums to {totals[bad[0]]}, "
+            f"the table of category {data['categories'][bad[0]]!r} sums to {totals[bad[0]]}, "
             f"but `documents` is {documents}; every document falls in one cell of every table."
         )
         raise InputError(msg)
+    pooled = _json_pooled(data["pooled"], data["conventions"])
     raw_ignored = data["ignored"]
     if not isinstance(raw_ignored, list) or any(
         not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], str)
@@ -101,19 +103,33 @@ def from_dict(cls: type[State], data: Any) -> State:
         msg = "`ignored` must be a list of [category, documents] pairs."
         raise InputError(msg)
     ignored = {str(item[0]): json_count(item[1], "ignored") for item in raw_ignored}
-    if len(ignored) != len(raw_ignored) or set(ignored) & set(tally._categories):
+    if len(ignored) != len(raw_ignored):
         msg = "`ignored` must name distinct categories that are not declared."
         raise InputError(msg)
-    if any(count == 0 for count in ignored.values()):
-        msg = "`ignored` counts must be positive."
-        raise InputError(msg)
-    tally._counts, tally._pooled, tally._documents, tally._ignored = (
+    return from_fields(
+        cls,
+        data["categories"],
         counts,
         pooled,
-        documents,
         ignored,
+        unknown=data["unknown"],
+        conventions=data["conventions"],
     )
-    return tally
+
+
+def _json_pooled(value: Any, conventions: Any) -> Any:
+    """The pooled table: whole counts, or numbers under the Perl conventions (set_entries
+    takes fractional cells there); `from_fields` checks them further."""
+    if conventions != STATISTICS_CONTINGENCY:
+        return json_counts(value, (2, 2), "pooled")
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or any(not isinstance(row, list) or len(row) != 2 for row in value)
+    ):
+        msg = "`pooled` must be nested lists of shape (2, 2)."
+        raise InputError(msg)
+    return value
 
 
 def json_count(value: Any, name: str) -> int:
@@ -149,5 +165,8 @@ def from_json(cls: type[State], text: str) -> State:
         data = loads_strict(text, "a Tally JSON document")
     except json.JSONDecodeError as exc:
         msg = f"not a Tally JSON document: {exc}."
+        raise InputError(msg) from None
+    except RecursionError:
+        msg = "not a Tally JSON document: it is nested too deeply to read."
         raise InputError(msg) from None
     return from_dict(cls, data)

@@ -11,6 +11,7 @@ Williams, K. (2002-2008). Statistics::Contingency 0.09, Perl module.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -18,7 +19,22 @@ import numpy as np
 
 from informed.errors import InputError, InputTypeError
 
-__all__ = ["category_names", "check_categories", "preview"]
+__all__ = ["category_names", "check_categories", "preview", "shown"]
+
+# a value shown in a message: a few levels and items of it, however deep or long it is
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict = 3, 4, 4
+_SHORT.maxstring = _SHORT.maxother = 60
+
+
+def shown(value: Any) -> str:
+    """`value` for an error message: its repr cut to a few levels and items, so a deeply
+    nested or huge value cannot flood the message (or exhaust the recursion limit).
+
+    >>> shown([[[[[["deep"]]]]]])
+    '[[[[...]]]]'
+    """
+    return _SHORT.repr(value)
 
 
 def category_names(given: Any, side: str, where: str) -> list[str]:
@@ -68,17 +84,24 @@ def category_names(given: Any, side: str, where: str) -> list[str]:
     for category in names:
         if not isinstance(category, str):
             msg = (
-                f"{where}: `{side}` holds {category!r} of type {type(category).__name__}; "
-                "category names are str."
+                f"{where}: `{side}` holds {shown(category)} of type "
+                f"{type(category).__name__}; category names are str."
             )
             raise InputTypeError(msg)
     return [str(category) for category in names]
 
 
 def check_categories(
-    given: Any, *, name: str = "categories", allow_empty: bool = False
+    given: Any, *, name: str = "categories", allow_empty: bool = False, merge: bool = False
 ) -> tuple[str, ...]:
-    """Validate a list of category names: each a str, distinct; a set is sorted."""
+    """Validate a list of category names: each a str; a set is sorted.
+
+    A repeated name is an error, or with `merge` kept once at its first place (the Perl
+    module's category list becomes the keys of a hash, so a repeat counts once).
+
+    >>> check_categories(["a", "b", "a"], merge=True)
+    ('a', 'b')
+    """
     if isinstance(given, str | bytes):
         msg = f"`{name}` must be a list of category names, not a bare {type(given).__name__}."
         raise InputTypeError(msg)
@@ -91,14 +114,20 @@ def check_categories(
         raise InputTypeError(msg) from None
     for category in out:
         if not isinstance(category, str):
-            msg = f"`{name}` holds {category!r} ({type(category).__name__}); names are str."
+            msg = f"`{name}` holds {shown(category)} ({type(category).__name__}); names are str."
             raise InputTypeError(msg)
     out = tuple(str(category) for category in out)  # np.str_ -> str
     if len(set(out)) != len(out):
-        seen: set[str] = set()
-        repeated = next(c for c in out if c in seen or seen.add(c))  # type: ignore[func-returns-value]
-        msg = f"`{name}` must hold distinct names; {repeated!r} appears twice."
-        raise InputError(msg)
+        if merge:
+            out = tuple(dict.fromkeys(out))
+        else:
+            seen: set[str] = set()
+            repeated = next(c for c in out if c in seen or seen.add(c))  # type: ignore[func-returns-value]
+            msg = (
+                f"`{name}` must hold distinct names; {repeated!r} appears twice "
+                '(conventions="statistics-contingency" keeps one, as the Perl module does).'
+            )
+            raise InputError(msg)
     if not out and not allow_empty:
         msg = f"`{name}` is empty; a Tally needs at least one category."
         raise InputError(msg)
@@ -108,5 +137,5 @@ def check_categories(
 def preview(names: Iterable[str], limit: int = 8) -> str:
     """The first `limit` names as a list literal, for error messages."""
     names = list(names)
-    shown = repr(names[:limit])
-    return shown if len(names) <= limit else shown[:-1] + f", ... ({len(names)} in all)]"
+    text = repr(names[:limit])
+    return text if len(names) <= limit else text[:-1] + f", ... ({len(names)} in all)]"

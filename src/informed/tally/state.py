@@ -24,23 +24,41 @@ Williams, K. (2002-2008). Statistics::Contingency 0.09, Perl module.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice
 from informed.errors import InputError
-from informed.tally.conventions import CONVENTIONS, Conventions
+from informed.tally.conventions import CONVENTIONS, STATISTICS_CONTINGENCY, Conventions
 from informed.tally.names import check_categories, preview
 
-__all__ = ["INT64_MAX", "UNKNOWN", "TallyState", "Unknown", "checked_add", "checked_int"]
+__all__ = [
+    "INT64_MAX",
+    "UNKNOWN",
+    "TallyState",
+    "Unknown",
+    "checked_add",
+    "checked_int",
+    "unknown_policy",
+]
 
 Unknown = Literal["error", "ignore"]
 Ints = NDArray[np.int64]
 
 UNKNOWN: Final = ("error", "ignore")
 INT64_MAX: Final = int(np.iinfo(np.int64).max)
+
+
+def unknown_policy(unknown: Unknown | None, conventions: Conventions) -> Unknown:
+    """The policy for unknown categories: `unknown` checked, or by default the one that
+    goes with `conventions` ("ignore" under "statistics-contingency", as the Perl module
+    skips them; "error" under "default")."""
+    if unknown is None:
+        return "ignore" if conventions == STATISTICS_CONTINGENCY else "error"
+    checked: Unknown = check_choice(unknown, UNKNOWN, "unknown")
+    return checked
 
 
 def checked_int(value: int, name: str) -> int:
@@ -51,14 +69,15 @@ def checked_int(value: int, name: str) -> int:
     return value
 
 
-def checked_add(left: Ints, right: Ints) -> Ints:
-    """left + right for non-negative int64 arrays, refusing to wrap around."""
+def checked_add(left: NDArray[Any], right: NDArray[Any]) -> NDArray[Any]:
+    """left + right for non-negative int64 arrays (or a float64 pooled table), refusing to
+    pass the int64 limit."""
     if (right > INT64_MAX - left).any():
         msg = (
             "a count would pass the int64 limit (2**63 - 1); split the data into separate tallies."
         )
         raise InputError(msg)
-    return left + right
+    return np.asarray(left + right)
 
 
 class TallyState:
@@ -73,15 +92,17 @@ class TallyState:
         self,
         categories: Iterable[str],
         *,
-        unknown: Unknown = "error",
+        unknown: Unknown | None = None,
         conventions: Conventions = "default",
     ) -> None:
-        self._categories = check_categories(categories)
-        self._index = {name: i for i, name in enumerate(self._categories)}
-        self._unknown: Unknown = check_choice(unknown, UNKNOWN, "unknown")
         self._conventions: Conventions = check_choice(conventions, CONVENTIONS, "conventions")
+        self._unknown: Unknown = unknown_policy(unknown, self._conventions)
+        merge = self._conventions == STATISTICS_CONTINGENCY
+        self._categories = check_categories(categories, merge=merge)
+        self._index = {name: i for i, name in enumerate(self._categories)}
         self._counts_store: Ints = np.zeros((len(self._categories), 2, 2), dtype=np.int64)
-        self._pooled_store: Ints = np.zeros((2, 2), dtype=np.int64)
+        # int64, or float64 once `set_entries` gave fractional cells (Perl conventions)
+        self._pooled_store: NDArray[np.int64 | np.float64] = np.zeros((2, 2), dtype=np.int64)
         # add_result appends the cells it fills (4 k + 0, 1, 2 for a, b, c of category k;
         # d is the rest) and folds them into the arrays on the next read: one bincount
         # instead of numpy scalar updates per document.
@@ -106,13 +127,13 @@ class TallyState:
         self._counts_store = value
 
     @property
-    def _pooled(self) -> Ints:
+    def _pooled(self) -> NDArray[np.int64 | np.float64]:
         if self._pending_documents:
             self._flush()
         return self._pooled_store
 
     @_pooled.setter
-    def _pooled(self, value: Ints) -> None:
+    def _pooled(self, value: NDArray[np.int64 | np.float64]) -> None:
         if self._pending_documents:
             self._flush()
         self._pooled_store = value
@@ -152,7 +173,8 @@ class TallyState:
 
     @property
     def unknown(self) -> Unknown:
-        """The policy for categories outside `categories`: "error" or "ignore"."""
+        """The policy for categories outside `categories`: "error" or "ignore" (the
+        default under ``conventions="statistics-contingency"``)."""
         return self._unknown
 
     @property
@@ -175,8 +197,9 @@ class TallyState:
         return self._counts.copy()
 
     @property
-    def pooled(self) -> Ints:
-        """A copy of the pooled (micro) table [[a, b], [c, d]], int64.
+    def pooled(self) -> NDArray[np.int64 | np.float64]:
+        """A copy of the pooled (micro) table [[a, b], [c, d]]: int64, or float64 after
+        `set_entries` gave fractional cells (``conventions="statistics-contingency"``).
 
         It is the sum of `counts` over the categories, unless `set_entries` replaced it.
         """

@@ -21,13 +21,15 @@ Williams, K. (2002-2008). Statistics::Contingency 0.09, Perl module.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from informed.errors import InputTypeError
 from informed.table.table import Table
 from informed.tally import counting, json_form, measures
+from informed.tally.conventions import Conventions
 from informed.tally.perl_methods import PerlMethods
+from informed.tally.state import Unknown
 from informed.tally.stats_table import category_stats
 
 __all__ = ["Tally"]
@@ -42,19 +44,23 @@ class Tally(PerlMethods):
         Every category that may be assigned or correct (Perl's ``categories``). The order
         is kept: it is the order of `per_category`, of the columns of the indicator
         matrices given to `add_results`, and of the JSON. A set is sorted (it has no
-        order). Distinct, non-empty list; each category a str.
-    unknown : {"error", "ignore"}
-        A category outside `categories` in `add_result` / `add_results`: "error" (the
-        default) raises an InputError naming the document and the category; "ignore"
-        skips it, as Statistics::Contingency does silently, and counts the documents that
-        mentioned it in `ignored`, so nothing is lost unseen.
+        order). A non-empty list of str, distinct under the default conventions; under
+        "statistics-contingency" a repeated name is kept once, as in the Perl module.
+    unknown : {"error", "ignore"}, optional
+        A category outside `categories` in `add_result` / `add_results`: "error" raises
+        an InputError naming the document and the category; "ignore" skips it, as
+        Statistics::Contingency does silently, and counts the documents that mentioned it
+        in `ignored`, so nothing is lost unseen. Default: "error" under the default
+        conventions, "ignore" under "statistics-contingency".
     conventions : {"default", "statistics-contingency"}
         How undefined values are reported. "default": nan (see `reason`). The other
         reproduces Statistics::Contingency 0.09 as its source computes:
         precision(0,0,0,d) = 1, precision(0,0,c>0,d) = 0, recall(a,b,0,d) = 1,
         F1(a,0,0,d) = 1, accuracy of an empty table 1 and error 0. The conventions change
         only accuracy, error, precision, recall and F1 (`f_measure`); the other registry
-        measures have no Perl twin and stay nan where undefined.
+        measures have no Perl twin and stay nan where undefined. They also accept what
+        the module accepts: repeated category names, unknown categories (ignored and
+        counted) and fractional cells in `set_entries`.
 
     Notes
     -----
@@ -67,8 +73,9 @@ class Tally(PerlMethods):
     - micro and macro keep their standard meaning: micro pools the counts,
       macro averages per-category values.
 
-    Differences from the Perl module, by design: an unknown category is an error unless
-    ``unknown="ignore"``; repeated names in `categories` are an error (Perl merges them);
+    Differences from the Perl module, by design: under the default conventions an unknown
+    category is an error unless ``unknown="ignore"`` and repeated names in `categories`
+    are an error; in both, `set_entries` refuses negative, infinite and nan cells and
     ``stats_table(0)`` is an error (Perl turns 0 into 3).
 
     Examples
@@ -76,8 +83,7 @@ class Tally(PerlMethods):
     Five documents, the last naming an unknown category; the values and the table are
     Statistics::Contingency 0.09's output for the same five ``add_result`` calls:
 
-    >>> t = Tally(["sports", "politics", "finance"], unknown="ignore",
-    ...           conventions="statistics-contingency")
+    >>> t = Tally(["sports", "politics", "finance"], conventions="statistics-contingency")
     >>> t.add_result(["sports", "finance"], ["sports"])
     >>> t.add_result(["politics"], ["politics", "finance"])
     >>> t.add_result([], ["finance"])
@@ -95,6 +101,30 @@ class Tally(PerlMethods):
     """
 
     __hash__ = None  # type: ignore[assignment]  # mutable: add_result changes the counts
+
+    @classmethod
+    def from_counts(
+        cls,
+        categories: Iterable[str],
+        counts: Any,
+        *,
+        pooled: Any = None,
+        ignored: Mapping[str, int] | None = None,
+        unknown: Unknown | None = None,
+        conventions: Conventions = "default",
+    ) -> Tally:
+        """A Tally holding given tables: ``counts[k] = [[a, b], [c, d]]`` of category k.
+
+        Every table must sum to the same number of documents (each document falls in one
+        cell of every table); `pooled` defaults to their sum (otherwise as `set_entries`
+        takes it); `ignored` maps undeclared categories to the documents that named them.
+        Everything is checked; an InputError says what is wrong.
+
+        >>> t = Tally.from_counts(["x", "y"], [[[1, 0], [0, 1]], [[0, 1], [1, 0]]])
+        >>> t.documents, t.pooled.tolist()
+        (2, [[1, 1], [1, 1]])
+        """
+        return counting.from_fields(cls, categories, counts, pooled, ignored, unknown, conventions)
 
     def copy(self) -> Tally:
         """An independent copy: adding to one leaves the other unchanged."""
@@ -199,9 +229,10 @@ class Tally(PerlMethods):
 
         Parameters
         ----------
-        a, b, c, d : int
-            Non-negative counts: assigned and correct, assigned not correct, correct not
-            assigned, neither.
+        a, b, c, d : int (or float under "statistics-contingency")
+            Non-negative cells: assigned and correct, assigned not correct, correct not
+            assigned, neither. Whole counts in int64; the Perl conventions also take
+            fractional numbers, as the module does (the pooled table is float64 then).
 
         References
         ----------
@@ -212,6 +243,9 @@ class Tally(PerlMethods):
         >>> t.set_entries(0, 0, 5, 10)
         >>> t.micro_precision(), t.micro_recall(), t.micro_accuracy()
         (0.0, 0.0, 0.6666666666666666)
+        >>> t.set_entries(1.5, 0.5, 2, 4)
+        >>> t.micro_precision()
+        0.75
         """
         counting.set_entries(self, a, b, c, d)
 
@@ -435,13 +469,8 @@ class Tally(PerlMethods):
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict that `Tally.from_dict` restores exactly.
-
-        Keys: kind, version, conventions, unknown, categories (list, declared order),
-        documents, counts (per category [[a, b], [c, d]]), pooled, ignored ([category,
-        documents] pairs, sorted). Categories are never object keys, so their declared
-        order survives any JSON tool.
-        """
+        """A JSON-ready dict that `Tally.from_dict` restores exactly (its keys: see
+        `informed.tally.json_form`; categories are a list, so their order survives)."""
         return json_form.to_dict(self)
 
     def to_json(self) -> str:
@@ -456,12 +485,9 @@ class Tally(PerlMethods):
 
     @classmethod
     def from_dict(cls, data: Any) -> Tally:
-        """Restore a Tally from `to_dict` output, validating every field.
-
-        Unknown or missing keys, another kind or version, non-integer or negative counts,
-        counts beyond int64, and per-category tables that do not sum to `documents` are
-        all InputErrors, so an edited or truncated state is refused rather than merged.
-        """
+        """Restore a Tally from `to_dict` output, validating every field: an edited or
+        truncated state (a missing key, a negative count, tables that do not sum to
+        `documents`, ...) is an InputError rather than merged."""
         return json_form.from_dict(cls, data)
 
     @classmethod
