@@ -17,11 +17,11 @@ import json
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from informed.cli import main
 from informed.io import read_jsonl
 from informed.tally import Tally
 
@@ -262,7 +262,9 @@ def test_json_lines_with_set_entries(seed: int, declared: bool) -> None:
     _assert_same(_perl(categories, ops), t)
 
 
-def test_the_command_reads_set_entries_and_reports_the_ignored(tmp_path: Path) -> None:
+def test_the_command_reads_set_entries_and_reports_the_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`informed tally --conventions statistics-contingency` on such a file: the module's
     statistics table, the ignored count in JSON and text; --unknown error refuses it."""
     categories, ops = _accepting(3)
@@ -270,19 +272,15 @@ def test_the_command_reads_set_entries_and_reports_the_ignored(tmp_path: Path) -
     path.write_text(_jsonl(ops, categories))
     stdout = _perl(categories, ops)
     perl_table = stdout.split("table 3\n")[1].split("table ")[0]
-    command = [sys.executable, "-m", "informed", "tally", str(path)]
-    perl_mode = ["--conventions", "statistics-contingency"]
-    run = subprocess.run(
-        [*command, *perl_mode, "--format", "json"], capture_output=True, text=True, check=True
-    )
-    document = json.loads(run.stdout)
+    command = ["tally", str(path), "--conventions", "statistics-contingency"]
+    assert main([*command, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
     assert document["stats_table"] == perl_table
     assert document["ignored"] == _ignored(categories, ops)
-    text = subprocess.run([*command, *perl_mode], capture_output=True, text=True, check=True).stdout
+    assert main(command) == 0
+    text = capsys.readouterr().out
     assert perl_table.strip() in text
     assert "Ignored 2 undeclared categories (documents naming each): 'unknown1' (" in text
-    refused = subprocess.run(
-        [*command, *perl_mode, "--unknown", "error"], capture_output=True, text=True
-    )
-    assert refused.returncode == 2 and "unknown1" in refused.stderr
-    assert "Traceback" not in refused.stderr
+    assert main([*command, "--unknown", "error"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown1" in err and "Traceback" not in err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from informed.cli.output import Output, emit, write_html
 from informed.errors import InputError
@@ -49,6 +49,14 @@ def add_parser(commands: Any) -> None:
         help="add bootstrap confidence intervals at this level, e.g. 0.95",
     )
     ev.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
+    ev.add_argument(
+        "--weights-are",
+        choices=["frequency", "normalised"],
+        default=None,
+        help="how --ci reads --weight: frequency (a weight w is w cases, so N = the total "
+        "weight; the default) or normalised (each row is one case of the sample, counting "
+        "as its weight)",
+    )
     ev.add_argument("--format", choices=["text", "json", "csv"], default="text")
     ev.add_argument(
         "--html", metavar="FILE", help="also write a self-contained HTML report with plots"
@@ -71,6 +79,12 @@ def check_options(args: argparse.Namespace) -> None:
     if args.ci is not None and not 0.0 < args.ci < 1.0:
         msg = f"--ci must lie strictly between 0 and 1, e.g. 0.95; got {args.ci}."
         raise InputError(msg)
+    if args.weights_are is not None and (args.weight is None or args.ci is None):
+        msg = (
+            f"--weights-are {args.weights_are} says how the bootstrap intervals read the "
+            "weights: it needs --weight COL and --ci LEVEL."
+        )
+        raise InputError(msg)
     if args.score is not None and args.positive is None:
         msg = "--score needs --positive LABEL: which class do high scores point to?"
         raise InputError(msg)
@@ -83,9 +97,10 @@ def check_options(args: argparse.Namespace) -> None:
         raise InputError(msg)
 
 
-def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int]:
+def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int, int]:
     """Stream the file in batches: the Table is merged batch by batch (memory flat in the
-    number of rows); scores are gathered for the Ranking. Returns (table, ranking, rows)."""
+    number of rows); scores are gathered for the Ranking. Returns (table, ranking, rows,
+    rows with a positive weight)."""
     import numpy as np
 
     from informed.io import iter_batches
@@ -105,7 +120,7 @@ def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int]:
     actual_parts: list[Any] = []
     score_parts: list[Any] = []
     weight_parts: list[Any] = []
-    rows = 0
+    rows = weighted_rows = 0
     try:
         for batch in iter_batches(
             path,
@@ -116,6 +131,7 @@ def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int]:
         ):
             rows += batch.rows
             weights = batch.numbers[args.weight] if args.weight else None
+            weighted_rows += batch.rows if weights is None else int(np.count_nonzero(weights))
             if args.predicted:
                 part = Table.from_labels(
                     actual=batch.labels[args.actual],
@@ -154,7 +170,7 @@ def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int]:
             positive=True,
             weights=np.concatenate(weight_parts) if weight_parts else None,
         )
-    return table, ranking, rows
+    return table, ranking, rows, weighted_rows
 
 
 def evaluate_file(args: argparse.Namespace, source: str) -> Output:
@@ -167,25 +183,47 @@ def evaluate_file(args: argparse.Namespace, source: str) -> Output:
     )
     from informed.table import evaluate
 
-    table, ranking, _ = _read(args)
+    table, ranking, _, weighted_rows = _read(args)
     color = args.format == "text" and sys.stdout.isatty()
     document: dict[str, Any] = {}
     texts: list[str] = []
     result = None
     intervals = None
+    note = None
     report = None
     if table is not None:
         result = evaluate(table, positive=args.positive, alpha=args.alpha)
         document.update(evaluation_document(result))
         if args.ci is not None:
-            from informed.inference import intervals_report
+            from informed.inference import bootstrap_design, design_note, intervals_report
 
-            intervals = intervals_report(table, args.ci, positive=args.positive, seed=args.seed)
+            # normalised weights: the rows that carry weight are the sample
+            weights_are: Literal["frequency", "normalised"] = (
+                "normalised" if args.weights_are == "normalised" else "frequency"
+            )
+            size = weighted_rows if weights_are == "normalised" else None
+            intervals = intervals_report(
+                table,
+                args.ci,
+                positive=args.positive,
+                seed=args.seed,
+                weights_are=weights_are,
+                size=size,
+            )
+            design = bootstrap_design(table, args.ci, weights_are=weights_are, size=size)
+            note = design_note(design)
             document["intervals"] = intervals
             document["ci_level"] = args.ci
+            document["bootstrap"] = design
         texts.append(
             render_evaluation(
-                result, source, intervals, args.ci, all_labels=args.all_labels, color=color
+                result,
+                source,
+                intervals,
+                args.ci,
+                all_labels=args.all_labels,
+                color=color,
+                interval_note=note,
             )
         )
     if ranking is not None:
@@ -207,6 +245,7 @@ def evaluate_file(args: argparse.Namespace, source: str) -> Output:
         positive=args.positive,
         quotas=tuple(args.quota),
         bins=args.bins,
+        interval_note=note,
     )
 
 

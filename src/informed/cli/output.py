@@ -26,6 +26,7 @@ class Output:
     positive: str | None = None
     quotas: tuple[int, ...] = ()
     bins: int = 10
+    interval_note: str | None = None
 
 
 def emit(output: Output, fmt: str) -> None:
@@ -52,4 +53,5 @@ def write_html(output: Output, path: str, source: str, level: float | None) -> N
         ranking_positive=output.positive,
         quotas=output.quotas,
         bins=output.bins,
+        interval_note=output.interval_note,
     )

@@ -2,16 +2,18 @@
 
 `interval` holds the Interval every method returns and `checks` the argument checks they
 share; `replicates` the percentile and BCa rules for bootstrap replicates, used by
-`table_bootstrap` (a Table's cells resampled) and `ranking_bootstrap` (a Ranking's tie
-groups resampled); `proportions` the Wilson and Clopper-Pearson intervals. `significance`
-holds the result of every test: `independence` (chi-square and G of a Table), `mcnemar`
-(two classifiers on the same cases), `permutation` (a measure against chance) and
-`delong` (DeLong's interval and paired test for AUC).
+`table_bootstrap` (a Table's cells resampled; `design` says how, for a report) and
+`ranking_bootstrap` (a Ranking's tie groups resampled); `proportions` the Wilson and
+Clopper-Pearson intervals. `significance` holds the result of every test: `independence`
+(chi-square and G of a Table), `mcnemar` (two classifiers on the same cases),
+`permutation` (a measure against chance) and `delong` (DeLong's interval and paired test
+for AUC).
 """
 
 from __future__ import annotations
 
 from informed.inference.delong import delong_interval, delong_test
+from informed.inference.design import bootstrap_design, design_note
 from informed.inference.independence import chi_square_test, g_test
 from informed.inference.interval import Interval
 from informed.inference.mcnemar import PairedCorrectness, mcnemar, paired_correctness
@@ -31,6 +33,7 @@ from informed.inference.ranking_bootstrap import (
 from informed.inference.significance import Significance
 from informed.inference.table_bootstrap import (
     BOOTSTRAP_METHODS,
+    WEIGHTS_ARE,
     Bootstrap,
     bootstrap,
     intervals_report,
@@ -41,17 +44,20 @@ __all__ = [
     "PROPORTIONS",
     "RANKING_QUOTA_MEASURES",
     "RANKING_SUMMARIES",
+    "WEIGHTS_ARE",
     "Bootstrap",
     "Interval",
     "PairedCorrectness",
     "RankingBootstrap",
     "Significance",
     "bootstrap",
+    "bootstrap_design",
     "bootstrap_ranking",
     "chi_square_test",
     "clopper_pearson_interval",
     "delong_interval",
     "delong_test",
+    "design_note",
     "g_test",
     "intervals_report",
     "mcnemar",

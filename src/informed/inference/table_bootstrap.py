@@ -35,11 +35,19 @@ from informed.measures import MEASURES
 from informed.table.evaluation import evaluate, measure_values
 from informed.table.table import Table
 
-__all__ = ["BOOTSTRAP_METHODS", "Bootstrap", "bootstrap", "intervals_report"]
+__all__ = [
+    "BOOTSTRAP_METHODS",
+    "WEIGHTS_ARE",
+    "Bootstrap",
+    "bootstrap",
+    "case_count",
+    "intervals_report",
+]
 
 Floats = NDArray[np.float64]
 
 BOOTSTRAP_METHODS = ("percentile", "bca")
+WEIGHTS_ARE = ("frequency", "normalised")
 
 # Bootstrap replicates are evaluated in batches of at most this many cells, so that the
 # (B, L, L) counts and their (B, L, 2, 2) one-vs-rest views stay within a few hundred MB.
@@ -64,6 +72,8 @@ class Bootstrap:
         Number of bootstrap replicates B.
     size : int
         Cases drawn per replicate (N for a table of counts).
+    weights_are : {"frequency", "normalised"} or None
+        How a weighted table's weights were read (None: the table holds counts).
     intervals : dict
         Registry name -> Interval of the overall (or positive-label) value.
     per_label : dict
@@ -83,6 +93,7 @@ class Bootstrap:
     method: str
     replicates: int
     size: int
+    weights_are: str | None
     intervals: dict[str, Interval]
     per_label: dict[Label, dict[str, Interval]]
     distribution: dict[str, Floats] = field(repr=False)
@@ -179,12 +190,21 @@ def _evaluate_batches(
 
 
 # ---------------------------------------------------------------------- bootstrap
-def _case_count(table: Table, size: Any) -> int:
+def case_count(table: Table, size: Any, weights_are: str) -> int:
+    """The cases a replicate draws: `size` if given, else N for a table of counts or the
+    rounded total weight of frequency weights; normalised weights need `size`."""
+    check_choice(weights_are, WEIGHTS_ARE, "weights_are")
     if size is not None:
         return check_count(size, "size", 1)
-    if table.weighted:
-        return round(float(table.n))
-    return int(table.n)
+    if not table.weighted:
+        return int(table.n)
+    if weights_are == "normalised":
+        msg = (
+            'weights_are="normalised" draws as many cases as there were rows: pass '
+            "size= the number of rows with a positive weight (the effective sample size)."
+        )
+        raise InputError(msg)
+    return round(float(table.n))
 
 
 def bootstrap(
@@ -200,6 +220,7 @@ def bootstrap(
     size: int | None = None,
     alpha: float = 0.5,
     undefined: str = "propagate",
+    weights_are: Literal["frequency", "normalised"] = "frequency",
 ) -> Bootstrap:
     r"""Bootstrap confidence intervals of registry measures of a Table.
 
@@ -227,12 +248,18 @@ def bootstrap(
     seed : int or numpy.random.Generator, optional
         The same seed gives the same intervals.
     size : int, optional
-        Cases drawn per replicate. Default: N for a table of counts; the total weight
-        rounded to an integer for a weighted table (see Notes).
+        Cases drawn per replicate. Default: N for a table of counts; for a weighted
+        table the total weight rounded to an integer under ``weights_are="frequency"``,
+        and it must be given (the number of rows) under "normalised" (see Notes).
     alpha : float
         Weight of the F family, as in `evaluate`.
     undefined : {"propagate", "omit"}
         How averages treat a label whose value is nan, as in `evaluate`.
+    weights_are : {"frequency", "normalised"}
+        What the weights of a weighted table mean: "frequency" (the default), a weight
+        w is w cases, so N = the total weight; "normalised", the weights only say how
+        much each row counts and the number of rows is the sample size (`size`). No
+        effect on a table of counts.
 
     Returns
     -------
@@ -249,10 +276,13 @@ def bootstrap(
     has a row or column of zeros, as in `Table.from_labels(..., labels=table.labels)`.
 
     **Weighted tables** hold sums of weights, not the rows, so the spread of the weights
-    is unknown. They are treated as frequency weights: a replicate draws
-    round(total weight) cases with probabilities weight / total, and its counts are
-    scaled back to the total weight (the measures are scale-free). For sampling weights,
-    pass the effective sample size, e.g. Kish's n_eff = (sum w)^2 / sum w^2 from the rows.
+    is unknown. A replicate draws `size` cases with probabilities weight / total, and its
+    counts are scaled back to the total weight (the measures are scale-free). With
+    frequency weights (the default) `size` is round(total weight): weights of 0.01 on 500
+    rows are 5 cases, and the intervals are those of 5 cases. With
+    ``weights_are="normalised"`` `size` is the number of rows, which the Table does not
+    hold (the command line counts the rows with a positive weight); for sampling weights
+    Kish's n_eff = (sum w)^2 / sum w^2 is a smaller, more cautious `size`.
 
     **Undefined replicates.** A replicate in which a measure is undefined (a margin that
     happened to be empty) is left out of that measure's interval and counted in
@@ -292,11 +322,11 @@ def bootstrap(
     level = check_level(level)
     method = check_choice(method, BOOTSTRAP_METHODS, "method")
     check_choice(undefined, ("propagate", "omit"), "undefined")
+    draws = case_count(table, size, weights_are)
     evaluation = evaluate(table, positive=positive, alpha=alpha, undefined=undefined)
     labels, square = table.square()
     index = label_index(labels, evaluation.positive)
     total = float(square.sum())
-    draws = _case_count(table, size)
 
     estimates, label_estimates = measure_values(
         square[None].astype(np.float64), names, index, alpha, undefined
@@ -316,6 +346,7 @@ def bootstrap(
             method=method,
             replicates=replicates,
             size=draws,
+            weights_are=weights_are if table.weighted else None,
             intervals=nan_intervals,
             per_label={label: dict(nan_intervals) for label in labels} if per_label else {},
             distribution=dict.fromkeys(names, empty),
@@ -402,6 +433,7 @@ def bootstrap(
         method=method,
         replicates=replicates,
         size=draws,
+        weights_are=weights_are if table.weighted else None,
         intervals=intervals,
         per_label=label_intervals,
         distribution=distribution,
@@ -418,17 +450,27 @@ def intervals_report(
     *,
     replicates: int = 1000,
     method: Literal["percentile", "bca"] = "percentile",
+    weights_are: Literal["frequency", "normalised"] = "frequency",
+    size: int | None = None,
 ) -> dict[str, list[float | None]]:
     """{measure name: [low, high]} for every registry measure: the JSON "intervals" entry.
 
     A bootstrap of `replicates` replicates (percentile by default) with a fixed `seed`, so
-    that the same table gives the same report. nan (undefined) is None.
+    that the same table gives the same report. nan (undefined) is None. `weights_are`
+    and `size` as in `bootstrap`; `informed.inference.bootstrap_design` describes them.
 
     >>> report = intervals_report(Table.binary(tp=12, fp=28, fn=18, tn=42), 0.95, "+")
     >>> len(report["informedness"])
     2
     """
     result = bootstrap(
-        table, positive=positive, replicates=replicates, level=level, method=method, seed=seed
+        table,
+        positive=positive,
+        replicates=replicates,
+        level=level,
+        method=method,
+        seed=seed,
+        weights_are=weights_are,
+        size=size,
     )
     return {name: interval.as_list() for name, interval in result.intervals.items()}

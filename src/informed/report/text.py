@@ -156,7 +156,10 @@ def _interval(intervals: Mapping[str, Sequence[float | None]] | None, name: str)
 
 
 def _headline(
-    result: Evaluation, intervals: Mapping[str, Sequence[float | None]] | None, level: float | None
+    result: Evaluation,
+    intervals: Mapping[str, Sequence[float | None]] | None,
+    level: float | None,
+    note: str | None = None,
 ) -> Any:
     line = Text()
     for name in HEADLINE:
@@ -168,7 +171,7 @@ def _headline(
             line.append(f" {shown}")
         line.append("   ")
     if intervals and level:
-        line.append(f"\n({100 * level:g} % bootstrap intervals)", style="dim")
+        line.append("\n" + (note or f"({100 * level:g} % bootstrap intervals)"), style="dim")
     return line
 
 
@@ -230,13 +233,15 @@ def render_evaluation(
     *,
     all_labels: bool = False,
     color: bool = False,
+    interval_note: str | None = None,
 ) -> str:
-    """The contingency report as text (ANSI colours only when `color`)."""
+    """The contingency report as text (ANSI colours only when `color`); `interval_note`
+    says how the intervals were made (`informed.inference.design_note`)."""
     table = result.table
     head = Text(f"{source}: N = {_count(table.n)}", style="bold")
     if result.positive is not None:
         head.append(f", positive label {result.positive!r}")
-    parts: list[Any] = [head, "", _headline(result, intervals, level), ""]
+    parts: list[Any] = [head, "", _headline(result, intervals, level, interval_note), ""]
     parts += [
         _contingency(table, all_labels),
         _payoff(table, all_labels),

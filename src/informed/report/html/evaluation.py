@@ -78,15 +78,22 @@ def evaluation_sections(
     intervals: Mapping[str, Sequence[float | None]] | None,
     level: float | None,
     max_labels: int,
+    interval_note: str | None = None,
 ) -> list[tuple[str, str, str]]:
     """The sections of an evaluation, as (id, heading, HTML), in the order of the page.
 
-    Tables show at most `max_labels` labels, the heat map at most `MAX_HEATMAP_LABELS`.
+    Tables show at most `max_labels` labels, the heat map at most `MAX_HEATMAP_LABELS`;
+    `interval_note` (how the intervals were made) is printed under the headline.
     """
     pay = payoff(evaluation.table)
     shown = _shown_labels(evaluation, max_labels)
+    note = (
+        f'<p class="note interval-design">{escaped(interval_note)}</p>'
+        if interval_note and intervals is not None
+        else ""
+    )
     return [
-        ("headline", "Headline", _headline(evaluation, intervals, level)),
+        ("headline", "Headline", _headline(evaluation, intervals, level) + note),
         (
             "contingency",
             "Contingency table and payoff",

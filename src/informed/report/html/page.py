@@ -103,6 +103,7 @@ def html_report(
     quotas: Sequence[float] = (),
     bins: int = 10,
     max_labels: int = 30,
+    interval_note: str | None = None,
 ) -> str:
     """One self-contained HTML document reporting an evaluation, a ranking, or both.
 
@@ -133,6 +134,9 @@ def html_report(
         Tables list at most this many labels, the most frequent ones (by the larger of
         prevalence and bias), with a note saying how many are left out; the heat map
         shows at most `min(max_labels, MAX_HEATMAP_LABELS)`.
+    interval_note : str, optional
+        How the intervals were made (`informed.inference.design_note`: method, cases,
+        how weights were read), printed under the headline.
 
     Returns
     -------
@@ -180,7 +184,7 @@ def html_report(
 
     sections: list[tuple[str, str, str]] = []  # (id, heading, html)
     if evaluation is not None:
-        sections += evaluation_sections(evaluation, intervals, level, max_labels)
+        sections += evaluation_sections(evaluation, intervals, level, max_labels, interval_note)
     if ranking is not None:
         sections.append(
             (
@@ -219,6 +223,7 @@ def write_html_report(
     quotas: Sequence[float] = (),
     bins: int = 10,
     max_labels: int = 30,
+    interval_note: str | None = None,
 ) -> Path:
     """Write `html_report(...)` to `path` atomically; return the path written.
 
@@ -237,6 +242,7 @@ def write_html_report(
         quotas=quotas,
         bins=bins,
         max_labels=max_labels,
+        interval_note=interval_note,
     )
     target = Path(path)
     handle, temporary = tempfile.mkstemp(

@@ -1,0 +1,142 @@
+"""Bootstrap intervals of a weighted table: frequency or normalised weights, chosen and
+reported (issue 10, item 11). Weights of 0.01 on 500 rows were 5 cases, silently."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from informed import Table
+from informed.cli import main
+from informed.errors import InputError
+from informed.inference import bootstrap, bootstrap_design, design_note
+
+RNG = np.random.default_rng(20)
+N_ROWS = 500
+ACTUAL = RNG.integers(0, 2, N_ROWS)
+PREDICTED = np.where(RNG.random(N_ROWS) < 0.8, ACTUAL, 1 - ACTUAL)
+
+
+def _weighted(weight: float = 0.01) -> Table:
+    return Table.from_labels(actual=ACTUAL, predicted=PREDICTED, weights=np.full(N_ROWS, weight))
+
+
+def test_frequency_weights_make_n_the_total_weight() -> None:
+    result = bootstrap(_weighted(), ["informedness"], seed=0)
+    assert result.size == 5 and result.weights_are == "frequency"
+
+
+def test_normalised_weights_need_the_number_of_rows() -> None:
+    with pytest.raises(InputError, match="size= the number of rows"):
+        bootstrap(_weighted(), ["informedness"], weights_are="normalised")
+    with pytest.raises(InputError, match="weights_are"):
+        bootstrap(_weighted(), ["informedness"], weights_are="sampling")  # type: ignore[arg-type]
+
+
+def test_normalised_weights_are_the_row_bootstrap() -> None:
+    """Equal weights 0.01 read as normalised: the intervals of a bootstrap of the 500 rows,
+    written here (rows drawn with replacement, their weights summed per cell, B = tpr -
+    fpr of the resampled table)."""
+    result = bootstrap(
+        _weighted(),
+        ["informedness"],
+        weights_are="normalised",
+        size=N_ROWS,
+        seed=1,
+        replicates=2000,
+    )
+    assert result.size == N_ROWS and result.weights_are == "normalised"
+    rng = np.random.default_rng(2)
+    picks = rng.integers(0, N_ROWS, (2000, N_ROWS))
+    actual, predicted = ACTUAL[picks], PREDICTED[picks]
+    weight = 0.01  # each drawn row carries its weight
+    tp = weight * ((predicted == 1) & (actual == 1)).sum(axis=1)
+    fn = weight * ((predicted == 0) & (actual == 1)).sum(axis=1)
+    fp = weight * ((predicted == 1) & (actual == 0)).sum(axis=1)
+    tn = weight * ((predicted == 0) & (actual == 0)).sum(axis=1)
+    values = tp / (tp + fn) + tn / (fp + tn) - 1  # two labels: B of either label
+    low, high = np.quantile(values, [0.025, 0.975])
+    interval = result.intervals["informedness"]
+    assert interval.low == pytest.approx(low, abs=0.02)
+    assert interval.high == pytest.approx(high, abs=0.02)
+    # and five frequency cases give an interval many times wider
+    five = bootstrap(_weighted(), ["informedness"], seed=1).intervals["informedness"]
+    assert five.high - five.low > 4 * (interval.high - interval.low)
+
+
+def test_a_table_of_counts_ignores_the_choice() -> None:
+    counts = Table.from_labels(actual=ACTUAL, predicted=PREDICTED)
+    a = bootstrap(counts, ["informedness"], seed=3)
+    b = bootstrap(counts, ["informedness"], seed=3, weights_are="normalised")
+    assert a.intervals == b.intervals and a.weights_are is None and a.size == N_ROWS
+
+
+def test_the_design_says_which_reading() -> None:
+    frequency = bootstrap_design(_weighted(), 0.95)
+    assert frequency == {
+        "level": 0.95,
+        "method": "percentile",
+        "replicates": 1000,
+        "cases": 5,
+        "weights_are": "frequency",
+        "total_weight": pytest.approx(5.0),
+    }
+    assert "5 cases (frequency weights: N = 5, the total weight)" in design_note(frequency)
+    normalised = bootstrap_design(_weighted(), 0.9, weights_are="normalised", size=N_ROWS)
+    assert normalised["cases"] == N_ROWS and normalised["weights_are"] == "normalised"
+    assert "500 cases (normalised weights" in design_note(normalised)
+    counts = bootstrap_design(Table.from_labels(actual=ACTUAL, predicted=PREDICTED), 0.95)
+    assert counts["weights_are"] is None and counts["total_weight"] is None
+    assert design_note(counts) == "95 % percentile bootstrap, 1000 replicates of 500 cases"
+
+
+# ---------------------------------------------------------------------- the command line
+@pytest.fixture
+def weighted_csv(tmp_path: Path) -> Path:
+    """500 rows of weight 0.01 and 20 of weight 0 (left out, so not cases)."""
+    path = tmp_path / "w.csv"
+    rows = [f"{a},{p},0.01" for a, p in zip(ACTUAL, PREDICTED, strict=True)]
+    rows += [f"{a},{a},0" for a in ACTUAL[:20]]
+    path.write_text("actual,predicted,w\n" + "\n".join(rows) + "\n")
+    return path
+
+
+ARGS = ["--actual", "actual", "--predicted", "predicted", "--weight", "w", "--ci", "0.95"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "cases", "reading"),
+    [([], 5, "frequency"), (["--weights-are", "normalised"], 500, "normalised")],
+)
+def test_the_command_reports_the_reading(
+    weighted_csv: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    cases: int,
+    reading: str,
+) -> None:
+    command = ["evaluate", str(weighted_csv), *ARGS, *extra, "--quiet"]
+    assert main([*command, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["bootstrap"]["cases"] == cases
+    assert document["bootstrap"]["weights_are"] == reading
+    html = tmp_path / "r.html"
+    assert main([*command, "--html", str(html)]) == 0
+    text = capsys.readouterr().out
+    sentence = f"{cases} cases ({reading} weights"
+    assert sentence in " ".join(text.split())
+    assert sentence in html.read_text()
+
+
+def test_weights_are_needs_weight_and_ci(
+    weighted_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["evaluate", str(weighted_csv), "--actual", "actual", "--predicted", "predicted"]
+    assert main([*base, "--ci", "0.95", "--weights-are", "normalised"]) == 2
+    assert "--weights-are normalised" in capsys.readouterr().err
+    assert main([*base, "--weight", "w", "--weights-are", "frequency"]) == 2
+    assert "--ci LEVEL" in capsys.readouterr().err
