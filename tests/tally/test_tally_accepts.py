@@ -252,3 +252,24 @@ def test_the_command_takes_unknown(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["tally", str(path), "--unknown", "ignore", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["ignored"] == {"q": 1} and document["documents"] == 1
+
+
+def test_set_entries_cells_that_grow_past_int64_are_refused() -> None:
+    """Undeclared categories: the cells set, plus the documents after them, in Python
+    integers, so a sum past 2**63 - 1 is an error naming the cause, never a wrap."""
+    lines = [
+        '{"assigned": "x", "correct": "x"}',
+        '{"set_entries": [9223372036854775807, 0, 0, 0]}',
+        '{"assigned": "x", "correct": "x"}',
+    ]
+    with pytest.raises(InputError, match="after the last set_entries line: `a` must lie in"):
+        read_jsonl(lines)
+
+
+def test_a_tally_state_names_its_unknown_policy() -> None:
+    """In the JSON form `unknown` is "error" or "ignore"; null (the constructor's "by
+    conventions") is refused."""
+    state = Tally(["x"]).to_dict()
+    state["unknown"] = None
+    with pytest.raises(InputError, match="`unknown` must be one of"):
+        Tally.from_dict(state)

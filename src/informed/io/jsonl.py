@@ -120,7 +120,8 @@ class _Undeclared:
         if self.entries is not None:
             a, b, c = self.since
             d = self.documents_since * len(names) - a - b - c
-            pooled = self.entries + np.array([[a, b], [c, d]], dtype=object)
+            # Python numbers (object array): a sum past int64 is refused, never wrapped
+            pooled = self.entries.astype(object) + np.array([[a, b], [c, d]], dtype=object)
         return Tally.from_counts(
             names, counts, pooled=pooled, unknown=unknown, conventions=conventions
         )
@@ -198,7 +199,11 @@ def _read_lines(
     if not undeclared.seen:
         msg = f"{source}no categories: the input declares none and names none; pass `categories=`."
         raise InputError(msg)
-    return undeclared.tally(unknown, conventions)
+    try:
+        return undeclared.tally(unknown, conventions)
+    except InputError as exc:  # the cells of a set_entries line, grown past int64
+        msg = f"{source}the pooled table after the last set_entries line: {exc}"
+        raise InputError(msg) from None
 
 
 def _document(record: dict[str, Any], where: str) -> str | int | None:

@@ -20,7 +20,7 @@ from informed._common import loads_strict
 from informed.errors import InputError, InputTypeError
 from informed.tally.conventions import STATISTICS_CONTINGENCY
 from informed.tally.counting import from_fields
-from informed.tally.state import INT64_MAX, TallyState
+from informed.tally.state import INT64_MAX, UNKNOWN, TallyState
 
 __all__ = ["from_dict", "from_json", "json_count", "json_counts", "to_dict", "to_json"]
 
@@ -82,6 +82,9 @@ def from_dict(cls: type[State], data: Any) -> State:
         raise InputError(msg)
     if not isinstance(data["categories"], list):
         msg = f"`categories` must be a list; got {type(data['categories']).__name__}."
+        raise InputError(msg)
+    if data["unknown"] not in UNKNOWN:  # null would mean "by conventions": not in a state
+        msg = f"`unknown` must be one of {list(UNKNOWN)}; got {data['unknown']!r}."
         raise InputError(msg)
     documents = json_count(data["documents"], "documents")
     shape = (len(data["categories"]), 2, 2)
