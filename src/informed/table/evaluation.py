@@ -241,7 +241,8 @@ def _rule_reason(
             value = float(average.combine(values_by_name[average.of], square, undefined))
             if np.isnan(value):
                 why = _rule_reason(average, labels, square, values_by_name, undefined)
-                return f"{_lower(MEASURES[average.of].title)} is undefined: {why}"
+                title = _lower(MEASURES[average.of].title)
+                return f"{title} is undefined: {why or 'undefined for this table'}"
             parts.append(f"{_lower(MEASURES[average.of].title)} ({value:.4g})")
         return (
             f"{parts[0]} and {parts[1]} differ in sign, so their signed geometric mean is undefined"
