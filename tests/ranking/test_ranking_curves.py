@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from informed.errors import InputError, InputTypeError
 from informed.ranking import (
+    RANKING_MEASURES,
     Ranking,
     auc,
     average_hit_rate,
@@ -275,8 +276,10 @@ def test_report_shape_and_json() -> None:
         "average_hit_rate",
         "average_qrecall",
         "pem",
+        "pem_areas",
         "at_quota",
         "deciles",
+        "definitions",
     }
     assert list(report["at_quota"]) == ["0", "10", "30", "45.5", "300"]
     for values in report["at_quota"].values():
@@ -296,13 +299,20 @@ def test_report_shape_and_json() -> None:
     assert report["pem"] == pem(ranking)
     text = json.dumps(report, allow_nan=False)
     assert json.loads(text) == report
-    numbers = {key: value for key, value in report.items() if key != "undefined"}
+    numbers = {
+        key: value for key, value in report.items() if key not in ("undefined", "definitions")
+    }
     numbers["at_quota"] = {
         quota: {k: v for k, v in entry.items() if k != "undefined"}
         for quota, entry in report["at_quota"].items()
     }
     for value in _leaves(numbers):
         assert value is None or type(value) in (int, float)
+    # the definitions are the registry's, for each measure reported
+    for name, entry in report["definitions"].items():
+        assert entry["title"] == RANKING_MEASURES[name].title
+        assert entry["definition"] == RANKING_MEASURES[name].definition
+    assert set(report["definitions"]) >= {"auc", "pem", "s1", "hit_rate", "threshold"}
 
 
 def test_report_of_an_undefined_ranking_uses_none() -> None:

@@ -18,18 +18,9 @@ from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level, check_ranking
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
-from informed.ranking import (
-    Ranking,
-    auc,
-    average_hit_rate,
-    average_qrecall,
-    hit_rate,
-    lift,
-    pearson,
-    pem,
-    qrecall,
-)
+from informed.ranking import RANKING_MEASURES, Ranking
 from informed.ranking import undefined_reason as ranking_reason
+from informed.ranking.document import quota_key
 
 __all__ = [
     "RANKING_QUOTA_MEASURES",
@@ -41,20 +32,20 @@ __all__ = [
 Floats = NDArray[np.float64]
 
 RANKING_SUMMARIES: dict[str, Callable[[Ranking], float]] = {
-    "auc": auc,
-    "pem": pem,
-    "average_hit_rate": average_hit_rate,
-    "average_qrecall": average_qrecall,
+    m.name: m.function
+    for m in RANKING_MEASURES.values()
+    if m.bootstrap and m.kind == "summary" and m.function is not None
 }
-"""Summary measures of a Ranking that `bootstrap_ranking` resamples."""
+"""Summary measures of a Ranking that `bootstrap_ranking` resamples (from the registry
+`informed.ranking.RANKING_MEASURES`: AUC, average hit rate, average Qrecall, PEM)."""
 
 RANKING_QUOTA_MEASURES: dict[str, Callable[[Ranking, float], float]] = {
-    "hit_rate": hit_rate,
-    "qrecall": qrecall,
-    "lift": lift,
-    "pearson": pearson,
+    m.name: m.function
+    for m in RANKING_MEASURES.values()
+    if m.bootstrap and m.kind == "at_quota" and m.function is not None
 }
-"""Measures of a Ranking at a quota (a number of top positions)."""
+"""Measures of a Ranking at a quota (a number of top positions) that `bootstrap_ranking`
+resamples (from the registry: hit rate, Qrecall, lift, Pearson)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,10 +76,6 @@ class RankingBootstrap:
     at_quota: dict[str, dict[str, Interval]]
     distribution: dict[str, Floats] = field(repr=False)
     method: str = "percentile"
-
-
-def _quota_key(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(float(value))
 
 
 def bootstrap_ranking(
@@ -169,7 +156,7 @@ def bootstrap_ranking(
     weighted = ranking.weighted
     names = [
         *RANKING_SUMMARIES,
-        *(f"{m}@{_quota_key(q)}" for q in quota_values for m in RANKING_QUOTA_MEASURES),
+        *(f"{m}@{quota_key(q)}" for q in quota_values for m in RANKING_QUOTA_MEASURES),
     ]
     values = {name: np.full(replicates, np.nan) for name in names}
     for row in range(replicates):
@@ -184,7 +171,7 @@ def bootstrap_ranking(
                 values[name][row] = function(replicate)
             for q in quota_values:
                 for name, quota_function in RANKING_QUOTA_MEASURES.items():
-                    values[f"{name}@{_quota_key(q)}"][row] = quota_function(replicate, q)
+                    values[f"{name}@{quota_key(q)}"][row] = quota_function(replicate, q)
 
     intervals: dict[str, Interval] = {}
     for name, function in RANKING_SUMMARIES.items():
@@ -194,7 +181,7 @@ def bootstrap_ranking(
         )
     at_quota: dict[str, dict[str, Interval]] = {}
     for q in quota_values:
-        key = _quota_key(q)
+        key = quota_key(q)
         at_quota[key] = {}
         for name, quota_function in RANKING_QUOTA_MEASURES.items():
             with np.errstate(divide="ignore", invalid="ignore"):

@@ -6,12 +6,14 @@ input checks and the one sort, `groups` the group arrays and quota locations the
 share, `thresholds` precision and recall at a score threshold, the ROC curve and its
 hull, `quotas` the quota curves of Arbel & Rokach (hit rate, Qrecall, lift, Pearson) and
 the lift table, `summaries` the closed-form summaries (AUC, PEM, average hit rate, average
-Qrecall), and `document` the ranking's JSON document and why a value is undefined.
+Qrecall), `registry` every ranking measure once (title, definition, range, chance
+value, why it is undefined, source) and `document` the `RankingSummary` computed once for
+every report, with its JSON document.
 """
 
 from __future__ import annotations
 
-from informed.ranking.document import ranking_report, undefined_reason
+from informed.ranking.document import RankingSummary, ranking_report, summarize_ranking
 from informed.ranking.quotas import (
     LiftTable,
     hit_rate,
@@ -24,6 +26,7 @@ from informed.ranking.quotas import (
     threshold_at,
 )
 from informed.ranking.ranking import Ranking, largest_class, smallest_class
+from informed.ranking.registry import RANKING_MEASURES, RankingMeasure, undefined_reason
 from informed.ranking.summaries import (
     auc,
     average_hit_rate,
@@ -40,8 +43,11 @@ from informed.ranking.thresholds import (
 )
 
 __all__ = [
+    "RANKING_MEASURES",
     "LiftTable",
     "Ranking",
+    "RankingMeasure",
+    "RankingSummary",
     "RocCurve",
     "auc",
     "average_hit_rate",
@@ -62,6 +68,7 @@ __all__ = [
     "roc_convex_hull",
     "roc_curve",
     "smallest_class",
+    "summarize_ranking",
     "threshold_at",
     "undefined_reason",
 ]
