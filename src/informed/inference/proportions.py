@@ -32,18 +32,11 @@ __all__ = [
 
 PROPORTION_METHODS = ("wilson", "clopper-pearson")
 
-# Numerator and denominator cells of each measure that is a proportion of a 2x2 view.
 PROPORTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "recall": (("tp",), ("tp", "fn")),
-    "miss_rate": (("fn",), ("tp", "fn")),
-    "precision": (("tp",), ("tp", "fp")),
-    "inverse_recall": (("tn",), ("fp", "tn")),
-    "fallout": (("fp",), ("fp", "tn")),
-    "inverse_precision": (("tn",), ("fn", "tn")),
-    "accuracy": (("tp", "tn"), ("tp", "fp", "fn", "tn")),
-    "error": (("fp", "fn"), ("tp", "fp", "fn", "tn")),
+    name: measure.proportion for name, measure in MEASURES.items() if measure.proportion is not None
 }
-"""Registry name -> (numerator cells, denominator cells) of the proportion measures."""
+"""Registry name -> (numerator cells, denominator cells) of the measures that are
+proportions of a 2x2 view (`Measure.proportion` in the registry)."""
 
 
 def _check_proportion(successes: Any, trials: Any) -> tuple[float, float]:

@@ -63,7 +63,18 @@ class Measure:
         Margins whose vanishing makes it undefined: "+R", "-R", "+P", "-P", "N", "tp+fp+fn",
         "fp+fn+tn".
     source : str
-        The paper that defines it.
+        The short author-year citation of the work that defines it ("Powers (2003)"),
+        given in full in the References of the documentation.
+    takes_alpha : bool
+        Whether it takes the F-measure weight `alpha`.
+    proportion : tuple or None
+        (numerator cells, denominator cells) when it is a binomial proportion of the
+        2x2 cells, such as recall = tp / (tp + fn): `informed.inference.proportion_interval`
+        gives it Wilson and Clopper-Pearson intervals.
+    undefined_otherwise : str
+        Why it is undefined on a 2x2 table where no margin of `requires` vanished.
+    undefined_overall : str or None
+        Why the value of a whole table is undefined when no single label is to blame.
     """
 
     name: str
@@ -80,6 +91,9 @@ class Measure:
     requires: tuple[str, ...]
     source: str
     takes_alpha: bool = False
+    proportion: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    undefined_otherwise: str = "undefined for this table"
+    undefined_overall: str | None = None
 
     def __call__(self, counts: Any, **params: float) -> Floats:
         return self.function(counts, **params)
@@ -147,8 +161,4 @@ def undefined_reason(measure: Measure, counts: Any) -> str | None:
         margin, text = MARGIN_REASONS[key]
         if float(margin(tp, fp, fn, tn)) == 0:
             return text
-    if measure.name == "kappa":
-        return "chance agreement is 1 (both margins degenerate)"
-    if measure.name == "correlation":
-        return "informedness and markedness differ in sign"
-    return "undefined for this table"
+    return measure.undefined_otherwise

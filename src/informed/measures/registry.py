@@ -16,8 +16,9 @@ that vanished.
 
 References
 ----------
-Powers, D. M. W. (2003). Recall and Precision versus the Bookmaker. ICCS 2003.
-Powers, D. M. W. The Bookmaker tests your Edge (poster).
+Powers, D. M. W. (2003). Recall and Precision versus the Bookmaker. Proceedings of the
+International Conference on Cognitive Science (ICCS 2003), Sydney.
+Powers, D. M. W. (n.d.). The Bookmaker tests your Edge. Poster.
 Powers, D. M. W. (2011). Evaluation: from precision, recall and F-measure to ROC,
 informedness, markedness and correlation. J. Mach. Learn. Technol. 2(1):37-63.
 """
@@ -79,9 +80,11 @@ __all__ = ["MEASURES"]
 Floats = NDArray[np.float64]
 
 
-_POWERS = "Powers (2003), Recall and Precision versus the Bookmaker (seeds 000, 001)"
-_POSTER = "Powers, The Bookmaker tests your Edge (seed 003)"
-_POWERS_2011 = "Powers (2011), Evaluation: from precision, recall and F-measure to ROC, ..."
+# Short author-year citations; the References of the documentation (docs/references.md)
+# and of every report give each in full.
+_POWERS = "Powers (2003)"
+_POSTER = "Powers (n.d.)"
+_POWERS_2011 = "Powers (2011)"
 
 
 def _m(
@@ -99,6 +102,9 @@ def _m(
     requires: tuple[str, ...] = ("N",),
     source: str = _POWERS,
     takes_alpha: bool = False,
+    proportion: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    undefined_otherwise: str = "undefined for this table",
+    undefined_overall: str | None = None,
 ) -> Measure:
     return Measure(
         name=function.__name__,
@@ -116,6 +122,9 @@ def _m(
         requires=requires,
         source=source,
         takes_alpha=takes_alpha,
+        proportion=proportion,
+        undefined_otherwise=undefined_otherwise,
+        undefined_overall=undefined_overall,
     )
 
 
@@ -128,6 +137,7 @@ _REGISTERED = [
         aliases=("sensitivity", "true positive rate", "tpr"),
         dual="precision",
         requires=("+R",),
+        proportion=(("tp",), ("tp", "fn")),
     ),
     _m(
         inverse_recall,
@@ -137,6 +147,7 @@ _REGISTERED = [
         aliases=("specificity", "true negative rate", "tnr"),
         dual="inverse_precision",
         requires=("-R",),
+        proportion=(("tn",), ("fp", "tn")),
     ),
     _m(
         precision,
@@ -146,6 +157,7 @@ _REGISTERED = [
         aliases=("positive predictive value", "ppv", "confidence"),
         dual="recall",
         requires=("+P",),
+        proportion=(("tp",), ("tp", "fp")),
     ),
     _m(
         inverse_precision,
@@ -155,6 +167,7 @@ _REGISTERED = [
         aliases=("negative predictive value", "npv"),
         dual="inverse_recall",
         requires=("-P",),
+        proportion=(("tn",), ("fn", "tn")),
     ),
     _m(
         fallout,
@@ -163,6 +176,7 @@ _REGISTERED = [
         "fp / (fp + tn)",
         aliases=("false positive rate", "fpr"),
         requires=("-R",),
+        proportion=(("fp",), ("fp", "tn")),
     ),
     _m(
         miss_rate,
@@ -171,6 +185,7 @@ _REGISTERED = [
         "fn / (tp + fn)",
         aliases=("false negative rate", "fnr"),
         requires=("+R",),
+        proportion=(("fn",), ("tp", "fn")),
     ),
     _m(
         accuracy,
@@ -180,6 +195,7 @@ _REGISTERED = [
         aliases=("rand accuracy",),
         dual="accuracy",
         symmetric=True,
+        proportion=(("tp", "tn"), ("tp", "fp", "fn", "tn")),
     ),
     _m(
         error,
@@ -189,6 +205,7 @@ _REGISTERED = [
         aliases=("error rate",),
         dual="error",
         symmetric=True,
+        proportion=(("fp", "fn"), ("tp", "fp", "fn", "tn")),
     ),
     _m(
         jaccard,
@@ -294,6 +311,8 @@ _REGISTERED = [
         symmetric=True,
         requires=("+R", "-R", "+P", "-P"),
         source=_POWERS_2011,
+        undefined_otherwise="informedness and markedness differ in sign",
+        undefined_overall="informedness and markedness are undefined or differ in sign",
     ),
     _m(
         matthews_correlation,
@@ -307,6 +326,7 @@ _REGISTERED = [
         symmetric=True,
         requires=("+R", "-R", "+P", "-P"),
         source="Matthews (1975); Gorodkin (2004)",
+        undefined_overall="all predictions or all cases fall in one label",
     ),
     _m(
         kappa,
@@ -319,6 +339,8 @@ _REGISTERED = [
         dual="kappa",
         symmetric=True,
         source="Cohen (1960)",
+        undefined_otherwise="chance agreement is 1 (both margins degenerate)",
+        undefined_overall="all predictions or all cases fall in one label",
     ),
     _m(
         conditional_entropy,
@@ -338,7 +360,7 @@ _REGISTERED = [
         aliases=("H(P|R)",),
         high=float("inf"),
         dual="conditional_entropy",
-        source="Cover and Thomas (1991)",
+        source="Cover & Thomas (1991)",
     ),
     _m(
         mutual_information,
@@ -350,7 +372,7 @@ _REGISTERED = [
         chance=0.0,
         dual="mutual_information",
         symmetric=True,
-        source="Cover and Thomas (1991)",
+        source="Cover & Thomas (1991)",
     ),
     _m(
         bias,
@@ -359,6 +381,7 @@ _REGISTERED = [
         "|+P| / N",
         aliases=("prediction rate",),
         dual="prevalence",
+        undefined_overall="a per-label quantity: see per_label, or pass a positive label",
     ),
     _m(
         prevalence,
@@ -367,6 +390,7 @@ _REGISTERED = [
         "|+R| / N",
         aliases=("base rate",),
         dual="bias",
+        undefined_overall="a per-label quantity: see per_label, or pass a positive label",
     ),
     _m(
         bias_ratio,
@@ -375,6 +399,7 @@ _REGISTERED = [
         "|+P| / |+R|",
         high=float("inf"),
         requires=("+R",),
+        undefined_overall="a per-label quantity: see per_label, or pass a positive label",
     ),
 ]
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from informed.labels import Label, as_label, label_kind
+from informed.labels import Label, as_label, keyed
 from informed.measures import (
     AVERAGES,
     MEASURES,
@@ -84,7 +84,7 @@ def average(
     weight is left out; a nan value propagates unless `undefined="omit"`.
 
     >>> t = Table.from_counts([[5, 3, 1], [2, 7, 4], [0, 6, 9]], rows="actual")
-    >>> round(average(t, "informedness", "bias"), 6)  # PITFALLS P9: the seeds' B
+    >>> round(average(t, "informedness", "bias"), 6)  # Powers' B: weighted by bias pP(l)
     0.30331
     """
     if name not in MEASURES:
@@ -180,14 +180,15 @@ def evaluate(
     index: int | None = None
     if positive is not None:
         positive = as_label(positive)
-        keyed = [(label_kind(x), x) for x in labels]
-        if (label_kind(positive), positive) not in keyed:
+        keys = [keyed(x) for x in labels]
+        if keyed(positive) not in keys:
             msg = (
                 f"positive={positive!r} is not a label of the table; "
                 f"it should be one of {list(labels)}."
             )
             raise ValueError(msg)
-        index = keyed.index((label_kind(positive), positive))
+        index = keys.index(keyed(positive))
+        positive = labels[index]  # the table's own label: 1.0 names the label 1
 
     measures: dict[str, float] = {}
     reasons: dict[str, str] = {}
@@ -278,10 +279,5 @@ def _lower(title: str) -> str:
 
 
 def _overall_reason(measure: Measure) -> str:
-    if measure.name in ("bias", "prevalence", "bias_ratio"):
-        return "a per-label quantity: see per_label, or pass a positive label"
-    if measure.name in ("matthews_correlation", "kappa"):
-        return "all predictions or all cases fall in one label"
-    if measure.name == "correlation":
-        return "informedness and markedness are undefined or differ in sign"
-    return "undefined for this table"
+    """Why a whole table's value is nan when no label is to blame: the registry says."""
+    return measure.undefined_overall or "undefined for this table"
