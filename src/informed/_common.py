@@ -1,4 +1,5 @@
-"""Small helpers every unit shares: read-only arrays, nan as JSON null, strict JSON, choices.
+"""Small helpers every unit shares: read-only arrays, nan as JSON null, strict JSON, choices,
+and text made safe for a terminal.
 
 Each is written once here so that the summaries, inference and reports agree on them.
 """
@@ -13,7 +14,7 @@ from numpy.typing import NDArray
 
 from informed.errors import InputError
 
-__all__ = ["check_choice", "json_float", "loads_strict", "readonly"]
+__all__ = ["check_choice", "json_float", "loads_strict", "printable", "readonly"]
 
 Array = TypeVar("Array", bound=NDArray[Any])
 
@@ -53,3 +54,23 @@ def check_choice(value: Any, choices: tuple[str, ...], name: str) -> Any:
         msg = f"`{name}` must be one of {list(choices)}; got {value!r}."
         raise InputError(msg)
     return value
+
+
+_UNPRINTABLE = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))} | {
+    code: f"\\u{code:04x}"
+    for code in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+}
+
+
+def printable(text: object) -> str:
+    r"""`text` as a string safe to show on a terminal: control characters escaped.
+
+    C0 controls (ESC, CR, LF, TAB, BEL, ...), DEL and the C1 controls are shown as
+    ``\xNN``; the line and paragraph separators and the bidirectional overrides as
+    ``\uNNNN``. A label holding ESC [2J then reads as written instead of clearing the
+    screen. Everything else, backslashes included, is left as it is.
+
+    >>> print(printable("a\x1b[2Jb\rc\td"))
+    a\x1b[2Jb\x0dc\x09d
+    """
+    return str(text).translate(_UNPRINTABLE)

@@ -39,7 +39,7 @@ from matplotlib.image import imread
 from report_dom import Node, external_references, parse
 
 from informed import Table, evaluate
-from informed.inference import intervals_report
+from informed.inference import bootstrap
 from informed.ranking import Ranking
 from informed.report.html import FIGURES, write_html_report
 
@@ -225,8 +225,7 @@ def report(browser: Browser) -> Path:
         path,
         evaluation,
         ranking,
-        intervals=intervals_report(table, 0.95, replicates=200),
-        level=0.95,
+        intervals=bootstrap(table, replicates=200, level=0.95, seed=0),
         source="pets.csv",
         ranking_positive="cat",
         quotas=[100],

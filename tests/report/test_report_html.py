@@ -18,12 +18,13 @@ pytest.importorskip("matplotlib")
 from report_dom import Node, external_references, parse, row_by, table_rows
 
 from informed import MEASURES, Table, evaluate
-from informed.inference import intervals_report
-from informed.ranking import Ranking, auc, lift_table, pem, pem_areas
+from informed.inference import Bootstrap, bootstrap
+from informed.ranking import Ranking, auc, lift_table, pem, pem_areas, summarize_ranking
 from informed.report.html import FIGURES, html_report, write_html_report
+from informed.report.references import REFERENCES, cited
 from informed.table import Evaluation, payoff
 
-# Arbel & Rokach, Table 2 (seed 004): ten instances, four positives, no ties.
+# Arbel & Rokach (2006), Table 2: ten instances, four positives, no ties.
 SEED_ACTUAL = [1, 0, 1, 1, 0, 0, 1, 0, 0, 0]
 SEED_SCORES = [0.45, 0.34, 0.32, 0.26, 0.15, 0.14, 0.09, 0.07, 0.06, 0.03]
 EVALUATION_FIGURES = ("heatmap", "labels")
@@ -47,19 +48,16 @@ def seed_ranking() -> Ranking:
 
 
 @pytest.fixture(scope="module")
-def intervals(binary: Evaluation) -> dict[str, list[float | None]]:
-    return intervals_report(binary.table, 0.95, positive="+", seed=0, replicates=200)
+def intervals(binary: Evaluation) -> Bootstrap:
+    return bootstrap(binary.table, positive="+", seed=0, replicates=200, level=0.95)
 
 
 @pytest.fixture(scope="module")
-def both(
-    binary: Evaluation, seed_ranking: Ranking, intervals: dict[str, list[float | None]]
-) -> str:
+def both(binary: Evaluation, seed_ranking: Ranking, intervals: Bootstrap) -> str:
     return html_report(
         binary,
         seed_ranking,
         intervals=intervals,
-        level=0.95,
         source="seed.csv",
         ranking_positive=1,
         quotas=[3, 5],
@@ -73,7 +71,7 @@ def page(both: str) -> Node:
 
 @pytest.fixture(scope="module")
 def multiclass() -> Evaluation:
-    # the reference matrix C of PITFALLS (rows real), with labels that hold markup
+    # a 3-label matrix (rows real), with labels that hold markup
     counts = [[5, 3, 1], [2, 7, 4], [0, 6, 9]]
     labels = [HOSTILE, 'say "cheese" & $x$', "zebra"]
     table = Table.from_counts(counts, rows="actual", labels=labels)
@@ -92,7 +90,7 @@ def test_contingency_cells(page: Node) -> None:
 
 
 def test_headline_values_and_intervals(
-    page: Node, binary: Evaluation, intervals: dict[str, list[float | None]]
+    page: Node, binary: Evaluation, intervals: Bootstrap
 ) -> None:
     """Informedness 0.5 and markedness 0.4615 (21/35 + 56/65 - 1), with their intervals."""
     cards = {
@@ -104,7 +102,7 @@ def test_headline_values_and_intervals(
     for name, card in cards.items():
         assert MEASURES[name].title in card.text()
         assert MEASURES[name].formula in card.text()
-        low, high = intervals[name]
+        low, high = intervals.intervals[name].low, intervals.intervals[name].high
         assert f"95 % interval [{fmt(low)}, {fmt(high)}]" in card.text()
 
 
@@ -144,7 +142,7 @@ def test_per_label_cells(page: Node, binary: Evaluation) -> None:
 
 
 def test_ranking_numbers(page: Node, seed_ranking: Ranking) -> None:
-    """AUC, PEM (seed Table 5: 1.75/3), S1-S3 and the lift table, from the Ranking."""
+    """AUC, PEM (Arbel & Rokach's Table 5: 1.75/3), S1-S3 and the lift table, from the Ranking."""
     assert row_by(page, "ranking-table", "data-measure", "auc")[1] == fmt(auc(seed_ranking))
     assert (
         row_by(page, "ranking-table", "data-measure", "pem")[1]
@@ -168,7 +166,7 @@ def test_ranking_numbers(page: Node, seed_ranking: Ranking) -> None:
     assert [r[7] for r in rows] == [fmt(v) for v in lift.cumulative_qrecall]
     quota_rows = table_rows(page, "quota-table")[1:]
     assert [r[0] for r in quota_rows] == ["3", "5"]
-    assert quota_rows[0][1] == "0.6667" and quota_rows[1][2] == "0.7500"  # seed Table 2
+    assert quota_rows[0][1] == "0.6667" and quota_rows[1][2] == "0.7500"  # their Table 2
 
 
 def _figure_ids(root: Node) -> list[str]:
@@ -203,18 +201,27 @@ def test_figures_present(which: str, pages: dict[str, Node]) -> None:
         assert not svg.find_all("image"), key  # vector, no embedded bitmap
         caption = figure.find("figcaption").text()
         assert "Good:" in caption and "Chance:" in caption, key
-        assert "seed 00" in caption, key
+        assert "Source" in caption and cited(caption), key
+        assert "seed" not in caption.lower(), key
     assert (root.find_all(id="headline") != []) == with_evaluation
     assert (root.find_all(id="ranking") != []) == with_ranking
 
 
-def test_captions_cite_the_seeds(page: Node) -> None:
-    """Ranking plots cite Arbel & Rokach (seed 004); table plots Powers (seeds 001, 003)."""
+def test_captions_cite_the_papers(page: Node) -> None:
+    """Ranking plots cite Arbel & Rokach (2006); table plots Powers (2003) and the poster;
+    each work cited is listed in full in the page's references."""
     for key in RANKING_FIGURES:
-        assert "seed 004" in page.by_id(FIGURES[key]).find("figcaption").text()
-    assert "seed 001" in page.by_id(FIGURES["heatmap"]).find("figcaption").text()
+        assert "Arbel & Rokach (2006)" in page.by_id(FIGURES[key]).find("figcaption").text()
+    assert "Powers (2003)" in page.by_id(FIGURES["heatmap"]).find("figcaption").text()
     labels = page.by_id(FIGURES["labels"]).find("figcaption").text()
     assert MEASURES["informedness"].source in labels and MEASURES["markedness"].source in labels
+    listed = [item.text() for item in page.by_id("references").find_all("li")]
+    text = " ".join(n.text() for n in page.find_all("figcaption"))
+    for key in cited(text):
+        assert REFERENCES[key] in listed, key
+    assert "Arbel, R. & Rokach, L. (2006). Classifier evaluation under limited resources." in (
+        " ".join(listed)
+    )
 
 
 def test_labels_are_escaped(multiclass: Evaluation) -> None:
@@ -259,14 +266,13 @@ def test_ids_are_unique_and_references_resolve(page: Node) -> None:
 
 
 def test_the_same_input_gives_the_same_bytes(
-    both: str, binary: Evaluation, seed_ranking: Ranking, intervals: dict[str, list[float | None]]
+    both: str, binary: Evaluation, seed_ranking: Ranking, intervals: Bootstrap
 ) -> None:
     """No date, no random id: two renderings are identical."""
     again = html_report(
         binary,
         seed_ranking,
         intervals=intervals,
-        level=0.95,
         source="seed.csv",
         ranking_positive=1,
         quotas=[3, 5],
@@ -349,8 +355,8 @@ def test_write_is_atomic(tmp_path: Path, binary: Evaluation) -> None:
     assert write_html_report(target, binary) == target
     first = target.read_text(encoding="utf-8")
     assert first == html_report(binary)
-    with pytest.raises(ValueError, match="`intervals` and `level` go together"):
-        write_html_report(target, binary, intervals={"informedness": [0.1, 0.2]})
+    with pytest.raises(ValueError, match="`max_labels` must be a positive integer"):
+        write_html_report(target, binary, max_labels=0)
     assert target.read_text(encoding="utf-8") == first
     assert os.listdir(tmp_path) == ["report.html"]
 
@@ -383,17 +389,28 @@ def test_unusual_tables_and_rankings() -> None:
     ("kwargs", "message"),
     [
         ({}, "needs an `evaluation`, a `ranking` or both"),
-        ({"evaluation": "e", "level": 0.95}, "`intervals` and `level` go together"),
-        ({"ranking": "r", "intervals": {}, "level": 0.9}, "pass the `evaluation`"),
+        ({"ranking": "r", "intervals": "b"}, "pass the `evaluation`"),
+        ({"evaluation": "e", "intervals": "b-"}, "bootstrap the same view"),
+        ({"ranking": "r", "summary": "s", "quotas": [3]}, "not both"),
         ({"evaluation": "e", "quotas": [3]}, "need a `ranking`"),
         ({"evaluation": "e", "max_labels": 0}, "positive integer"),
     ],
 )
 def test_argument_errors(
-    kwargs: dict[str, object], message: str, binary: Evaluation, seed_ranking: Ranking
+    kwargs: dict[str, object],
+    message: str,
+    binary: Evaluation,
+    seed_ranking: Ranking,
+    intervals: Bootstrap,
 ) -> None:
     """Missing or contradictory arguments are errors that say what to pass."""
-    given = {"e": binary, "r": seed_ranking}
+    given = {
+        "e": binary,
+        "r": seed_ranking,
+        "b": intervals,
+        "b-": bootstrap(binary.table, positive="-", replicates=20, seed=0),
+        "s": summarize_ranking(seed_ranking),
+    }
     resolved = {k: given.get(v, v) if isinstance(v, str) else v for k, v in kwargs.items()}
     with pytest.raises(ValueError, match=message):
         html_report(**resolved)  # type: ignore[arg-type]
@@ -405,3 +422,5 @@ def test_argument_types(binary: Evaluation) -> None:
         html_report(binary.table)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"must be a Ranking .* got list"):
         html_report(ranking=[0.5, 0.2])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"`intervals` must be a Bootstrap .* got dict"):
+        html_report(binary, intervals={"informedness": [0.1, 0.2]})  # type: ignore[arg-type]

@@ -8,8 +8,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from informed._common import printable
 from informed.cli import evaluate
-from informed.cli.output import emit, write_html
+from informed.cli.output import FORMATS, check_html_path, emit, write_html
 
 __all__ = ["DEMO_FILE", "DEMO_QUOTAS", "add_parser", "run"]
 
@@ -19,8 +20,18 @@ DEMO_QUOTAS = (50, 100, 212)
 
 def add_parser(commands: Any) -> None:
     """The `demo` subcommand and its options."""
-    demo = commands.add_parser("demo", help="evaluate the example shipped with the package")
-    demo.add_argument("--format", choices=["text", "json", "csv"], default="text")
+    demo = commands.add_parser(
+        "demo",
+        help="evaluate the example shipped with the package",
+        description="Evaluate 10-fold cross-validated logistic regression on the UCI "
+        "breast-cancer data, shipped with informed, and write its HTML report.",
+    )
+    demo.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default="text",
+        help="what to print: " + "; ".join(f"{k}, {v}" for k, v in FORMATS.items()),
+    )
     demo.add_argument(
         "--html",
         metavar="FILE",
@@ -58,14 +69,15 @@ def _evaluate_arguments(path: Path, fmt: str) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> None:
     """Evaluate the shipped breast-cancer predictions, print them, write the HTML."""
+    if args.html:
+        check_html_path(args.html)
     with resources.as_file(resources.files("informed") / "data" / DEMO_FILE) as path:
         output = evaluate.evaluate_file(_evaluate_arguments(path, args.format), Path(path).name)
-    if args.format == "text":
-        print(
-            "Example: 10-fold cross-validated logistic regression on the UCI breast-cancer data\n"
-            "(569 tumours, 212 malignant; the positive class is malignant)\n"
-        )
+    output.preamble = (
+        "Example: 10-fold cross-validated logistic regression on the UCI breast-cancer data\n"
+        "(569 tumours, 212 malignant; the positive class is malignant)\n"
+    )
     emit(output, args.format)
     if args.html:
-        write_html(output, args.html, DEMO_FILE, 0.95)
-        print(f"\nHTML report written to {Path(args.html).resolve()}", file=sys.stderr)
+        written = write_html(output, args.html, DEMO_FILE)
+        print(f"\nHTML report written to {printable(written.resolve())}", file=sys.stderr)

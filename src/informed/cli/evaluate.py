@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from informed.cli.output import Output, emit, write_html
+from informed.cli.output import FORMATS, Output, check_html_path, emit, write_html
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -18,23 +17,37 @@ __all__ = ["add_parser", "check_options", "evaluate_file", "run"]
 
 
 def add_parser(commands: Any) -> None:
-    """The `evaluate` subcommand and its options."""
-    ev = commands.add_parser("evaluate", help="evaluate predictions and/or scores in a CSV file")
+    """The `evaluate` subcommand and its options (a list option may be repeated: its
+    values accumulate)."""
+    ev = commands.add_parser(
+        "evaluate",
+        help="evaluate predictions and/or scores in a CSV, Parquet or Arrow file",
+        description="Contingency measures of predicted labels (--predicted) and ranking "
+        "measures of scores (--score) in a file, beyond chance.",
+    )
     ev.add_argument("file", help="a CSV (with a header line), Parquet or Arrow IPC file")
-    ev.add_argument("--actual", required=True, help="column of actual classes")
-    ev.add_argument("--predicted", help="column of predicted labels (contingency measures)")
-    ev.add_argument("--score", help="column of scores, higher = more positive (ranking measures)")
-    ev.add_argument("--weight", help="column of non-negative case weights")
+    ev.add_argument("--actual", required=True, metavar="COL", help="column of actual classes")
     ev.add_argument(
-        "--positive", help="the positive class: its one-vs-rest view, and what scores rank"
+        "--predicted", metavar="COL", help="column of predicted labels (contingency measures)"
+    )
+    ev.add_argument(
+        "--score", metavar="COL", help="column of scores, higher = more positive (ranking measures)"
+    )
+    ev.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
+    ev.add_argument(
+        "--positive",
+        metavar="LABEL",
+        help="the positive class: its one-vs-rest view, and what scores rank",
     )
     ev.add_argument(
         "--quota",
         type=int,
         nargs="+",
+        action="extend",
         default=[],
         metavar="J",
-        help="quotas (numbers of top-scored cases) to report the ranking at",
+        help="quotas (numbers of top-scored cases) to report the ranking at; "
+        "repeat the flag or list several",
     )
     ev.add_argument(
         "--bins", type=int, default=10, help="bins of the lift table (default 10: deciles)"
@@ -57,7 +70,18 @@ def add_parser(commands: Any) -> None:
         "weight; the default) or normalised (each row is one case of the sample, counting "
         "as its weight)",
     )
-    ev.add_argument("--format", choices=["text", "json", "csv"], default="text")
+    ev.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default="text",
+        help="what to print: " + "; ".join(f"{k}, {v}" for k, v in FORMATS.items()),
+    )
+    ev.add_argument(
+        "--csv-raw",
+        action="store_true",
+        help="with --format csv, write labels exactly as they are, without the ' that "
+        "keeps a spreadsheet from running a label such as =1+2 as a formula",
+    )
     ev.add_argument(
         "--html", metavar="FILE", help="also write a self-contained HTML report with plots"
     )
@@ -66,6 +90,9 @@ def add_parser(commands: Any) -> None:
         "--encoding", default="utf-8", help="text encoding of a CSV file (default utf-8)"
     )
     ev.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+QUOTA_RULE = "--quota must be a whole number of cases from 1 to the number of scored rows"
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -93,7 +120,18 @@ def check_options(args: argparse.Namespace) -> None:
         raise InputError(msg)
     bad = [q for q in args.quota if q < 1]
     if bad:
-        msg = f"--quota must be positive numbers of cases; got {bad[0]}."
+        msg = f"{QUOTA_RULE}; got {bad[0]}."
+        raise InputError(msg)
+    if args.quota and args.score is None:
+        msg = "--quota needs --score COL: a quota is a number of top-scored cases."
+        raise InputError(msg)
+
+
+def _check_quotas(quotas: list[int], n: float) -> None:
+    """Every quota within the scored rows (known once the file is read)."""
+    bad = [q for q in quotas if q > n]
+    if bad:
+        msg = f"{QUOTA_RULE}, N = {n:g}; got {bad[0]}."
         raise InputError(msg)
 
 
@@ -174,85 +212,50 @@ def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int, 
 
 
 def evaluate_file(args: argparse.Namespace, source: str) -> Output:
-    """Run `evaluate` on a file: the JSON document, the text report and the CSV."""
-    from informed.report import (
-        evaluation_document,
-        measures_csv,
-        render_evaluation,
-        render_ranking,
-    )
-    from informed.table import evaluate
+    """Run `evaluate` on a file: every typed result, each computed once."""
+    from informed.table import evaluate, payoff
 
     table, ranking, _, weighted_rows = _read(args)
-    color = args.format == "text" and sys.stdout.isatty()
-    document: dict[str, Any] = {}
-    texts: list[str] = []
-    result = None
-    intervals = None
-    note = None
-    report = None
+    output = Output(
+        source=source,
+        ranking=ranking,
+        positive=args.positive,
+        all_labels=args.all_labels,
+        csv_raw=args.csv_raw,
+    )
     if table is not None:
-        result = evaluate(table, positive=args.positive, alpha=args.alpha)
-        document.update(evaluation_document(result))
+        output.evaluation = evaluate(table, positive=args.positive, alpha=args.alpha)
+        output.positive = output.evaluation.positive
+        output.pay = payoff(table)
         if args.ci is not None:
-            from informed.inference import bootstrap_design, design_note, intervals_report
+            from informed.inference import bootstrap
 
             # normalised weights: the rows that carry weight are the sample
-            weights_are: Literal["frequency", "normalised"] = (
-                "normalised" if args.weights_are == "normalised" else "frequency"
-            )
-            size = weighted_rows if weights_are == "normalised" else None
-            intervals = intervals_report(
+            normalised = args.weights_are == "normalised"
+            output.intervals = bootstrap(
                 table,
-                args.ci,
                 positive=args.positive,
+                replicates=1000,
+                level=args.ci,
                 seed=args.seed,
-                weights_are=weights_are,
-                size=size,
+                weights_are="normalised" if normalised else "frequency",
+                size=weighted_rows if normalised else None,
             )
-            design = bootstrap_design(table, args.ci, weights_are=weights_are, size=size)
-            note = design_note(design)
-            document["intervals"] = intervals
-            document["ci_level"] = args.ci
-            document["bootstrap"] = design
-        texts.append(
-            render_evaluation(
-                result,
-                source,
-                intervals,
-                args.ci,
-                all_labels=args.all_labels,
-                color=color,
-                interval_note=note,
-            )
-        )
     if ranking is not None:
-        from informed.ranking import ranking_report
+        from informed.ranking import summarize_ranking
 
-        report = ranking_report(ranking, quotas=tuple(args.quota), bins=args.bins)
-        document.setdefault("n", ranking.n)
-        document["ranking"] = report
-        if table is None:
-            texts.append(f"{source}: N = {ranking.n:g}")
-        texts.append(render_ranking(report, args.positive, color=color))
-    return Output(
-        document=document,
-        text="\n\n".join(texts),
-        csv=measures_csv(result, report),
-        evaluation=result,
-        ranking=ranking,
-        intervals=intervals,
-        positive=args.positive,
-        quotas=tuple(args.quota),
-        bins=args.bins,
-        interval_note=note,
-    )
+        _check_quotas(args.quota, ranking.n)
+        output.summary = summarize_ranking(ranking, quotas=tuple(args.quota), bins=args.bins)
+    return output
 
 
 def run(args: argparse.Namespace) -> None:
-    """`informed evaluate`: check the options, evaluate the file, print, write the HTML."""
+    """`informed evaluate`: check the options and the --html path, evaluate the file,
+    print, write the HTML."""
     check_options(args)
+    if args.html:
+        check_html_path(args.html)
     output = evaluate_file(args, args.file)
     emit(output, args.format)
     if args.html:
-        write_html(output, args.html, Path(args.file).name, args.ci)
+        write_html(output, args.html, Path(args.file).name)

@@ -3,7 +3,9 @@
 Parses arguments, calls the units that do the work and hands their results to
 `informed.report`; no arithmetic happens here. Each command lives in its own module
 (`add_parser` declares its options, `run` does it). Any error exits with status 2 and a
-one-line message naming the file, line, column and value; never a traceback.
+one-line message naming the file, line, column and value; never a traceback. Every
+message shows the user's text (file names, labels, arguments) with its control
+characters escaped, so that no byte of it can drive the terminal.
 """
 
 from __future__ import annotations
@@ -11,21 +13,46 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
+from informed._common import printable
 from informed.cli import demo, evaluate, tally
 from informed.errors import InputError, InputTypeError
 
-__all__ = ["main", "parser"]
+__all__ = ["SafeParser", "main", "parser", "version"]
 
 COMMANDS = {"evaluate": evaluate, "tally": tally, "demo": demo}
 
 
+def version() -> str:
+    """The installed version of informed (from the package metadata)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("informed")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return "unknown (not installed)"
+
+
+class SafeParser(argparse.ArgumentParser):
+    """An ArgumentParser whose error messages escape control characters (an argument such
+    as ESC [2J is shown as written, never sent to the terminal)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {printable(message)}\n")
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of every command."""
-    top = argparse.ArgumentParser(
+    top = SafeParser(
         prog="informed", description="Evaluate classifiers by what they got right beyond chance."
     )
-    commands = top.add_subparsers(dest="command", required=True)
+    top.add_argument(
+        "--version", action="version", version=f"informed {version()}", help="print the version"
+    )
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS.values():
         command.add_parser(commands)
     return top
@@ -37,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         COMMANDS[args.command].run(args)
     except (InputError, InputTypeError, OSError) as exc:
-        print(f"informed: error: {exc}", file=sys.stderr)
+        print(f"informed: error: {printable(exc)}", file=sys.stderr)
         return 2
     return 0
 

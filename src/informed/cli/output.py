@@ -1,57 +1,135 @@
-"""What a command produced, and writing it: stdout in the chosen format, the HTML page."""
+"""What a command produced, and writing it: stdout in the chosen format, the HTML page.
+
+A command computes its typed results once (an `Evaluation` and its `Payoff`, a
+`RankingSummary`, a `Bootstrap`, a `TallySummary`); `emit` formats only the one output
+asked for, and `write_html` hands the same objects to the HTML page.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from informed.ranking import Ranking
-    from informed.table import Evaluation
+from informed.errors import InputError
 
-__all__ = ["Output", "emit", "write_html"]
+if TYPE_CHECKING:
+    from informed.inference import Bootstrap
+    from informed.ranking import Ranking, RankingSummary
+    from informed.table import Evaluation, Payoff
+    from informed.tally import TallySummary
+
+__all__ = ["FORMATS", "Output", "check_html_path", "emit", "terminal_width", "write_html"]
+
+FORMATS = {
+    "text": "a report for people (the default)",
+    "json": "one JSON object, registry names as keys, null for nan",
+    "csv": "one row per label and one overall, a column per measure",
+}
+"""The output formats and what each is."""
 
 
 @dataclass
 class Output:
-    """What a command produced, in every format it can be written in."""
+    """The typed results of a command, each computed once."""
 
-    document: dict[str, Any]
-    text: str
-    csv: str | None = None
+    source: str
     evaluation: Evaluation | None = None
+    pay: Payoff | None = None
     ranking: Ranking | None = None
-    intervals: dict[str, list[float | None]] | None = None
-    positive: str | None = None
-    quotas: tuple[int, ...] = ()
-    bins: int = 10
-    interval_note: str | None = None
+    summary: RankingSummary | None = None
+    intervals: Bootstrap | None = None
+    tally: TallySummary | None = None
+    positive: Any = None
+    all_labels: bool = False
+    csv_raw: bool = False
+    preamble: str = ""
 
 
-def emit(output: Output, fmt: str) -> None:
-    """Print the output on stdout as JSON, CSV or text."""
+def terminal_width() -> int:
+    """The width of the terminal on stdout (rich's detection), or 100 when not a terminal."""
+    from informed.report.text import WIDTH
+
+    if not sys.stdout.isatty():
+        return WIDTH
+    from rich.console import Console
+
+    return Console(file=sys.stdout).width
+
+
+def _document(output: Output) -> dict[str, Any]:
+    if output.tally is not None:
+        return output.tally.to_dict()
+    from informed.report import results_document
+
+    return results_document(
+        output.evaluation, output.pay, output.summary, output.intervals, output.positive
+    )
+
+
+def _text(output: Output, color: bool, width: int) -> str:
+    from informed._common import printable
+    from informed.report import render_evaluation, render_ranking, render_tally
+
+    if output.tally is not None:
+        return render_tally(output.tally, color=color, width=width)
+    texts = [output.preamble] if output.preamble else []
+    if output.evaluation is not None:
+        texts.append(
+            render_evaluation(
+                output.evaluation,
+                output.source,
+                output.intervals,
+                pay=output.pay,
+                all_labels=output.all_labels,
+                color=color,
+                width=width,
+            )
+        )
+    if output.summary is not None:
+        if output.evaluation is None:
+            texts.append(f"{printable(output.source)}: N = {output.summary.n:g}")
+        texts.append(render_ranking(output.summary, output.positive, color=color, width=width))
+    return "\n\n".join(texts)
+
+
+def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
+    """Print the output on stdout as JSON, CSV or text (`width` columns; by default the
+    terminal's, or 100 when stdout is not a terminal)."""
     if fmt == "json":
-        print(json.dumps(output.document, indent=1, allow_nan=False))
+        print(json.dumps(_document(output), indent=1, allow_nan=False))
     elif fmt == "csv":
-        print(output.csv or "", end="")
+        from informed.report import measures_csv
+
+        print(measures_csv(output.evaluation, output.summary, raw=output.csv_raw), end="")
     else:
-        print(output.text)
+        color = sys.stdout.isatty()
+        print(_text(output, color, terminal_width() if width is None else width))
 
 
-def write_html(output: Output, path: str, source: str, level: float | None) -> None:
-    """Write the self-contained HTML report of an evaluation."""
+def check_html_path(path: str) -> None:
+    """Refuse an --html path that cannot be written, before any work, naming it."""
+    try:
+        from informed.report.html import check_output_path
+    except ImportError as error:  # pragma: no cover - matplotlib is missing
+        msg = f"--html needs matplotlib: pip install 'informed[report]' ({error})."
+        raise InputError(msg) from None
+    check_output_path(path)
+
+
+def write_html(output: Output, path: str, source: str) -> Path:
+    """Write the self-contained HTML report of an evaluation; return the path written."""
     from informed.report.html import write_html_report
 
-    write_html_report(
+    return write_html_report(
         path,
         output.evaluation,
         output.ranking,
         intervals=output.intervals,
-        level=level,
+        pay=output.pay,
+        summary=output.summary,
         source=source,
         ranking_positive=output.positive,
-        quotas=output.quotas,
-        bins=output.bins,
-        interval_note=output.interval_note,
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +15,28 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands: Any) -> None:
     """The `tally` subcommand and its options."""
     ta = commands.add_parser(
-        "tally", help="score multi-label assignments (Statistics::Contingency)"
+        "tally",
+        help="score multi-label assignments (Statistics::Contingency)",
+        description="Micro, macro and per-category measures of multi-label assignments, "
+        "as Williams's Perl module Statistics::Contingency 0.09 computes them.",
     )
     ta.add_argument(
         "file",
         help='JSON lines: {"assigned": [...], "correct": [...]} per document; optionally '
         '{"categories": [...]} first and {"set_entries": [a, b, c, d]} lines',
     )
-    ta.add_argument("--categories", help="comma-separated categories (else the file's first line)")
     ta.add_argument(
-        "--conventions", choices=["default", "statistics-contingency"], default="default"
+        "--categories",
+        action="append",
+        metavar="A,B,C",
+        help="comma-separated categories (else the file's first line); repeat the flag to add more",
+    )
+    ta.add_argument(
+        "--conventions",
+        choices=["default", "statistics-contingency"],
+        default="default",
+        help="default: an undefined measure is nan, with the reason; statistics-contingency: "
+        "the Perl module's fixed values (0 or 1) where it would divide by zero",
     )
     ta.add_argument(
         "--unknown",
@@ -35,25 +46,30 @@ def add_parser(commands: Any) -> None:
         "and count it, as Statistics::Contingency skips it (default: error under the "
         "default conventions, ignore under statistics-contingency)",
     )
-    ta.add_argument("--format", choices=["text", "json"], default="text")
+    ta.add_argument(
+        "--format",
+        choices=["text", "json"],
+        default="text",
+        help="what to print: text, the Perl module's statistics table and each category; "
+        "json, one JSON object with every measure (null for nan)",
+    )
 
 
 def tally_file(args: argparse.Namespace) -> Output:
     """Read the JSON lines into a Tally and report every measure of it."""
     from informed.io import read_jsonl
-    from informed.report import render_tally
-    from informed.tally import tally_report
+    from informed.tally import summarize_tally
 
     path = Path(args.file)
     if not path.is_file():
         msg = f"{args.file}: no such file."
         raise InputError(msg)
-    categories = [c for c in args.categories.split(",") if c] if args.categories else None
+    given = ",".join(args.categories or [])
+    categories = [c for c in given.split(",") if c] if args.categories else None
     tally = read_jsonl(
         path, categories=categories, unknown=args.unknown, conventions=args.conventions
     )
-    document = tally_report(tally)
-    return Output(document=document, text=render_tally(document, color=sys.stdout.isatty()))
+    return Output(source=args.file, tally=summarize_tally(tally))
 
 
 def run(args: argparse.Namespace) -> None:

@@ -1,82 +1,179 @@
-"""JSON documents of results: registry names as keys, nan written as null."""
+"""JSON and CSV documents of results: registry names as keys, nan written as null.
+
+Presentation only: each document is formatted from typed results computed before (an
+`Evaluation` and its `Payoff`, a `RankingSummary`, a `Bootstrap`).
+
+CSV cells are quoted when they hold a comma, a quote, a carriage return or a line feed,
+so every row parses back to the same number of fields. A text cell that a spreadsheet
+would run as a formula (it starts with =, +, -, @, a tab or a carriage return) is written
+with one ' in front; so that this stays reversible, a text cell starting with ' gets one
+too. To get a label back, remove the first character of any text cell that starts with
+'; or write the labels unchanged with ``raw=True`` (``--csv-raw``). Numbers, and labels
+that are numbers such as -1 or +2.5, are never changed.
+"""
 
 from __future__ import annotations
 
-import io
-import math
+import re
 from typing import Any
 
+from informed._common import json_float
+from informed.inference.design import bootstrap_design
+from informed.inference.table_bootstrap import Bootstrap
+from informed.measures import MEASURES
+from informed.ranking.document import SUMMARIES, RankingSummary
 from informed.table.evaluation import Evaluation
-from informed.table.payoff import payoff
+from informed.table.payoff import Payoff, payoff
 
-__all__ = ["evaluation_document", "json_number", "measures_csv"]
+__all__ = [
+    "FORMULA_STARTS",
+    "bootstrap_document",
+    "csv_text",
+    "evaluation_document",
+    "intervals_document",
+    "measures_csv",
+    "results_document",
+]
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""Leading characters that make a spreadsheet read a text cell as a formula."""
+
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NEEDS_QUOTES = re.compile(r'[",\r\n]')
 
 
-def json_number(value: float) -> float | None:
-    """A float for JSON: nan becomes None (null); infinities are kept for the caller to refuse."""
-    return None if math.isnan(value) else value
-
-
-def evaluation_document(result: Evaluation) -> dict[str, Any]:
+def evaluation_document(result: Evaluation, pay: Payoff | None = None) -> dict[str, Any]:
     """The JSON document of an evaluation.
 
-    Keys: ``n``, ``positive``, ``labels`` {``predicted``, ``actual``}, ``table`` (rows
-    predicted), ``measures`` {name: value}, ``undefined`` {name: reason}, ``per_label``
-    {label: {name: value}}, ``payoff`` (see `informed.table.Payoff.to_dict`).
+    Keys: ``n``, ``positive`` (a label, of the labels' type), ``labels`` {``predicted``,
+    ``actual``}, ``table`` (rows predicted), ``measures`` {name: value}, ``undefined``
+    {name: reason}, ``per_label`` {label: {name: value}}, ``payoff`` (see
+    `informed.table.Payoff.to_dict`). `pay` is the table's payoff (computed here only
+    when not given).
     """
     table = result.table
+    pay = payoff(table) if pay is None else pay
     return {
         "n": table.n,
         "positive": result.positive,
         "labels": {"predicted": list(table.predicted), "actual": list(table.actual)},
         "table": table.counts.tolist(),
-        "measures": {name: json_number(v) for name, v in result.measures.items()},
+        "measures": {name: json_float(v) for name, v in result.measures.items()},
         "undefined": dict(result.reasons),
         "per_label": {
-            str(label): {name: json_number(v) for name, v in values.items()}
+            str(label): {name: json_float(v) for name, v in values.items()}
             for label, values in result.per_label.items()
         },
-        "payoff": payoff(table).to_dict(),
+        "payoff": pay.to_dict(),
     }
 
 
-_RANKING_SUMMARIES = ("auc", "average_hit_rate", "average_qrecall", "pem")
+def intervals_document(intervals: Bootstrap) -> dict[str, list[float | None]]:
+    """{measure name: [low, high]} (None where undefined): the JSON "intervals" entry."""
+    return {name: interval.as_list() for name, interval in intervals.intervals.items()}
 
 
-def _csv_cell(value: Any) -> str:
-    """A CSV cell: numbers as repr, nan/None empty, and text that a spreadsheet would run as
-    a formula (leading = + - @) neutralised with a leading quote."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+def bootstrap_document(intervals: Bootstrap) -> dict[str, Any]:
+    """How the intervals were made (level, method, replicates, cases per replicate, how a
+    weighted table's weights were read): the JSON "bootstrap" entry, read from the
+    `Bootstrap` (`informed.inference.bootstrap_design`; `design_note` says it in words)."""
+    return bootstrap_design(
+        intervals.table,
+        intervals.level,
+        replicates=intervals.replicates,
+        method=intervals.method,
+        weights_are=intervals.weights_are or "frequency",
+        size=intervals.size,
+    )
+
+
+def results_document(
+    evaluation: Evaluation | None = None,
+    pay: Payoff | None = None,
+    ranking: RankingSummary | None = None,
+    intervals: Bootstrap | None = None,
+    positive: Any = None,
+) -> dict[str, Any]:
+    """The JSON document of `informed evaluate`: the evaluation's keys (with `pay`), then
+    ``"intervals"``, ``"ci_level"`` and ``"bootstrap"`` from `intervals`, ``"ranking"``
+    from `ranking`.
+
+    Without an evaluation, ``"n"`` is the ranking's and ``"positive"`` is `positive`.
+    """
+    document: dict[str, Any] = {}
+    if evaluation is not None:
+        document.update(evaluation_document(evaluation, pay))
+        if intervals is not None:
+            document["intervals"] = intervals_document(intervals)
+            document["ci_level"] = intervals.level
+            document["bootstrap"] = bootstrap_document(intervals)
+    if ranking is not None:
+        if evaluation is None:
+            number = ranking.n
+            document["n"] = int(number) if number.is_integer() else number
+            document["positive"] = positive
+        document["ranking"] = ranking.to_dict()
+    return document
+
+
+def _number_cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and value != value):
         return ""
     if isinstance(value, bool):
         return str(value).lower()
-    if isinstance(value, int | float):
-        return repr(value)
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    return repr(value)
 
 
-def measures_csv(result: Evaluation | None, ranking: dict[str, Any] | None = None) -> str:
+def _text_cell(text: str, raw: bool) -> str:
+    """A text cell, guarded against formula injection unless `raw`."""
+    if raw or _NUMBER.fullmatch(text):
+        return text
+    return "'" + text if text[:1] in (*FORMULA_STARTS, "'") else text
+
+
+def _label_cell(label: Any, raw: bool) -> str:
+    if label is None:
+        return ""
+    if isinstance(label, bool):
+        return str(label).lower()
+    if isinstance(label, int | float):
+        return repr(label)
+    return _text_cell(str(label), raw)
+
+
+def csv_text(rows: list[list[str]]) -> str:
+    """Rows of cells as CSV text, one line each ("\\n"), every cell that needs quotes quoted
+    (a comma, a double quote, a carriage return or a line feed in it)."""
+
+    def quoted(cell: str) -> str:
+        return '"' + cell.replace('"', '""') + '"' if _NEEDS_QUOTES.search(cell) else cell
+
+    return "".join(",".join(quoted(cell) for cell in row) + "\n" for row in rows)
+
+
+def measures_csv(
+    result: Evaluation | None, ranking: RankingSummary | None = None, *, raw: bool = False
+) -> str:
     """The measures as CSV: one row for the whole table (``scope`` = overall) and one per
     label, a column per registry measure; ranking summaries as extra columns of the
-    overall row."""
-    import csv
-
-    from informed.measures import MEASURES
-
+    overall row. Labels are guarded against formula injection unless `raw` (see the
+    module's docstring for how to read a guarded label back)."""
     names = list(MEASURES) if result is not None else []
-    extra = list(_RANKING_SUMMARIES) if ranking is not None else []
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["scope", "label", *names, *extra])
+    extra = list(SUMMARIES) if ranking is not None else []
+    rows = [["scope", "label", *names, *extra]]
     overall = [result.measures[n] for n in names] if result is not None else []
-    summaries = [ranking.get(k) for k in extra] if ranking is not None else []
+    summaries = [ranking.values[k] for k in extra] if ranking is not None else []
     positive = result.positive if result is not None else None
-    writer.writerow(
-        ["overall", _csv_cell(positive), *map(_csv_cell, overall), *map(_csv_cell, summaries)]
+    rows.append(
+        [
+            "overall",
+            _label_cell(positive, raw),
+            *map(_number_cell, overall),
+            *map(_number_cell, summaries),
+        ]
     )
     if result is not None:
         for label, values in result.per_label.items():
-            row = ["label", _csv_cell(label), *(_csv_cell(values[n]) for n in names)]
-            writer.writerow(row + [""] * len(extra))
-    return buffer.getvalue()
+            cells = [_number_cell(values[n]) for n in names]
+            rows.append(["label", _label_cell(label, raw), *cells, *[""] * len(extra)])
+    return csv_text(rows)

@@ -1,79 +1,108 @@
-"""The terminal report, drawn with rich: readable in thirty seconds, 100 columns wide.
+"""The terminal report, drawn with rich: readable in thirty seconds, as wide as the terminal.
 
 Order: the contingency table with its margins and the fair-odds payoff; the headline
 (informedness, markedness, correlation, with intervals when computed); every measure,
 an undefined one saying why; per label with the label-bias diagnostics; then the ranking.
-Many labels are summarised (the most prevalent shown, the rest pooled into one row and
-column) unless `all_labels` is set. Every heading, formula and name comes from the
-measure registry. Colour is used only on a terminal; redirected output is plain text.
+Many labels are summarised (the most frequent shown, by the larger of how often a label
+is predicted and how often it occurs; the rest pooled into one row and column) unless
+`all_labels` is set. Every heading, formula and name comes from the registries
+(`informed.measures.MEASURES`, `informed.ranking.RANKING_MEASURES`).
+
+Presentation only: each function formats typed results computed before (an `Evaluation`
+and its `Payoff`, a `RankingSummary`, a `Bootstrap`, a `TallySummary`). Text given by the
+user (labels, file names, categories) is shown with its control characters escaped
+(`informed._common.printable`) and never read as rich markup. Colour is used only on a
+terminal; redirected output is plain text, `width` columns wide (100 by default; the
+command line passes the terminal's width). An interval is never wrapped over two lines.
 """
 
 from __future__ import annotations
 
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from informed.labels import Label
+from informed._common import printable
+from informed.inference.design import design_note
+from informed.inference.interval import Interval
+from informed.inference.table_bootstrap import Bootstrap
+from informed.labels import Label, keyed
 from informed.measures import MEASURES
+from informed.ranking.document import AREAS, SUMMARIES, RankingSummary, value_range
+from informed.ranking.registry import LIFT_COLUMNS, RANKING_MEASURES
+from informed.report.contents import HEADLINE, PER_LABEL, PER_LABEL_HEADINGS
+from informed.report.document import bootstrap_document
 from informed.table.evaluation import Evaluation
-from informed.table.payoff import payoff
-from informed.table.table import Table
+from informed.table.payoff import Payoff, payoff
+from informed.tally.document import TallySummary
 
-__all__ = ["SHOWN_LABELS", "WIDTH", "render_evaluation", "render_ranking", "render_tally"]
+__all__ = [
+    "MIN_WIDTH",
+    "SHOWN_LABELS",
+    "WIDTH",
+    "render_evaluation",
+    "render_ranking",
+    "render_tally",
+]
 
 WIDTH = 100
+"""Columns of the report when it does not go to a terminal."""
+MIN_WIDTH = 64
+"""The narrowest report drawn: below, the terminal wraps the lines."""
 SHOWN_LABELS = 8
 """Labels shown in the contingency and payoff tables before the rest are pooled."""
-HEADLINE = ("informedness", "markedness", "correlation")
-PER_LABEL = {
-    "recall": "recall",
-    "precision": "precision",
-    "f_measure": "F",
-    "informedness": "informed.",
-    "markedness": "marked.",
-    "bias": "bias pP",
-    "prevalence": "prev. pR",
-    "bias_ratio": "pP / pR",
-}
 
 
-def _console(color: bool) -> Console:
+def _console(color: bool, width: int) -> Console:
     return Console(
         file=io.StringIO(),
-        width=WIDTH,
+        width=max(int(width), MIN_WIDTH),
         force_terminal=color,
         color_system="standard" if color else None,
         highlight=False,
         soft_wrap=False,
+        emoji=False,
+        markup=False,
     )
 
 
-def _grid(title: str | None = None, *, header: bool = True) -> RichTable:
-    """A borderless table whose title never wraps (the table is at least as wide)."""
+def _grid(*, header: bool = True, expand: bool = False) -> RichTable:
+    """A borderless table; with `expand`, as wide as the report (a column with ratio=1
+    takes the room left)."""
     return RichTable(
-        title=title,
-        box=box.SIMPLE_HEAD,
-        title_justify="left",
-        title_style="bold",
+        box=box.SIMPLE_HEAD if header else None,
         pad_edge=False,
         show_header=header,
-        min_width=min(len(title) + 1, WIDTH) if title else None,
+        expand=expand,
     )
 
 
-def _render(parts: Sequence[Any], color: bool) -> str:
-    console = _console(color)
+def _titled(title: str, grid: RichTable) -> Group:
+    """A table under its title, which wraps at the report's width (the table need not)."""
+    return Group(Text(title, style="bold"), grid)
+
+
+def _render(parts: Sequence[Any], color: bool, width: int) -> str:
+    console = _console(color, width)
     for part in parts:
         console.print(part)
     text = console.file.getvalue()  # type: ignore[attr-defined]
     return str(text).rstrip("\n")
+
+
+def _user(text: object, limit: int | None = None) -> Text:
+    """Text given by the user, control characters escaped, never markup; cut to `limit`."""
+    shown = printable(text)
+    if limit is not None and len(shown) > limit:
+        shown = shown[: limit - 1] + "…"
+    return Text(shown)
 
 
 def _value(value: float | None, digits: int = 4) -> str:
@@ -88,258 +117,281 @@ def _count(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else f"{value:,}"
 
 
-def _shown_labels(table: Table, all_labels: bool) -> tuple[list[Label], int]:
-    """The labels to show (most prevalent, then most predicted) and how many are pooled."""
-    labels, square = table.square()
+def _interval(intervals: Bootstrap | None, name: str) -> Text | None:
+    """`[low, high]` of a measure as one unbreakable piece, "undefined", or None."""
+    if intervals is None or name not in intervals.intervals:
+        return None
+    found: Interval = intervals.intervals[name]
+    if math.isnan(found.low) or math.isnan(found.high):
+        return Text("undefined", no_wrap=True)
+    return Text(f"[{found.low:.4f}, {found.high:.4f}]", no_wrap=True)
+
+
+def _shown_labels(evaluation: Evaluation, all_labels: bool) -> tuple[list[Label], int]:
+    """The labels to show and how many are pooled: the most frequent first, by the larger
+    of how often a label is predicted and how often it occurs."""
+    labels, square = evaluation.table.square()
     if all_labels or len(labels) <= SHOWN_LABELS:
         return list(labels), 0
-    weight = square.sum(axis=0) * (square.sum() + 1) + square.sum(axis=1)
-    order = sorted(range(len(labels)), key=lambda i: -float(weight[i]))[: SHOWN_LABELS - 1]
-    keep = sorted(order)
+    frequency = np.maximum(square.sum(axis=0), square.sum(axis=1))
+    order = sorted(range(len(labels)), key=lambda i: (-float(frequency[i]), i))
+    keep = sorted(order[: SHOWN_LABELS - 1])
     return [labels[i] for i in keep], len(labels) - len(keep)
 
 
-def _contingency(table: Table, all_labels: bool) -> RichTable:
-    shown, pooled = _shown_labels(table, all_labels)
-    labels, square = table.square()
-    index = [labels.index(x) for x in shown]
-    rest = [i for i in range(len(labels)) if i not in index]
+def _contingency(evaluation: Evaluation, all_labels: bool) -> Group:
+    shown, pooled = _shown_labels(evaluation, all_labels)
+    labels, square = evaluation.table.square()
+    positions = {keyed(x): i for i, x in enumerate(labels)}
+    index = [positions[keyed(x)] for x in shown]
+    rest = [i for i in range(len(labels)) if i not in set(index)]
     title = "Contingency table: rows predicted, columns actual"
     if pooled:
-        title += f" ({pooled} least frequent labels pooled as 'other')"
-    grid = _grid(title)
-    grid.add_column("predicted \\ actual", style="bold")
-    names = [str(x) for x in shown] + (["other"] if pooled else [])
+        title += (
+            f" ({pooled} least frequent labels, by the larger of predicted and actual "
+            "counts, pooled as 'other')"
+        )
+    grid = _grid()
+    grid.add_column("predicted \\ actual", style="bold", no_wrap=True)
+    names = [_user(x, 12) for x in shown] + ([Text("other")] if pooled else [])
     for name in names:
-        grid.add_column(name[:12], justify="right")
-    grid.add_column("total", justify="right", style="dim")
+        grid.add_column(name, justify="right", no_wrap=True)
+    grid.add_column("total", justify="right", style="dim", no_wrap=True)
     rows = [square[i] for i in index] + ([square[rest].sum(axis=0)] if pooled else [])
-    for name, row in zip(names, rows, strict=True):
+    heads = [_user(x, 18) for x in shown] + ([Text("other")] if pooled else [])
+    for head, row in zip(heads, rows, strict=True):
         cells = [row[i] for i in index] + ([row[rest].sum()] if pooled else [])
-        grid.add_row(name[:18], *(_count(c.item()) for c in cells), _count(row.sum().item()))
+        grid.add_row(head, *(_count(c.item()) for c in cells), _count(row.sum().item()))
     totals = square.sum(axis=0)
     col_cells = [totals[i] for i in index] + ([totals[rest].sum()] if pooled else [])
     grid.add_row(
         "total", *(_count(c.item()) for c in col_cells), _count(square.sum().item()), style="dim"
     )
-    return grid
+    return _titled(title, grid)
 
 
-def _payoff(table: Table, all_labels: bool) -> RichTable:
-    pay = payoff(table)
-    shown, pooled = _shown_labels(table, all_labels)
-    grid = _grid("Fair-odds payoff per unit stake: each row wins its label's informedness")
-    grid.add_column("bet on", style="bold")
+def _payoff(evaluation: Evaluation, pay: Payoff, all_labels: bool) -> Group:
+    shown, pooled = _shown_labels(evaluation, all_labels)
+    positions = {keyed(x): i for i, x in enumerate(pay.labels)}
+    grid = _grid()
+    grid.add_column("bet on", style="bold", no_wrap=True)
     for label in shown:
-        grid.add_column(str(label)[:10], justify="right")
-    grid.add_column("won", justify="right")
-    grid.add_column("x pP = weighted", justify="right")
+        grid.add_column(_user(label, 10), justify="right", no_wrap=True)
+    grid.add_column("won", justify="right", no_wrap=True)
+    grid.add_column("x pP = weighted", justify="right", no_wrap=True)
     for label in shown:
-        i = pay.labels.index(label)
-        cells = [_value(float(pay.matrix[i, pay.labels.index(c)]), 3) for c in shown]
+        i = positions[keyed(label)]
+        cells = [_value(float(pay.matrix[i, positions[keyed(c)]]), 3) for c in shown]
         grid.add_row(
-            str(label)[:18], *cells, _value(float(pay.won[i]), 3), _value(float(pay.weighted[i]), 3)
+            _user(label, 18),
+            *cells,
+            _value(float(pay.won[i]), 3),
+            _value(float(pay.weighted[i]), 3),
         )
     if pooled:
         grid.caption = f"{pooled} labels not shown; their rows add to the total below"
     grid.add_row("total", *([""] * len(shown)), "", _value(pay.informedness, 3), style="bold")
+    return _titled("Fair-odds payoff per unit stake: each row wins its label's informedness", grid)
+
+
+def _headline(result: Evaluation, intervals: Bootstrap | None) -> RichTable:
+    grid = _grid(header=False)
+    grid.add_column("measure", style="bold", no_wrap=True)
+    grid.add_column("value", justify="right", style="bold cyan", no_wrap=True)
+    grid.add_column("interval", no_wrap=True)
+    for name in HEADLINE:
+        grid.add_row(
+            MEASURES[name].title, _value(result.measures[name]), _interval(intervals, name)
+        )
+    if intervals is not None:
+        grid.caption = design_note(bootstrap_document(intervals))
+        grid.caption_justify = "left"
     return grid
 
 
-def _interval(intervals: Mapping[str, Sequence[float | None]] | None, name: str) -> str:
-    if not intervals or name not in intervals:
-        return ""
-    low, high = intervals[name]
-    if low is None or high is None:
-        return "undefined"
-    return f"[{low:.4f}, {high:.4f}]"
-
-
-def _headline(
-    result: Evaluation,
-    intervals: Mapping[str, Sequence[float | None]] | None,
-    level: float | None,
-    note: str | None = None,
-) -> Any:
-    line = Text()
-    for name in HEADLINE:
-        measure = MEASURES[name]
-        line.append(f"{measure.title} ", style="bold")
-        line.append(_value(result.measures[name]), style="bold cyan")
-        shown = _interval(intervals, name)
-        if shown:
-            line.append(f" {shown}")
-        line.append("   ")
-    if intervals and level:
-        line.append("\n" + (note or f"({100 * level:g} % bootstrap intervals)"), style="dim")
-    return line
-
-
-def _measures(
-    result: Evaluation, intervals: Mapping[str, Sequence[float | None]] | None
-) -> RichTable:
+def _measures(result: Evaluation, intervals: Bootstrap | None) -> Group:
     title = "Every measure"
     if result.positive is not None:
-        title += f" (label {result.positive!r} against the rest)"
-    grid = _grid(title)
-    grid.add_column("measure")
-    grid.add_column("value", justify="right")
-    if intervals:
-        grid.add_column("interval", justify="right")
-    grid.add_column("formula / why undefined", overflow="ellipsis", no_wrap=True, max_width=52)
+        title += f" (label {printable(repr(result.positive))} against the rest)"
+    grid = _grid(expand=True)
+    grid.add_column("measure", no_wrap=True)
+    grid.add_column("value", justify="right", no_wrap=True)
+    if intervals is not None:
+        grid.add_column("interval", justify="right", no_wrap=True)
+    grid.add_column("formula / why undefined", overflow="ellipsis", no_wrap=True, ratio=1)
     for name, measure in MEASURES.items():
-        value = result.measures[name]
         note = (
-            Text(f"undefined: {result.reasons[name]}", style="yellow")
+            Text(f"undefined: {printable(result.reasons[name])}", style="yellow")
             if name in result.reasons
             else Text(measure.formula, style="dim")
         )
-        cells: list[Any] = [measure.title, _value(value)]
-        if intervals:
-            cells.append(_interval(intervals, name))
+        cells: list[Any] = [measure.title, _value(result.measures[name])]
+        if intervals is not None:
+            cells.append(_interval(intervals, name) or "")
         grid.add_row(*cells, note)
-    return grid
+    return _titled(title, grid)
 
 
-def _per_label(result: Evaluation, all_labels: bool) -> RichTable | None:
+def _per_label(result: Evaluation, all_labels: bool) -> Group | None:
     labels = list(result.per_label)
     if not labels:
         return None
     hidden = 0
     if not all_labels and len(labels) > 2 * SHOWN_LABELS:
-        by_prevalence = sorted(labels, key=lambda x: -result.per_label[x]["prevalence"])
-        keep = set(by_prevalence[: 2 * SHOWN_LABELS])
+
+        def frequency(label: Label) -> float:
+            values = result.per_label[label]
+            known = [v for v in (values["prevalence"], values["bias"]) if math.isfinite(v)]
+            return max(known, default=-1.0)
+
+        ranked = sorted(range(len(labels)), key=lambda i: (-frequency(labels[i]), i))
+        keep = sorted(ranked[: 2 * SHOWN_LABELS])
         hidden = len(labels) - len(keep)
-        labels = [x for x in labels if x in keep]
-    grid = _grid(
-        "Per label, one against the rest (an unbiased label predicts as often as it occurs)"
-    )
+        labels = [labels[i] for i in keep]
+    grid = _grid()
     grid.add_column("label", max_width=16, overflow="ellipsis", no_wrap=True)
-    for heading in PER_LABEL.values():
-        grid.add_column(heading, justify="right")
+    for name in PER_LABEL:
+        grid.add_column(PER_LABEL_HEADINGS[name], justify="right", no_wrap=True)
     for label in labels:
         values = result.per_label[label]
-        grid.add_row(str(label), *(_value(values[n], 3) for n in PER_LABEL))
+        grid.add_row(_user(label), *(_value(values[n], 3) for n in PER_LABEL))
     if hidden:
-        grid.caption = f"{hidden} less prevalent labels not shown (--all-labels lists them)"
-    return grid
+        grid.caption = (
+            f"{hidden} less frequent labels not shown (--all-labels lists them; "
+            "frequency is the larger of bias and prevalence)"
+        )
+    return _titled(
+        "Per label, one against the rest (an unbiased label predicts as often as it occurs)", grid
+    )
 
 
 def render_evaluation(
     result: Evaluation,
     source: str,
-    intervals: Mapping[str, Sequence[float | None]] | None = None,
-    level: float | None = None,
+    intervals: Bootstrap | None = None,
     *,
+    pay: Payoff | None = None,
     all_labels: bool = False,
     color: bool = False,
-    interval_note: str | None = None,
+    width: int = WIDTH,
 ) -> str:
-    """The contingency report as text (ANSI colours only when `color`); `interval_note`
-    says how the intervals were made (`informed.inference.design_note`)."""
-    table = result.table
-    head = Text(f"{source}: N = {_count(table.n)}", style="bold")
+    """The contingency report as text (ANSI colours only when `color`).
+
+    `intervals` is a `Bootstrap` of the same table (`informed.bootstrap`), `pay` the
+    table's `Payoff` (computed here only when not given); `width` is the number of
+    columns (at least `MIN_WIDTH`).
+    """
+    if pay is None:
+        pay = payoff(result.table)
+    head = Text(f"{printable(source)}: N = {_count(result.table.n)}", style="bold")
     if result.positive is not None:
-        head.append(f", positive label {result.positive!r}")
-    parts: list[Any] = [head, "", _headline(result, intervals, level, interval_note), ""]
+        head.append(f", positive label {printable(repr(result.positive))}")
+    parts: list[Any] = [head, "", _headline(result, intervals), ""]
     parts += [
-        _contingency(table, all_labels),
-        _payoff(table, all_labels),
+        _contingency(result, all_labels),
+        _payoff(result, pay, all_labels),
         _measures(result, intervals),
     ]
     per_label = _per_label(result, all_labels)
     if per_label is not None:
         parts.append(per_label)
-    return _render(parts, color)
+    return _render(parts, color, width)
 
 
-def render_ranking(report: Mapping[str, Any], positive: object, *, color: bool = False) -> str:
-    """The ranking section: AUC, average hit rate, average Qrecall, PEM, quotas, bins."""
+def _legend(names: Sequence[str]) -> Text:
+    """Each measure's title, definition, chance value and source, from the registry."""
+    text = Text(style="dim")
+    for name in names:
+        measure = RANKING_MEASURES[name]
+        chance = "" if measure.chance is None else f"; chance {measure.chance}"
+        text.append(f"{measure.title}: {measure.definition}{chance} ({measure.source}).\n")
+    text.rstrip()
+    return text
+
+
+def render_ranking(
+    summary: RankingSummary, positive: object, *, color: bool = False, width: int = WIDTH
+) -> str:
+    """The ranking section: AUC, average hit rate, average Qrecall, PEM and its areas, the
+    values at the quotas and the lift table, each measure defined from the registry."""
     head = Text(
-        f"Ranking by score: positive class {positive!r}; tied scores share their group's positives",
+        f"Ranking by score: positive class {printable(repr(positive))}; tied scores share "
+        "their group's positives",
         style="bold",
     )
-    summary = _grid(header=False)
-    summary.add_column("summary")
-    summary.add_column("value", justify="right")
-    summary.add_column("meaning", style="dim")
-    for key, title, meaning in (
-        ("auc", "AUC", "P(a positive outscores a negative), ties 1/2; chance 0.5"),
-        (
-            "average_hit_rate",
-            "Average hit rate",
-            "precision averaged at each positive (seed 004, eq. 12)",
-        ),
-        ("average_qrecall", "Average Qrecall", "recall averaged over quotas >= n+ (eq. 13)"),
-        ("pem", "PEM", "area gained over random / possible (eq. 14-15) = 2 AUC - 1"),
-    ):
-        why = (report.get("undefined") or {}).get(key)
-        summary.add_row(title, _value(report.get(key)), f"undefined: {why}" if why else meaning)
-    parts: list[Any] = [head, summary]
-    quotas = report.get("at_quota") or {}
-    if quotas:
-        grid = _grid("At quota J (the top J cases acted on)")
-        names = ("hit_rate", "qrecall", "lift", "pearson", "threshold")
-        grid.add_column("J", justify="right")
-        for name in names:
-            grid.add_column(name.replace("_", " "), justify="right")
+    grid = _grid(expand=True)
+    grid.add_column("summary", no_wrap=True)
+    grid.add_column("value", justify="right", no_wrap=True)
+    grid.add_column("range", justify="right", no_wrap=True)
+    grid.add_column("note", overflow="fold", ratio=1)
+    for name in (*SUMMARIES, *AREAS):
+        measure = RANKING_MEASURES[name]
+        why = summary.reasons.get(name)
+        grid.add_row(
+            measure.title,
+            _value(summary.values[name]),
+            value_range(measure.low, measure.high),
+            Text(f"undefined: {why}", style="yellow") if why else "",
+        )
+    parts: list[Any] = [head, grid, _legend((*SUMMARIES, *AREAS))]
+    if summary.at_quota:
+        quota_names = [n for n, m in RANKING_MEASURES.items() if m.kind == "at_quota"]
+        grid = _grid()
+        grid.add_column("J", justify="right", no_wrap=True)
+        for name in quota_names:
+            grid.add_column(RANKING_MEASURES[name].title, justify="right", no_wrap=True)
         notes: list[str] = []
-        for quota, values in quotas.items():
-            grid.add_row(str(quota), *(_value(values.get(n)) for n in names))
-            for name, why in (values.get("undefined") or {}).items():
-                notes.append(f"{name} at J = {quota} is undefined: {why}")
-        parts.append(grid)
+        for quota, values in summary.at_quota.items():
+            grid.add_row(quota, *(_value(values[n]) for n in quota_names))
+            for name, why in summary.quota_reasons.get(quota, {}).items():
+                notes.append(f"{RANKING_MEASURES[name].title} at J = {quota} is undefined: {why}")
+        parts += ["", _titled("At quota J (the top J cases acted on)", grid), _legend(quota_names)]
         if notes:
             parts.append(Text("\n".join(notes), style="yellow"))
-    bins = report.get("deciles") or []
-    if bins:
-        columns = {
-            "quota": "up to J",
-            "positives": "positives",
-            "bin_hit_rate": "hit rate",
-            "lift": "lift",
-            "hit_rate": "cum. hit rate",
-            "cumulative_lift": "cum. lift",
-            "cumulative_qrecall": "cum. Qrecall",
-        }
-        keys = [k for k in columns if k in bins[0]]
-        grid = _grid(
+    records = summary.lift.to_records()
+    if records:
+        grid = _grid()
+        for heading, _ in LIFT_COLUMNS.values():
+            grid.add_column(heading, justify="right", no_wrap=True)
+        for row in records:
+            grid.add_row(
+                *(
+                    str(row[key])
+                    if key == "bin"
+                    else _value(row[key], 1 if key in ("quota", "positives") else 4)
+                    for key in LIFT_COLUMNS
+                )
+            )
+        title = (
             "Bins of the ranking: within each bin, then cumulative (lift = hit rate / prevalence)"
         )
-        grid.add_column("bin", justify="right")
-        for key in keys:
-            grid.add_column(columns[key], justify="right")
-        for i, row in enumerate(bins, start=1):
-            grid.add_row(
-                str(i), *(_value(row.get(k), 1 if k in ("quota", "positives") else 4) for k in keys)
-            )
-        parts.append(grid)
-    return _render(parts, color)
+        parts += ["", _titled(title, grid)]
+    return _render(parts, color, width)
 
 
-def render_tally(document: Mapping[str, Any], *, color: bool = False) -> str:
+def render_tally(summary: TallySummary, *, color: bool = False, width: int = WIDTH) -> str:
     """A multi-label tally: the one-glance statistics table of Williams's Perl module
     Statistics::Contingency 0.09, then per category."""
-    head = Text(f"Documents: {document.get('documents')}", style="bold")
+    head = Text(f"Documents: {summary.documents}", style="bold")
     parts: list[Any] = [head]
-    ignored = document.get("ignored") or {}
-    if ignored:  # unknown categories skipped, as Statistics::Contingency skips them
-        named = ", ".join(f"{category!r} ({count})" for category, count in ignored.items())
+    if summary.ignored:  # unknown categories skipped, as Statistics::Contingency skips them
+        count = len(summary.ignored)
+        named = ", ".join(f"{printable(repr(c))} ({n})" for c, n in summary.ignored.items())
         parts.append(
             Text(
-                f"Ignored {len(ignored)} undeclared categor{'y' if len(ignored) == 1 else 'ies'}"
-                f" (documents naming each): {named}",
+                f"Ignored {count} undeclared categor{'y' if count == 1 else 'ies'} "
+                f"(documents naming each): {named}",
                 style="yellow",
             )
         )
-    parts.append(Text(str(document.get("stats_table", "")).rstrip()))
-    per = document.get("per_category") or {}
+    table = "\n".join(printable(line) for line in summary.stats_table.rstrip().split("\n"))
+    parts.append(Text(table))
     names = ("precision", "recall", "f_measure", "informedness", "markedness")
-    grid = _grid("Per category")
+    grid = _grid()
     grid.add_column("category", max_width=20, overflow="ellipsis", no_wrap=True)
     for name in names:
-        grid.add_column(name.replace("_", " "), justify="right")
-    for category, values in per.items():
-        grid.add_row(str(category), *(_value(values.get(n)) for n in names))
-    parts.append(grid)
-    return _render(parts, color)
+        grid.add_column(MEASURES[name].title, justify="right", no_wrap=True)
+    for category, values in summary.per_category.items():
+        grid.add_row(_user(category), *(_value(values[n]) for n in names))
+    parts.append(_titled("Per category", grid))
+    return _render(parts, color, width)

@@ -6,12 +6,14 @@ Lowest first: `conventions` holds the Perl module's values for undefined measure
 its micro, macro and per-category measures, `stats_table` the Perl module's printed table
 and per-category hash, `perl_methods` the Perl-named methods, `json_form` the JSON form
 of its state, `tally` the `Tally` class that documents and delegates to them, and
-`document` the JSON report of its measures.
+`document` its measures computed once (`TallySummary`) and their JSON report.
 """
 
 from __future__ import annotations
 
 from informed.tally.document import (
+    TallySummary,
+    summarize_tally,
     tally_report,
 )
 from informed.tally.tally import (
@@ -20,5 +22,7 @@ from informed.tally.tally import (
 
 __all__ = [
     "Tally",
+    "TallySummary",
+    "summarize_tally",
     "tally_report",
 ]

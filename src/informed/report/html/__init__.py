@@ -10,6 +10,6 @@ from __future__ import annotations
 
 from informed.report.html.evaluation import MAX_HEATMAP_LABELS
 from informed.report.html.markup import FIGURES
-from informed.report.html.page import html_report, write_html_report
+from informed.report.html.page import check_output_path, html_report, write_html_report
 
-__all__ = ["FIGURES", "MAX_HEATMAP_LABELS", "html_report", "write_html_report"]
+__all__ = ["FIGURES", "MAX_HEATMAP_LABELS", "check_output_path", "html_report", "write_html_report"]

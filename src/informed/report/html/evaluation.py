@@ -1,6 +1,7 @@
 """The evaluation's sections of the HTML report: headline, contingency, measures, per label.
 
-Each number is read from the `Evaluation` (and its `Payoff`); every heading, formula,
+Each number is read from the `Evaluation`, its `Payoff` and its `Bootstrap` intervals
+(all computed before); every heading, formula,
 range, chance value and source of a contingency measure comes from the registry
 `informed.measures.MEASURES`, so a new measure appears here without touching this module.
 Many labels are capped: tables list the most frequent, the heat map fewer still.
@@ -11,8 +12,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from informed.inference.design import design_note
+from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import Label, keyed
 from informed.measures import MEASURES
+from informed.report.contents import HEADLINE, PER_LABEL
+from informed.report.document import bootstrap_document
 from informed.report.html.markup import (
     bound,
     count,
@@ -27,25 +32,16 @@ from informed.report.html.markup import (
 )
 from informed.report.plots.table import PAYOFF_IN_CELLS, contingency_svg, labels_svg
 from informed.table.evaluation import Evaluation
-from informed.table.payoff import Payoff, payoff
+from informed.table.payoff import Payoff
 
-__all__ = ["HEADLINE", "MAX_HEATMAP_LABELS", "PER_LABEL", "evaluation_sections"]
+__all__ = ["EVALUATION_SOURCES", "MAX_HEATMAP_LABELS", "evaluation_sections"]
 
 MAX_HEATMAP_LABELS = 20
 """The heat map shows at most this many labels (the most frequent): beyond, its cells
 would be too small to read their counts and payoffs."""
 
-HEADLINE = ("informedness", "markedness", "correlation")
-PER_LABEL = (
-    "recall",
-    "precision",
-    "f_measure",
-    "informedness",
-    "markedness",
-    "bias",
-    "prevalence",
-    "bias_ratio",
-)
+EVALUATION_SOURCES = ("Powers (2003)", *(m.source for m in MEASURES.values()))
+"""The works the evaluation's sections cite, listed in full in the page's references."""
 
 
 def _shown_labels(evaluation: Evaluation, limit: int) -> tuple[Label, ...]:
@@ -75,51 +71,43 @@ def _left_out(shown: int, total: int, what: str) -> str:
 
 def evaluation_sections(
     evaluation: Evaluation,
-    intervals: Mapping[str, Sequence[float | None]] | None,
-    level: float | None,
+    pay: Payoff,
+    intervals: Bootstrap | None,
     max_labels: int,
-    interval_note: str | None = None,
 ) -> list[tuple[str, str, str]]:
     """The sections of an evaluation, as (id, heading, HTML), in the order of the page.
 
-    Tables show at most `max_labels` labels, the heat map at most `MAX_HEATMAP_LABELS`;
-    `interval_note` (how the intervals were made) is printed under the headline.
+    `pay` is the table's payoff and `intervals` a bootstrap of the same table (or None).
+    Tables show at most `max_labels` labels, the heat map at most `MAX_HEATMAP_LABELS`.
     """
-    pay = payoff(evaluation.table)
     shown = _shown_labels(evaluation, max_labels)
     note = (
-        f'<p class="note interval-design">{escaped(interval_note)}</p>'
-        if interval_note and intervals is not None
+        f'<p class="note interval-design">{escaped(design_note(bootstrap_document(intervals)))}</p>'
+        if intervals is not None
         else ""
     )
     return [
-        ("headline", "Headline", _headline(evaluation, intervals, level) + note),
+        ("headline", "Headline", _headline(evaluation, intervals) + note),
         (
             "contingency",
             "Contingency table and payoff",
             _contingency(evaluation, pay, shown, max_labels),
         ),
-        ("measures", "All measures", _measures(evaluation, intervals, level)),
+        ("measures", "All measures", _measures(evaluation, intervals)),
         ("per-label", "Per label (one-vs-rest)", _per_label(evaluation, shown)),
     ]
 
 
-def _interval(
-    intervals: Mapping[str, Sequence[float | None]] | None, name: str
-) -> tuple[float, float] | None:
-    if intervals is None or name not in intervals:
+def _interval(intervals: Bootstrap | None, name: str) -> tuple[float, float] | None:
+    if intervals is None or name not in intervals.intervals:
         return None
-    low, high = intervals[name]
-    if low is None or high is None or math.isnan(low) or math.isnan(high):
+    found = intervals.intervals[name]
+    if math.isnan(found.low) or math.isnan(found.high):
         return None
-    return float(low), float(high)
+    return found.low, found.high
 
 
-def _headline(
-    evaluation: Evaluation,
-    intervals: Mapping[str, Sequence[float | None]] | None,
-    level: float | None,
-) -> str:
+def _headline(evaluation: Evaluation, intervals: Bootstrap | None) -> str:
     cards = []
     for name in HEADLINE:
         measure = MEASURES[name]
@@ -134,9 +122,9 @@ def _headline(
             shown = f'<div class="value" data-value="{value!r}">{number(value)}</div>'
         interval = ""
         meter = ""
-        if bounds is not None and level is not None:
+        if bounds is not None and intervals is not None:
             interval = (
-                f'<p class="small interval">{100 * level:g} % interval '
+                f'<p class="small interval">{100 * intervals.level:g} % interval '
                 f"[{number(bounds[0])}, {number(bounds[1])}]</p>"
             )
         if math.isfinite(measure.low) and math.isfinite(measure.high):
@@ -226,8 +214,7 @@ def _contingency(evaluation: Evaluation, pay: Payoff, shown: Sequence[Label], li
         "whose class is l and costs 1/(1 − pR(l)) per other case, so each row adds up to "
         "the label's informedness. <b>Good:</b> the counts pile up on the diagonal and each "
         "row wins up to 1. <b>Chance:</b> every row's counts follow the column margins, and "
-        "the wins and losses of each row cancel to 0. Source: Powers (2003), Recall and "
-        "Precision versus the Bookmaker (seed 001, Figure 1); "
+        "the wins and losses of each row cancel to 0. Sources: Powers (2003), Figure 1; "
         f"{sentence(informedness.source)}{heat_note}"
     )
     figure = figure_element(
@@ -268,13 +255,13 @@ def _payoff_table(pay: Payoff, shown: Sequence[Label]) -> str:
     )
 
 
-def _measures(
-    evaluation: Evaluation,
-    intervals: Mapping[str, Sequence[float | None]] | None,
-    level: float | None,
-) -> str:
-    with_ci = intervals is not None and level is not None
-    ci_head = f'<th class="num">{100 * level:g} % interval</th>' if with_ci and level else ""
+def _measures(evaluation: Evaluation, intervals: Bootstrap | None) -> str:
+    with_ci = intervals is not None
+    ci_head = (
+        f'<th class="num">{100 * intervals.level:g} % interval</th>'
+        if intervals is not None
+        else ""
+    )
     rows = []
     for name, measure in MEASURES.items():
         value = evaluation.measures[name]

@@ -2,14 +2,17 @@
 
 Numbers with a fixed count of digits ("undefined" for nan, "∞" for infinities), counts
 with thousands separators, ranges with open brackets at infinite ends, user text
-HTML-escaped, table cells that say why a value is undefined, and the <figure> element
-that holds a plot, with its id from `FIGURES`.
+HTML-escaped (control characters shown escaped, as on the terminal), table cells that say
+why a value is undefined, and the <figure> element that holds a plot, with its id from
+`FIGURES`.
 """
 
 from __future__ import annotations
 
 import math
 from html import escape
+
+from informed._common import printable
 
 __all__ = [
     "FIGURES",
@@ -61,8 +64,9 @@ def bound(value: float) -> str:
 
 
 def escaped(value: object) -> str:
-    """`value` as text, HTML-escaped (quotes too), safe in an element or an attribute."""
-    return escape(str(value), quote=True)
+    """`value` as text, HTML-escaped (quotes too), safe in an element or an attribute;
+    control characters are shown escaped (`informed._common.printable`)."""
+    return escape(printable(value), quote=True)
 
 
 def sentence(text: str) -> str:

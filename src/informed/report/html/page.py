@@ -5,10 +5,12 @@ script, and nothing in it fetches anything (no external font, image, style sheet
 so it opens the same way offline, from a mail attachment or from a CI artifact. Every
 label, file name and title given by the user is HTML-escaped.
 
-Presentation only: each number is read from the objects passed in (an `Evaluation`, a
-`Ranking`, intervals) or from the library functions that summarise them; every heading,
-formula, range, chance value and source of a contingency measure comes from the registry
-`informed.measures.MEASURES`, so a new measure appears here without touching this module.
+Presentation only: each number is read from typed results computed once, before (an
+`Evaluation` and its `Payoff`, a `RankingSummary`, a `Bootstrap`); `html_report` computes
+the payoff and the ranking summary itself only when they are not passed in. Every
+heading, formula, range, chance value and source comes from the registries
+(`informed.measures.MEASURES`, `informed.ranking.RANKING_MEASURES`), and the page ends with
+the full references of the works it cites.
 
 >>> from informed import Table, evaluate
 >>> page = html_report(evaluate(Table.binary(tp=21, fp=14, fn=9, tn=56), positive="+"))
@@ -20,19 +22,24 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
 
-from informed.measures import MEASURES
+from informed.errors import InputError
+from informed.inference.table_bootstrap import Bootstrap
+from informed.labels import keyed
 from informed.ranking import Ranking
-from informed.report.html.evaluation import evaluation_sections
+from informed.ranking.document import RankingSummary, summarize_ranking
+from informed.report.html.evaluation import EVALUATION_SOURCES, evaluation_sections
 from informed.report.html.markup import count, escaped
-from informed.report.html.ranking import ARBEL_ROKACH, PROVOST_FAWCETT, ranking_section
+from informed.report.html.ranking import RANKING_SOURCES, ranking_section
+from informed.report.references import references_of
 from informed.table.evaluation import Evaluation
+from informed.table.payoff import Payoff, payoff
 
-__all__ = ["html_report", "write_html_report"]
+__all__ = ["check_output_path", "html_report", "write_html_report"]
 
 _CSS = """
 :root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa;
@@ -95,15 +102,15 @@ def html_report(
     evaluation: Evaluation | None = None,
     ranking: Ranking | None = None,
     *,
-    intervals: Mapping[str, Sequence[float | None]] | None = None,
-    level: float | None = None,
+    intervals: Bootstrap | None = None,
+    pay: Payoff | None = None,
+    summary: RankingSummary | None = None,
     title: str = "Classifier evaluation",
     source: str = "",
     ranking_positive: Any = None,
     quotas: Sequence[float] = (),
     bins: int = 10,
     max_labels: int = 30,
-    interval_note: str | None = None,
 ) -> str:
     """One self-contained HTML document reporting an evaluation, a ranking, or both.
 
@@ -115,11 +122,15 @@ def html_report(
     ranking : Ranking, optional
         Gives the ranking section: AUC, average hit rate, average Qrecall, PEM, the lift
         table and the ROC, quota and lift plots.
-    intervals : dict, optional
-        Measure name -> [low, high] (None where undefined), as from
-        `informed.inference.intervals_report`; needs `level` and an `evaluation`.
-    level : float, optional
-        The confidence level of `intervals`, such as 0.95.
+    intervals : Bootstrap, optional
+        Bootstrap intervals of the evaluation's measures (`informed.bootstrap` of the same
+        table and positive label); their level is shown with them. Needs an `evaluation`.
+    pay : Payoff, optional
+        The evaluation's payoff matrix (`informed.payoff(evaluation.table)`); computed here
+        when not given.
+    summary : RankingSummary, optional
+        `summarize_ranking(ranking, quotas, bins)`; computed here from `quotas` and `bins`
+        when not given (pass one or the other, not both).
     title : str
         The page's heading.
     source : str
@@ -134,9 +145,6 @@ def html_report(
         Tables list at most this many labels, the most frequent ones (by the larger of
         prevalence and bias), with a note saying how many are left out; the heat map
         shows at most `min(max_labels, MAX_HEATMAP_LABELS)`.
-    interval_note : str, optional
-        How the intervals were made (`informed.inference.design_note`: method, cases,
-        how weights were read), printed under the headline.
 
     Returns
     -------
@@ -146,53 +154,30 @@ def html_report(
     Raises
     ------
     TypeError
-        `evaluation` is not an `Evaluation`, or `ranking` not a `Ranking`.
+        `evaluation` is not an `Evaluation`, `ranking` not a `Ranking`, `intervals` not a
+        `Bootstrap`.
     ValueError
-        Neither an evaluation nor a ranking; intervals without a level or an evaluation
-        (or a level without intervals); quotas without a ranking; `max_labels` below 1.
+        Neither an evaluation nor a ranking; intervals without an evaluation, or of
+        another positive label; quotas or a summary without a ranking; both a summary and
+        quotas; `max_labels` below 1.
     """
-    if evaluation is None and ranking is None:
-        msg = "html_report needs an `evaluation`, a `ranking` or both; got neither."
-        raise ValueError(msg)
-    if evaluation is not None and not isinstance(evaluation, Evaluation):
-        msg = (
-            f"`evaluation` must be an Evaluation (from `informed.evaluate`); got "
-            f"{type(evaluation).__name__}."
-        )
-        raise TypeError(msg)
-    if ranking is not None and not isinstance(ranking, Ranking):
-        msg = (
-            f"`ranking` must be a Ranking (from `Ranking.from_scores`); got "
-            f"{type(ranking).__name__}."
-        )
-        raise TypeError(msg)
-    if (intervals is None) != (level is None):
-        msg = (
-            "`intervals` and `level` go together; got "
-            f"intervals={'given' if intervals is not None else None}, level={level!r}."
-        )
-        raise ValueError(msg)
-    if intervals is not None and evaluation is None:
-        msg = "`intervals` are intervals of an evaluation's measures; pass the `evaluation`."
-        raise ValueError(msg)
-    if len(quotas) and ranking is None:
-        msg = f"`quotas` ({list(quotas)}) need a `ranking`; got ranking=None."
-        raise ValueError(msg)
-    if isinstance(max_labels, bool) or not isinstance(max_labels, int) or max_labels < 1:
-        msg = f"`max_labels` must be a positive integer; got {max_labels!r}."
-        raise ValueError(msg)
-
+    _check(evaluation, ranking, intervals, summary, quotas, max_labels)
     sections: list[tuple[str, str, str]] = []  # (id, heading, html)
+    cited: list[str] = []
     if evaluation is not None:
-        sections += evaluation_sections(evaluation, intervals, level, max_labels, interval_note)
+        pay = payoff(evaluation.table) if pay is None else pay
+        sections += evaluation_sections(evaluation, pay, intervals, max_labels)
+        cited += EVALUATION_SOURCES
     if ranking is not None:
+        summary = summarize_ranking(ranking, quotas, bins) if summary is None else summary
         sections.append(
             (
                 "ranking",
                 "Ranking by score",
-                ranking_section(ranking, ranking_positive, quotas, bins, evaluation),
+                ranking_section(ranking, summary, ranking_positive, evaluation),
             )
         )
+        cited += RANKING_SOURCES
     nav = "".join(f'<a href="#{sid}">{escape(heading)}</a>' for sid, heading, _ in sections)
     body = "".join(
         f'<section id="{sid}"><h2>{escape(heading)}</h2>{content}</section>'
@@ -205,58 +190,123 @@ def html_report(
         f'<meta name="generator" content="informed"><title>{escaped(title)}</title>'
         f"<style>{_CSS}</style></head>\n<body><main>"
         f"<header><h1>{escaped(title)}</h1>{_meta(evaluation, ranking, source)}"
-        f"<nav>{nav}</nav></header>\n{body}\n{_footer(ranking is not None)}"
+        f"<nav>{nav}</nav></header>\n{body}\n{_footer(cited)}"
         "</main></body></html>\n"
     )
+
+
+def _check(
+    evaluation: Any,
+    ranking: Any,
+    intervals: Any,
+    summary: Any,
+    quotas: Sequence[float],
+    max_labels: Any,
+) -> None:
+    """The argument checks of `html_report`."""
+    if evaluation is None and ranking is None:
+        msg = "html_report needs an `evaluation`, a `ranking` or both; got neither."
+        raise ValueError(msg)
+    for value, kind, hint in (
+        (evaluation, Evaluation, "an Evaluation (from `informed.evaluate`)"),
+        (ranking, Ranking, "a Ranking (from `Ranking.from_scores`)"),
+        (intervals, Bootstrap, "a Bootstrap (from `informed.bootstrap`)"),
+        (summary, RankingSummary, "a RankingSummary (from `summarize_ranking`)"),
+    ):
+        if value is not None and not isinstance(value, kind):
+            name = kind.__name__
+            argument = {
+                "Evaluation": "evaluation",
+                "Ranking": "ranking",
+                "Bootstrap": "intervals",
+                "RankingSummary": "summary",
+            }[name]
+            msg = f"`{argument}` must be {hint}; got {type(value).__name__}."
+            raise TypeError(msg)
+    if intervals is not None and evaluation is None:
+        msg = "`intervals` are intervals of an evaluation's measures; pass the `evaluation`."
+        raise ValueError(msg)
+    if intervals is not None and evaluation is not None:
+        mine, theirs = evaluation.positive, intervals.positive
+        if (mine is None) != (theirs is None) or (
+            mine is not None and keyed(mine) != keyed(theirs)
+        ):
+            msg = (
+                f"`intervals` bootstrap positive={theirs!r} but the evaluation has "
+                f"positive={mine!r}; bootstrap the same view."
+            )
+            raise ValueError(msg)
+    if (len(quotas) or summary is not None) and ranking is None:
+        what = f"`quotas` ({list(quotas)})" if len(quotas) else "`summary`"
+        msg = f"{what} need a `ranking`; got ranking=None."
+        raise ValueError(msg)
+    if summary is not None and len(quotas):
+        msg = "pass `quotas` or a `summary` (which holds its quotas), not both."
+        raise ValueError(msg)
+    if isinstance(max_labels, bool) or not isinstance(max_labels, int) or max_labels < 1:
+        msg = f"`max_labels` must be a positive integer; got {max_labels!r}."
+        raise ValueError(msg)
+
+
+def check_output_path(path: str | os.PathLike[str]) -> Path:
+    """`path` as a Path, if a report can be written there; an InputError naming it if not.
+
+    Checked before any work: the folder must exist and be writable, and `path` must not
+    be a folder itself.
+    """
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        msg = f"cannot write the report to {str(path)!r}: it is a folder; give a file name."
+        raise InputError(msg)
+    if not folder.is_dir():
+        msg = (
+            f"cannot write the report to {str(path)!r}: the folder {str(folder)!r} does not "
+            "exist; create it first."
+        )
+        raise InputError(msg)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        msg = (
+            f"cannot write the report to {str(path)!r}: the folder {str(folder)!r} is not writable."
+        )
+        raise InputError(msg)
+    return target
 
 
 def write_html_report(
     path: str | os.PathLike[str],
     evaluation: Evaluation | None = None,
     ranking: Ranking | None = None,
-    *,
-    intervals: Mapping[str, Sequence[float | None]] | None = None,
-    level: float | None = None,
-    title: str = "Classifier evaluation",
-    source: str = "",
-    ranking_positive: Any = None,
-    quotas: Sequence[float] = (),
-    bins: int = 10,
-    max_labels: int = 30,
-    interval_note: str | None = None,
+    **options: Any,
 ) -> Path:
-    """Write `html_report(...)` to `path` atomically; return the path written.
+    """Write `html_report(evaluation, ranking, **options)` to `path` atomically; return it.
 
-    The page is written to a temporary file in the same folder, then moved over `path`
-    with `os.replace`: a reader never sees half a report, and an error leaves any earlier
-    report in place.
+    The path is checked first (`check_output_path`). The page is written to a temporary
+    file in the same folder, then moved over `path` with `os.replace`: a reader never
+    sees half a report, and an error leaves any earlier report in place. An error names
+    `path`, never the temporary file.
     """
-    page = html_report(
-        evaluation,
-        ranking,
-        intervals=intervals,
-        level=level,
-        title=title,
-        source=source,
-        ranking_positive=ranking_positive,
-        quotas=quotas,
-        bins=bins,
-        max_labels=max_labels,
-        interval_note=interval_note,
-    )
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent if str(target.parent) else "."
-    )
+    target = check_output_path(path)
+    page = html_report(evaluation, ranking, **options)
+    temporary: str | None = None
     try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+        )
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(page)
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, 0o644)
         os.replace(temporary, target)
+    except OSError as error:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        msg = f"cannot write the report to {str(path)!r}: {error.strerror or error}."
+        raise OSError(msg) from None
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
         raise
     return target
 
@@ -281,13 +331,11 @@ def _meta(evaluation: Evaluation | None, ranking: Ranking | None, source: str) -
     return f'<p class="meta">{" · ".join(parts)}</p>'
 
 
-def _footer(with_ranking: bool) -> str:
-    sources = sorted({m.source for m in MEASURES.values()})
-    if with_ranking:
-        sources += [ARBEL_ROKACH, PROVOST_FAWCETT]
-    items = "".join(f"<li>{escaped(s)}</li>" for s in sources)
+def _footer(cited: list[str]) -> str:
+    items = "".join(f"<li>{escaped(reference)}</li>" for reference in references_of(cited))
     return (
         "<footer><p>Made by <code>informed</code>: a self-contained page (no script, nothing "
         "fetched). Rows of every contingency table are predicted labels, columns actual "
-        f"classes, as in the seeds.</p><p>Sources:</p><ul>{items}</ul></footer>"
+        "classes, as in Powers (2003).</p>"
+        f'<p>References:</p><ul id="references">{items}</ul></footer>'
     )

@@ -20,6 +20,7 @@ from typing import Any, cast
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
+from informed._common import printable
 from informed.measures import Measure
 
 __all__ = [
@@ -76,8 +77,9 @@ def style(name: str) -> Iterator[None]:
 
 
 def short_label(label: object, width: int = 18) -> str:
-    """`label` as text, cut to `width` characters with an ellipsis."""
-    text = str(label)
+    """`label` as text, control characters escaped, cut to `width` characters with an
+    ellipsis."""
+    text = printable(label)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

@@ -1,0 +1,73 @@
+"""The works the reports cite: each short author-year citation and its full reference.
+
+The registries cite their sources in short form ("Powers (2003)", "Arbel & Rokach
+(2006), eq. 12"); a report lists in full the works it cites, read from `REFERENCES`. The
+same list, with the works the documentation cites besides, is docs/references.md (a test
+checks that every entry here is there, word for word).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["REFERENCES", "cited", "references_of"]
+
+REFERENCES: dict[str, str] = {
+    "Arbel & Rokach (2006)": (
+        "Arbel, R. & Rokach, L. (2006). Classifier evaluation under limited resources. "
+        "Pattern Recognition Letters 27(14):1619-1631."
+    ),
+    "Cohen (1960)": (
+        "Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and "
+        "Psychological Measurement 20(1):37-46."
+    ),
+    "Cover & Thomas (1991)": (
+        "Cover, T. M. & Thomas, J. A. (1991). Elements of Information Theory. Wiley, New York."
+    ),
+    "Gorodkin (2004)": (
+        "Gorodkin, J. (2004). Comparing two K-category assignments by a K-category "
+        "correlation coefficient. Computational Biology and Chemistry 28(5-6):367-374."
+    ),
+    "Matthews (1975)": (
+        "Matthews, B. W. (1975). Comparison of the predicted and observed secondary "
+        "structure of T4 phage lysozyme. Biochimica et Biophysica Acta 405(2):442-451."
+    ),
+    "Powers (2003)": (
+        "Powers, D. M. W. (2003). Recall and Precision versus the Bookmaker. Proceedings of "
+        "the International Conference on Cognitive Science (ICCS 2003), Sydney."
+    ),
+    "Powers (2011)": (
+        "Powers, D. M. W. (2011). Evaluation: from precision, recall and F-measure to ROC, "
+        "informedness, markedness and correlation. Journal of Machine Learning "
+        "Technologies 2(1):37-63."
+    ),
+    "Powers (n.d.)": "Powers, D. M. W. (n.d.). The Bookmaker tests your Edge. Poster.",
+    "Provost & Fawcett (2001)": (
+        "Provost, F. & Fawcett, T. (2001). Robust classification for imprecise "
+        "environments. Machine Learning 42(3):203-231."
+    ),
+    "Williams (n.d.)": (
+        "Williams, K. (n.d.). Statistics::Contingency 0.09: calculate precision, recall, "
+        "F1, accuracy, etc. Perl module, CPAN."
+    ),
+}
+"""Short citation -> full reference, for every work a report cites."""
+
+_CITATION = re.compile(r"[A-Z][A-Za-z&. -]*? \((?:\d{4}|n\.d\.)\)")
+
+
+def cited(text: str) -> list[str]:
+    """The short citations in `text`, in order ("Matthews (1975); Gorodkin (2004)" gives
+    both).
+
+    >>> cited("Arbel & Rokach (2006), eq. 12; Provost & Fawcett (2001)")
+    ['Arbel & Rokach (2006)', 'Provost & Fawcett (2001)']
+    """
+    return _CITATION.findall(text)
+
+
+def references_of(sources: Iterable[str]) -> list[str]:
+    """The full references of every work cited in `sources`, once each, sorted."""
+    keys = {key for source in sources for key in cited(source)}
+    return sorted(REFERENCES[key] for key in keys if key in REFERENCES)
