@@ -12,7 +12,7 @@ Table built in chunks has the same row order as one built at once.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -99,25 +99,24 @@ def check_one_kind(labels: Sequence[Label], name: str) -> str | None:
 def as_vector(values: Any, name: str, *, labels: bool = True) -> NDArray[Any]:
     """Turn list / array / Series input into a 1-D numpy array, or raise.
 
-    A column vector of shape (n, 1) is squeezed; a row vector (1, n) with n > 1 and any
-    higher dimension are errors; a bare string, a set, a dict or a scalar is refused.
-    With `labels`, a list is kept as Python objects so that mixed kinds are caught.
+    A column vector of shape (n, 1) is squeezed; a row vector (1, n), a single value and
+    any higher dimension are errors; a bare string, a set or a dict is refused. With
+    `labels`, a list is kept as Python objects so that mixed kinds can be caught
+    (`check_one_kind`): numpy would turn ["a", 1] into strings and [True, 1] into ints.
     """
     if isinstance(values, str | bytes):
-        msg = f"`{name}` must be an array-like of labels, not a bare {type(values).__name__}."
-        raise InputTypeError(msg)
-    if isinstance(values, set | frozenset | dict):
         msg = (
-            f"`{name}` must be an ordered sequence (list, array, Series); "
-            f"got a {type(values).__name__}, whose order is not defined."
+            f"`{name}` must be an array-like (list or 1-D array); got the bare string "
+            f"{values!r}. Wrap a single value in a list."
         )
         raise InputTypeError(msg)
-    if not hasattr(values, "__len__") and not hasattr(values, "__array__"):
-        msg = f"`{name}` must be an array-like; got {type(values).__name__}."
+    if isinstance(values, set | frozenset | Mapping):
+        msg = (
+            f"`{name}` must be an ordered array-like (list, 1-D array, Series); got a "
+            f"{type(values).__name__}, whose order is not the rows' order."
+        )
         raise InputTypeError(msg)
     if labels and isinstance(values, list | tuple):
-        # numpy would silently turn ["a", 1] into strings and [True, 1] into ints: keep
-        # the Python objects so that every value's kind is checked
         try:
             array = np.asarray(values, dtype=object)
         except ValueError:
@@ -125,12 +124,23 @@ def as_vector(values: Any, name: str, *, labels: bool = True) -> NDArray[Any]:
             raise InputError(msg) from None
     else:
         array = np.asarray(values)
+    if array.ndim == 0:
+        msg = (
+            f"`{name}` must be an array-like (list or 1-D array); got "
+            f"{type(values).__name__} {values!r}."
+        )
+        raise InputTypeError(msg)
     if array.ndim == 2 and array.shape[1] == 1:
         array = array[:, 0]
     if array.ndim != 1:
+        hint = (
+            " (a row vector: pass `values[0]` or `np.ravel(values)`)"
+            if array.ndim == 2 and array.shape[0] == 1
+            else ""
+        )
         msg = (
             f"`{name}` must be one-dimensional (or a column of shape (n, 1)); "
-            f"got shape {array.shape}."
+            f"got shape {array.shape}{hint}."
         )
         raise InputError(msg)
     if array.dtype.kind in "SV":

@@ -160,7 +160,9 @@ def test_threshold_curves_are_vectorised() -> None:
     assert precision_at(ranking, [0.05, 0.75, 0.95]).tolist()[:2] == [0.75, 0.5]
     assert math.isnan(precision_at(ranking, [0.95])[0])
     assert recall_at(ranking, np.array([0.05, 0.75])).tolist() == [1.0, 1 / 3]
-    with pytest.raises(InputError, match=r"`rule` must be '>' \(the seed's\) or '>='; got '=>'"):
+    with pytest.raises(
+        InputError, match=r"`rule` must be '>' \(Arbel & Rokach's\) or '>='; got '=>'"
+    ):
         precision_at(ranking, 0.5, rule="=>")  # type: ignore[arg-type]
     with pytest.raises(InputError, match="NaN"):
         recall_at(ranking, math.nan)
@@ -249,9 +251,9 @@ def test_pearson_of_a_small_example() -> None:
 
 def test_quota_is_checked() -> None:
     ranking = Ranking.from_scores(actual=[1, 0], scores=[0.2, 0.1], positive=1)
-    with pytest.raises(InputError, match=r"`quota` must lie between 0 and n = 2; got 3\.0"):
+    with pytest.raises(InputError, match=r"`quota` must lie between 0 and n = 2; got 3\.$"):
         hit_rate(ranking, 3)
-    with pytest.raises(InputError, match=r"got -1\.0"):
+    with pytest.raises(InputError, match=r"got -1\.$"):
         qrecall(ranking, [1, -1])
     with pytest.raises(InputError, match=r"got nan"):
         lift(ranking, math.nan)

@@ -211,7 +211,9 @@ def test_bad_weight_names_the_row(weight: float, shown: str) -> None:
 
 
 def test_row_vector_is_refused_and_column_accepted() -> None:
-    with raises(InputError, r"`scores` must be 1-D; got shape \(1, 3\) \(a row vector"):
+    with raises(
+        InputError, r"`scores` must be one-dimensional .* got shape \(1, 3\) \(a row vector"
+    ):
         Ranking.from_scores(actual=[1, 0, 1], scores=np.array([[0.1, 0.2, 0.3]]), positive=1)
     column = Ranking.from_scores(
         actual=[1, 0, 1], scores=np.array([[0.1], [0.2], [0.3]]), positive=1
@@ -228,7 +230,8 @@ def test_row_vector_is_refused_and_column_accepted() -> None:
         ("scores", 0.5, r"`scores` must be an array-like .* got float 0.5"),
         ("scores", ["a", "b"], r"`scores` must hold real numbers; got dtype <U1"),
         ("scores", np.array([1 + 2j, 3]), r"`scores` must hold real numbers; got dtype complex128"),
-        ("actual", [1, "1"], r"`actual` mixes label types \['int', 'str'\]"),
+        ("actual", [1, "1"], r"`actual` mixes label kinds \['number', 'str'\]"),
+        ("actual", ["1", True], r"`actual` mixes label kinds \['bool', 'str'\]"),
     ],
 )
 def test_wrong_types(argument: str, value: Any, pattern: str) -> None:

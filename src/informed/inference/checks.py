@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label, label_kind
+from informed.labels import Label, keyed
 from informed.ranking import Ranking
 from informed.table.table import Table
 
@@ -62,5 +62,5 @@ def label_index(labels: tuple[Label, ...], positive: Label | None) -> int | None
     """Position of `positive` among `labels` (kind-aware: True is not 1); None for None."""
     if positive is None:
         return None
-    keyed = [(label_kind(x), x) for x in labels]
-    return keyed.index((label_kind(positive), positive))
+    keys = [keyed(x) for x in labels]
+    return keys.index(keyed(positive))

@@ -19,7 +19,7 @@ from scipy import stats
 from informed._common import check_choice
 from informed.errors import InputError, InputTypeError
 from informed.inference.significance import Significance
-from informed.labels import as_vector, code_labels, label_kind
+from informed.labels import as_vector, code_labels, keyed, label_kind
 
 __all__ = ["PairedCorrectness", "mcnemar", "paired_correctness"]
 
@@ -78,7 +78,7 @@ def paired_correctness(*, actual: Any, first: Any, second: Any) -> PairedCorrect
         msg = f"Found input variables with inconsistent numbers of samples: {found}."
         raise InputError(msg)
     actual_labels, actual_codes = code_labels(vectors["actual"], "actual")
-    position = {(label_kind(x), x): i for i, x in enumerate(actual_labels)}
+    position = {keyed(x): i for i, x in enumerate(actual_labels)}
     right = []
     for name in ("first", "second"):
         labels, codes = code_labels(vectors[name], name)
@@ -91,7 +91,7 @@ def paired_correctness(*, actual: Any, first: Any, second: Any) -> PairedCorrect
                 f"{sorted(kinds_p)} such as {labels[0]!r}."
             )
             raise InputTypeError(msg)
-        mapped = np.array([position.get((label_kind(x), x), -1) for x in labels], dtype=np.intp)
+        mapped = np.array([position.get(keyed(x), -1) for x in labels], dtype=np.intp)
         right.append(mapped[codes] == actual_codes if codes.size else np.zeros(0, bool))
     a, b = right
     return PairedCorrectness(

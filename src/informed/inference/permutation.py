@@ -16,7 +16,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
-from informed._common import check_choice
+from informed._common import check_choice, readonly
 from informed.errors import InputError
 from informed.inference.checks import check_count, check_table, label_index
 from informed.inference.significance import Significance
@@ -144,7 +144,7 @@ def permutation_test(
         pvalue = less
     else:
         pvalue = min(1.0, 2.0 * min(greater, less))
-    null_values.setflags(write=False)
+    readonly(null_values)
     return Significance(
         observed,
         float(pvalue),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from informed._common import readonly
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level, check_ranking
 from informed.inference.interval import Interval, nan_interval
@@ -139,7 +140,7 @@ def bootstrap_ranking(
     quota_values = [float(q) for q in quotas]
     for q in quota_values:
         if not 0.0 <= q <= float(ranking.n) or math.isnan(q):
-            msg = f"each quota must lie in [0, n = {ranking.n}]; got {q!r}."
+            msg = f"`quota` must lie between 0 and n = {float(ranking.n):g}; got {q:g}."
             raise InputError(msg)
     rng = np.random.default_rng(seed)
     positives = np.asarray(ranking.positives, dtype=np.float64)
@@ -190,7 +191,7 @@ def bootstrap_ranking(
                 estimate, values[f"{name}@{key}"], level, ranking_reason(ranking, name, q)
             )
     for array in values.values():
-        array.setflags(write=False)
+        readonly(array)
     return RankingBootstrap(
         ranking=ranking,
         level=level,

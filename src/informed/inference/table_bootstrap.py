@@ -30,7 +30,7 @@ from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level, check_table, label_index
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import jackknife_acceleration, replicate_interval
-from informed.labels import Label, as_label, label_kind
+from informed.labels import Label, as_label, keyed
 from informed.measures import MEASURES
 from informed.table.evaluation import evaluate, measure_values
 from informed.table.table import Table
@@ -120,7 +120,7 @@ class Bootstrap:
             key: Label | None = None
         else:
             label = as_label(label)
-            found = [x for x in self.per_label if (label_kind(x), x) == (label_kind(label), label)]
+            found = [x for x in self.per_label if keyed(x) == keyed(label)]
             if not found:
                 msg = (
                     f"label={label!r} has no per-label intervals; they exist for "
@@ -129,9 +129,7 @@ class Bootstrap:
                 raise InputError(msg)
             key = found[0]
             source, values = self.per_label[key], self.per_label_distribution[key]
-        if measure not in source:
-            msg = f"`measure` must be one of {sorted(source)}; got {measure!r}."
-            raise InputError(msg)
+        check_choice(measure, tuple(sorted(source)), "measure")
         stored = source[measure]
         if math.isnan(stored.estimate) or len(values[measure]) == 0:
             return Interval(

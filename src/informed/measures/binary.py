@@ -53,7 +53,7 @@ def recall(counts: Any) -> Floats:
     recall = tp / (tp + fn) = |+P+R| / |+R|. Aliases: sensitivity, true positive rate,
     hit rate. Range [0, 1]. Dual (under transpose): precision.
     Notes: nan when there are no real positives (+R is empty).
-    References: Powers (2003), seed 001, "Recall, Precision and Accuracy".
+    References: Powers (2003), "Recall, Precision and Accuracy".
 
     >>> float(recall(np.array([[12, 28], [18, 42]])))  # the poster's guessing table
     0.4
@@ -67,7 +67,7 @@ def inverse_recall(counts: Any) -> Floats:
 
     inverse_recall = tn / (fp + tn) = |-P-R| / |-R|. Aliases: specificity, true negative
     rate. Range [0, 1]. Dual: inverse precision.
-    Notes: nan when there are no real negatives (-R is empty). Seed 003: 42/70 = 60 %.
+    Notes: nan when there are no real negatives (-R is empty). Bookmaker poster: 42/70 = 60 %.
 
     >>> float(inverse_recall(np.array([[12, 28], [18, 42]])))
     0.6
@@ -81,7 +81,7 @@ def precision(counts: Any) -> Floats:
 
     precision = tp / (tp + fp) = |+P+R| / |+P|. Aliases: positive predictive value,
     confidence. Range [0, 1]. Dual: recall.
-    Notes: nan when nothing was predicted positive (+P is empty). Seed 003: 12/40 = 30 %.
+    Notes: nan when nothing was predicted positive (+P is empty). Bookmaker poster: 12/40 = 30 %.
 
     >>> float(precision(np.array([[12, 28], [18, 42]])))
     0.3
@@ -95,8 +95,8 @@ def inverse_precision(counts: Any) -> Floats:
 
     inverse_precision = tn / (fn + tn) = |-P-R| / |-P|. Alias: negative predictive value.
     Range [0, 1]. Dual: inverse recall.
-    Notes: nan when nothing was predicted negative (-P is empty), as for the seed's
-    "always noun" tagger. Seed 003: 42/60 = 70 %.
+    Notes: nan when nothing was predicted negative (-P is empty), as for Powers (2003)'s
+    "always noun" tagger. Bookmaker poster: 42/60 = 70 %.
 
     >>> float(inverse_precision(np.array([[12, 28], [18, 42]])))
     0.7
@@ -110,7 +110,7 @@ def fallout(counts: Any) -> Floats:
 
     fallout = fp / (fp + tn) = 1 - inverse_recall. Alias: false positive rate, type I
     error rate. Range [0, 1].
-    Notes: nan when -R is empty. Seed 003: 28/70 = 40 %.
+    Notes: nan when -R is empty. Bookmaker poster: 28/70 = 40 %.
 
     >>> float(fallout(np.array([[12, 28], [18, 42]])))
     0.4
@@ -137,9 +137,9 @@ def accuracy(counts: Any) -> Floats:
     """Rand accuracy: the proportion of all cases labelled correctly.
 
     accuracy = (tp + tn) / N. It equals the prevalence-weighted mean of recall and inverse
-    recall and the bias-weighted mean of precision and inverse precision (seed 001,
+    recall and the bias-weighted mean of precision and inverse precision (Powers 2003,
     "Diverse Definitions of Accuracy"). Range [0, 1].
-    Notes: nan for an empty table. Seed 003: (12 + 42)/100 = 54 %.
+    Notes: nan for an empty table. Bookmaker poster: (12 + 42)/100 = 54 %.
 
     >>> float(accuracy(np.array([[12, 28], [18, 42]])))
     0.54
@@ -162,7 +162,7 @@ def jaccard(counts: Any) -> Floats:
     """Jaccard (Tanimoto) index: tp / (N - tn) = tp / (tp + fp + fn).
 
     Treats positives and negatives asymmetrically: non-occurrence is not of interest
-    (seed 001). Range [0, 1]. Notes: nan when tp + fp + fn = 0.
+    (Powers 2003). Range [0, 1]. Notes: nan when tp + fp + fn = 0.
 
     >>> float(jaccard(np.array([[12, 28], [18, 42]])))
     0.20689655172413793
@@ -176,10 +176,10 @@ def f_measure(counts: Any, alpha: float = 0.5) -> Floats:
 
     F = 1 / (alpha / precision + (1 - alpha) / recall) = tp / (tp + alpha fp + (1 - alpha) fn).
     alpha = 1 / (1 + beta^2) relates it to the F-beta of scikit-learn: alpha = 0.5 is F1
-    (van Rijsbergen's convention; the seed writes the weights the other way round, which
+    (van Rijsbergen's convention; Powers (2003) writes the weights the other way round, which
     is the same at the default alpha = 0.5 it uses throughout). The count form is used,
     so F is defined whenever tp + fp + fn > 0 (F = 0 when tp = 0), as in scikit-learn's
-    `fbeta_score`. Range [0, 1]. Seed 000/001 Figure 1: F(0.5) = 74.67 % for the chance model.
+    `fbeta_score`. Range [0, 1]. Powers (2003), Figure 1: F(0.5) = 74.67 % for the chance model.
 
     >>> round(float(f_measure(np.array([[56, 24], [14, 6]]))), 4)
     0.7467
@@ -194,7 +194,7 @@ def f_measure(counts: Any, alpha: float = 0.5) -> Floats:
 def inverse_f_measure(counts: Any, alpha: float = 0.5) -> Floats:
     """Inverse F: the F-measure of the negatives, from inverse precision and inverse recall.
 
-    IF = tn / (tn + alpha fn + (1 - alpha) fp). Seed Figure 1: IF(0.5) = 24.00 % for the
+    IF = tn / (tn + alpha fn + (1 - alpha) fp). Powers (2003), Figure 1: IF(0.5) = 24.00 % for the
     chance model. Range [0, 1]. Notes: nan when fp + fn + tn = 0.
 
     >>> round(float(inverse_f_measure(np.array([[56, 24], [14, 6]]))), 4)
@@ -214,7 +214,7 @@ def average_f_measure(counts: Any, alpha: float = 0.5) -> Floats:
     """Average F: the bias-weighted harmonic mean of F and inverse F.
 
     AvF = 1 / (pP(+) / F + pP(-) / IF), pP(+) = |+P| / N. A term whose weight is zero is
-    left out. Seed Figure 1: AvF(0.5) = 52.50 % for the chance model. Range [0, 1].
+    left out. Powers (2003), Figure 1: AvF(0.5) = 52.50 % for the chance model. Range [0, 1].
 
     >>> round(float(average_f_measure(np.array([[56, 24], [14, 6]]))), 4)
     0.525
@@ -227,8 +227,9 @@ def average_f_measure(counts: Any, alpha: float = 0.5) -> Floats:
 def g_measure(counts: Any) -> Floats:
     """G-measure: the geometric mean of precision and recall, sqrt(precision x recall).
 
-    Not the G-mean sqrt(recall x inverse recall) of imbalanced-learn (PITFALLS P26).
-    Seed Figure 1: G(0.5) = 74.83 % for the chance model. Range [0, 1].
+    Not the G-mean sqrt(recall x inverse recall) of imbalanced-learn and PyCM's GM,
+    nor scikit-learn's `fowlkes_mallows_score` (a pair-counting index of clusterings).
+    Powers (2003), Figure 1: G(0.5) = 74.83 % for the chance model. Range [0, 1].
     Notes: nan when +P or +R is empty.
 
     >>> round(float(g_measure(np.array([[56, 24], [14, 6]]))), 4)
@@ -238,7 +239,7 @@ def g_measure(counts: Any) -> Floats:
 
 
 def inverse_g_measure(counts: Any) -> Floats:
-    """Inverse G: sqrt(inverse_precision x inverse_recall). Seed Figure 1: 24.49 %.
+    """Inverse G: sqrt(inverse_precision x inverse_recall). Powers (2003), Figure 1: 24.49 %.
 
     >>> round(float(inverse_g_measure(np.array([[56, 24], [14, 6]]))), 4)
     0.2449
@@ -249,7 +250,7 @@ def inverse_g_measure(counts: Any) -> Floats:
 def average_g_measure(counts: Any) -> Floats:
     """Average G: the bias-weighted geometric mean of G and inverse G, G^pP(+) x IG^pP(-).
 
-    A term whose weight is zero is left out. Seed Figure 1: AvG(0.5) = 59.85 % for the
+    A term whose weight is zero is left out. Powers (2003), Figure 1: AvG(0.5) = 59.85 % for the
     chance model. Range [0, 1].
 
     >>> round(float(average_g_measure(np.array([[56, 24], [14, 6]]))), 4)
@@ -265,7 +266,7 @@ def informedness(counts: Any) -> Floats:
     """Bookmaker informedness: how far predictions beat chance about the real class.
 
     informedness = recall + inverse_recall - 1 = tp/(tp+fn) - fp/(fp+tn) = tpr - fpr.
-    It is the expected payoff per unit stake at fair bookmaker odds (seed 001, "Bookmaker
+    It is the expected payoff per unit stake at fair bookmaker odds (Powers 2003, "Bookmaker
     Odds"): the proportion of decisions that are informed rather than guessed. Aliases:
     Bookmaker, Youden's J, Peirce skill score (binary). Range [-1, 1]; 0 under pure
     chance. Dual (under transpose): markedness.
@@ -301,7 +302,8 @@ def correlation(counts: Any) -> Floats:
     correlation = sign(B) sqrt(B x M). For a 2x2 table B and M share a sign (both are
     (tp tn - fp fn) over positive margins) and this is Matthews' correlation. For K > 2
     labels the registry applies it to the multiclass B and M (Powers 2011), which differs
-    from Matthews' R_K (PITFALLS P10); where they disagree in sign it is nan.
+    from Matthews' R_K (the two differ for K > 2: no weighting of B and M gives R_K);
+    where B and M disagree in sign it is nan.
     Range [-1, 1].
 
     >>> float(correlation(np.array([[30, 0], [0, 70]])))  # the poster's perfect table
@@ -323,7 +325,8 @@ def matthews_correlation(counts: Any) -> Floats:
     MCC = (tp tn - fp fn) / sqrt((tp+fp)(tp+fn)(tn+fp)(tn+fn)), computed in float64 (the
     int64 products overflow near n = 1e5, sk#9622). For K labels the registry uses
     Gorodkin's R_K (`matthews_correlation_multiclass`). Range [-1, 1].
-    Notes: nan when any margin is empty (scikit-learn returns 0 there, PITFALLS P6).
+    Notes: nan when any margin is empty (scikit-learn returns 0 there, torchmetrics 1; a
+    value would hide that the table says nothing).
 
     >>> float(matthews_correlation(np.array([[1e18, 1e18], [1e18, 2]])))
     -0.5
@@ -347,10 +350,10 @@ def kappa(counts: Any) -> Floats:
 
 
 def bias(counts: Any) -> Floats:
-    """Bias of the positive label: pP(+) = |+P| / N, how often it is predicted (seed 001,
+    """Bias of the positive label: pP(+) = |+P| / N, how often it is predicted (Powers 2003,
     "Label Bias"). Dual: prevalence. Notes: nan for an empty table.
 
-    >>> float(bias(np.array([[90, 10], [0, 0]])))  # the seed's "always noun" tagger
+    >>> float(bias(np.array([[90, 10], [0, 0]])))  # Powers' (2003) "always noun" tagger
     1.0
     """
     tp, fp, fn, tn = cells(counts)
@@ -369,7 +372,7 @@ def prevalence(counts: Any) -> Floats:
 
 def bias_ratio(counts: Any) -> Floats:
     """Label bias ratio pP(+) / pR(+) = |+P| / |+R|: 1 when predictions match the class
-    distribution, as an ideal model's should (seed 001, "Label Bias").
+    distribution, as an ideal model's should (Powers 2003, "Label Bias").
     Notes: nan when +R is empty.
 
     >>> round(float(bias_ratio(np.array([[90, 10], [0, 0]]))), 4)

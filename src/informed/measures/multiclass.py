@@ -40,7 +40,7 @@ def _xlogy_ratio(p: Floats, q: Floats) -> Floats:
 
 def conditional_entropy(counts: Any) -> Floats:
     """Conditional entropy H(R|P) in bits: what remains unknown about the real class once
-    the prediction is known (seed 001, "Diverse Definitions of Accuracy").
+    the prediction is known (Powers 2003, "Diverse Definitions of Accuracy").
 
     H(R|P) = - sum_l pP(l) sum_c pR(c|l) log2 pR(c|l) = - sum p(l, c) log2(p(l, c) / pP(l)).
     Works on any K x C table (K need not equal C). Range [0, log2 C]. Dual: H(P|R).
@@ -56,7 +56,8 @@ def conditional_entropy(counts: Any) -> Floats:
 
 def conditional_entropy_given_actual(counts: Any) -> Floats:
     """Conditional entropy H(P|R) in bits: what remains unknown about the prediction once
-    the real class is known; PyCM's "Conditional Entropy" (PITFALLS P12).
+    the real class is known; PyCM's "Conditional Entropy"
+    (H(R|P) is `conditional_entropy`; the two directions differ).
 
     H(P|R) = - sum p(l, c) log2(p(l, c) / pR(c)). Dual: H(R|P).
 
@@ -100,7 +101,7 @@ def matthews_correlation_multiclass(square: Any) -> Floats:
 
     R_K = (N sum_k n_kk - sum_k p_k t_k) / sqrt((N^2 - sum_k p_k^2)(N^2 - sum_k t_k^2)),
     p_k predicted and t_k actual totals. Equals MCC for K = 2. Not the signed geometric
-    mean of multiclass informedness and markedness (PITFALLS P10).
+    mean of multiclass informedness and markedness (they differ for K > 2).
     """
     s = np.asarray(square, dtype=np.float64)
     total = s.sum(axis=(-2, -1))

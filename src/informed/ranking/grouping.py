@@ -9,19 +9,18 @@ rows, and the rare scores whose keys cannot be packed exactly, go through an arg
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from informed.errors import InputError, InputTypeError
+from informed.labels import as_vector
 
 __all__ = [
     "NOT_GIVEN",
     "as_numeric",
     "as_scores",
-    "as_vector",
     "as_weights",
     "canonical_scores",
     "check_groups",
@@ -67,51 +66,6 @@ def group_rows(
     if not keep.all():
         scores, is_positive, weights = scores[keep], is_positive[keep], weights[keep]
     return _group_by_argsort(scores, is_positive, weights)
-
-
-def as_vector(name: str, values: ArrayLike, *, labels: bool) -> NDArray[Any]:
-    """A 1-D array from an array-like; a column (n, 1) is accepted, a row (1, n) is not."""
-    if isinstance(values, str | bytes):
-        msg = (
-            f"`{name}` must be an array-like (list or 1-D array); got the bare string "
-            f"{values!r}. Wrap a single value in a list."
-        )
-        raise InputTypeError(msg)
-    if isinstance(values, set | frozenset | Mapping):
-        msg = (
-            f"`{name}` must be an ordered array-like (list or 1-D array); got a "
-            f"{type(values).__name__}, whose order is not the rows' order."
-        )
-        raise InputTypeError(msg)
-    if isinstance(values, np.ndarray):
-        array = values
-    elif labels and isinstance(values, list | tuple):
-        array = np.asarray(values)
-        if array.dtype.kind in "US":
-            kinds = {type(v).__name__ for v in values}
-            if len(kinds) > 1:
-                msg = (
-                    f"`{name}` mixes label types {sorted(kinds)}; a number and its string "
-                    "would become one label. Use one type."
-                )
-                raise InputTypeError(msg)
-    else:
-        array = np.asarray(values)
-    if array.ndim == 0:
-        msg = (
-            f"`{name}` must be an array-like (list or 1-D array); got "
-            f"{type(values).__name__} {values!r}."
-        )
-        raise InputTypeError(msg)
-    if array.ndim == 2 and array.shape[1] == 1:
-        return array[:, 0]
-    if array.ndim != 1:
-        hint = (
-            " (a row vector: pass `values[0]` or `np.ravel(values)`)" if array.shape[0] == 1 else ""
-        )
-        msg = f"`{name}` must be 1-D; got shape {array.shape}{hint}."
-        raise InputError(msg)
-    return array
 
 
 def as_numeric(name: str, array: NDArray[Any]) -> NDArray[Any]:
@@ -249,9 +203,9 @@ def check_groups(
     scores: ArrayLike, positives: ArrayLike, negatives: ArrayLike
 ) -> tuple[FloatArray, CountArray, CountArray]:
     """Validate counts given directly; return canonical copies (float64, int64 or float64)."""
-    score_array = as_vector("scores", scores, labels=False)
-    positive_array = as_vector("positives", positives, labels=False)
-    negative_array = as_vector("negatives", negatives, labels=False)
+    score_array = as_vector(scores, "scores", labels=False)
+    positive_array = as_vector(positives, "positives", labels=False)
+    negative_array = as_vector(negatives, "negatives", labels=False)
     if not (score_array.size == positive_array.size == negative_array.size):
         msg = (
             "`scores`, `positives` and `negatives` must have one entry per group; got "

@@ -100,7 +100,7 @@ def quota_array(quota: float | Quotas, n: int | float) -> tuple[FloatArray, bool
     bad = ~((values >= 0) & (values <= float(n)))
     if bad.any():
         value = float(values[bad].flat[0])
-        msg = f"`quota` must lie between 0 and n = {n}; got {value!r}."
+        msg = f"`quota` must lie between 0 and n = {float(n):g}; got {value:g}."
         raise InputError(msg)
     return values, values.ndim == 0
 

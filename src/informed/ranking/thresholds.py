@@ -46,7 +46,7 @@ def _predicted(
     ranking: Ranking, threshold: float | Quotas, rule: str
 ) -> tuple[Groups, NDArray[np.intp], bool]:
     if rule not in (">", ">="):
-        msg = f"`rule` must be '>' (the seed's) or '>='; got {rule!r}."
+        msg = f"`rule` must be '>' (Arbel & Rokach's) or '>='; got {rule!r}."
         raise InputError(msg)
     try:
         values = np.asarray(threshold, dtype=np.float64)

@@ -1,15 +1,15 @@
-"""The fair-odds Bookmaker payoff matrix (Powers 2003, seed 001; poster, seed 003).
+"""The fair-odds Bookmaker payoff matrix (Powers 2003; Powers, the Bookmaker poster).
 
 A punter bets on the label the system predicts, at fair odds set from the class
 prevalences. Per unit stake, the payoff of a case predicted `l` whose real class is `c`
 is w(c|l) = +1 / pR(l) when c = l and -1 / (1 - pR(l)) otherwise; the payoff matrix holds
-pPR(l, c) w(c|l) (seed 003, "General Bookmaker"), so that
+pPR(l, c) w(c|l) (the poster's "General Bookmaker"), so that
 
 * a row sums to the informedness of its label, B(l) = tpr(l) - fpr(l) ("won"),
 * the bias-weighted row sums pP(l) B(l) ("weighted") add up to the overall informedness,
 * pure guessing wins nothing, perfect prediction wins 1 per row.
 
-Figure 1 of the seeds prints this matrix on a scale of $10: `payoff(table).scaled(10)`.
+Figure 1 of Powers (2003) prints this matrix on a scale of $10: `payoff(table).scaled(10)`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed._common import json_float
 from informed.labels import Label
 from informed.measures import ratio
 from informed.table.table import Table
@@ -66,7 +67,7 @@ class Payoff:
         return float(np.sum(self.weighted)) if not np.isnan(self.weighted).any() else float("nan")
 
     def scaled(self, stake: float) -> Payoff:
-        """The same bets at another stake (the seeds' spreadsheet uses $10)."""
+        """The same bets at another stake (Powers' spreadsheet uses $10)."""
         return Payoff(
             labels=self.labels,
             matrix=self.matrix * stake,
@@ -80,7 +81,7 @@ class Payoff:
         """JSON-ready values (nan as None)."""
 
         def clean(values: NDArray[np.float64]) -> Any:
-            return [None if np.isnan(v) else float(v) for v in np.ravel(values)]
+            return [json_float(v) for v in np.ravel(values)]
 
         width = len(self.labels)
         flat = clean(self.matrix)
@@ -91,7 +92,7 @@ class Payoff:
             "weighted": clean(self.weighted),
             "column_sums": clean(self.column_sums),
             "odds": clean(self.odds),
-            "informedness": None if np.isnan(self.informedness) else self.informedness,
+            "informedness": json_float(self.informedness),
         }
 
 

@@ -90,10 +90,10 @@ class Table:
         object.__setattr__(self, "counts", readonly(counts))
         index: dict[tuple[str, Label], tuple[int | None, int | None]] = {}
         for i, label in enumerate(self.predicted):
-            index[(label_kind(label), label)] = (i, None)
+            index[keyed(label)] = (i, None)
         for j, label in enumerate(self.actual):
-            row = index.get((label_kind(label), label), (None, None))[0]
-            index[(label_kind(label), label)] = (row, j)
+            row = index.get(keyed(label), (None, None))[0]
+            index[keyed(label)] = (row, j)
         object.__setattr__(self, "_index", index)
 
     # ------------------------------------------------------------------ constructors
@@ -270,9 +270,9 @@ class Table:
         gets a column of zeros. Per-label measures are computed on this square form.
         """
         labels = self.labels
-        position = {(label_kind(x), x): i for i, x in enumerate(labels)}
-        rows = [position[(label_kind(x), x)] for x in self.predicted]
-        cols = [position[(label_kind(x), x)] for x in self.actual]
+        position = {keyed(x): i for i, x in enumerate(labels)}
+        rows = [position[keyed(x)] for x in self.predicted]
+        cols = [position[keyed(x)] for x in self.actual]
         out = np.zeros((len(labels), len(labels)), dtype=self.counts.dtype)
         if self.counts.size:
             out[np.ix_(rows, cols)] = self.counts
@@ -281,7 +281,7 @@ class Table:
     def one_vs_rest(self, label: Any) -> OneVsRest:
         """The 2x2 view of `label` against every other label."""
         label = as_label(label)
-        found = self._index.get((label_kind(label), label))
+        found = self._index.get(keyed(label))
         if found is None:
             msg = f"{label!r} is not a label of this table; labels are {list(self.labels)}."
             raise InputError(msg)
@@ -298,8 +298,8 @@ class Table:
 
     def count(self, predicted: Any, actual: Any) -> float:
         """The count in one cell, 0 for labels absent from an axis."""
-        i = self._index.get((label_kind(as_label(predicted)), as_label(predicted)), (None, None))[0]
-        j = self._index.get((label_kind(as_label(actual)), as_label(actual)), (None, None))[1]
+        i = self._index.get(keyed(as_label(predicted)), (None, None))[0]
+        j = self._index.get(keyed(as_label(actual)), (None, None))[1]
         if i is None or j is None:
             return 0
         value = self.counts[i, j]
