@@ -102,4 +102,6 @@ def test_reports_never_cite_a_seed() -> None:
     for output in outputs:
         assert not re.search(r"\bseeds?\b", output, re.I)
     assert "Arbel & Rokach (2006)" in outputs[1]
+    # the text ends with the full reference (author, year, title), however it wraps
+    assert REFERENCES["Arbel & Rokach (2006)"] in " ".join(outputs[1].split())
     assert REFERENCES["Arbel & Rokach (2006)"] in outputs[3].replace("&amp;", "&")

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from informed.errors import InputError, InputTypeError
-from informed.labels import as_vector
+from informed.labels import as_vector, check_one_kind
 
 __all__ = [
     "NOT_GIVEN",
@@ -27,6 +27,7 @@ __all__ = [
     "empty_counts",
     "equal_mask",
     "group_rows",
+    "label_array",
     "positive_mask",
     "shown",
 ]
@@ -154,6 +155,18 @@ def _found_labels(array: NDArray[Any]) -> str:
     shown = ", ".join(repr(v) for v in values[:_SHOWN_LABELS])
     more = f", ... ({len(values)} in all)" if len(values) > _SHOWN_LABELS else ""
     return f"[{shown}{more}]"
+
+
+def label_array(actual: Any) -> NDArray[Any]:
+    """The `actual` labels as a 1-D array; a list must hold labels of one kind (True is not
+    1, nor "1" 1), and a list of plain str, int, float or bool becomes a typed array."""
+    if isinstance(actual, list | tuple):
+        types = set(map(type, actual))
+        if len(types) > 1:
+            check_one_kind(actual, "actual")  # the slow check only when the types differ
+        elif types <= {str, int, float, bool}:
+            return as_vector(np.asarray(actual), "actual")
+    return as_vector(actual, "actual")
 
 
 def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray[np.bool_]:

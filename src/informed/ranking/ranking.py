@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from informed._common import readonly
 from informed.errors import InputError, InputTypeError
-from informed.labels import as_vector, check_one_kind
+from informed.labels import as_vector
 from informed.ranking.grouping import (
     NOT_GIVEN,
     as_numeric,
@@ -39,6 +39,7 @@ from informed.ranking.grouping import (
     empty_counts,
     equal_mask,
     group_rows,
+    label_array,
     positive_mask,
     shown,
 )
@@ -164,14 +165,12 @@ class Ranking:
         >>> r.n_positive, r.n_negative, r.n_groups
         (1, 2, 2)
         """
-        actual_array = as_vector(actual, "actual")
+        actual_array = label_array(actual)
         score_array = as_vector(scores, "scores", labels=False)
         weight_array = None if weights is None else as_vector(weights, "weights", labels=False)
         _check_lengths(actual=actual_array.size, scores=score_array.size, weights=weight_array)
         score_values = as_scores(score_array, allow_infinite=allow_infinite)
         is_positive = positive_mask(actual_array, positive, negative)
-        if isinstance(actual, list | tuple):
-            check_one_kind(actual, "actual")  # True is not 1, nor "1" 1
         weight_values = None if weight_array is None else as_weights(weight_array)
         return cls._trusted(*group_rows(score_values, is_positive, weight_values))
 
@@ -225,9 +224,7 @@ class Ranking:
             duplicate = next(c for i, c in enumerate(class_list) if c in class_list[:i])
             msg = f"`classes` must be distinct; {duplicate!r} appears twice."
             raise InputError(msg)
-        actual_array = as_vector(actual, "actual")
-        if isinstance(actual, list | tuple):
-            check_one_kind(actual, "actual")
+        actual_array = label_array(actual)
         if isinstance(scores, str | bytes):
             msg = "`scores` must be a 2-D array of scores; got a string."
             raise InputTypeError(msg)

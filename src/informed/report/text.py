@@ -39,6 +39,7 @@ from informed.ranking.document import AREAS, SUMMARIES, RankingSummary, value_ra
 from informed.ranking.registry import LIFT_COLUMNS, RANKING_MEASURES
 from informed.report.contents import HEADLINE, PER_LABEL, PER_LABEL_HEADINGS
 from informed.report.document import bootstrap_document
+from informed.report.references import references_of
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
 from informed.tally.document import TallySummary
@@ -299,14 +300,21 @@ def render_evaluation(
 
 
 def _legend(names: Sequence[str]) -> Text:
-    """Each measure's title, definition, chance value and source, from the registry."""
+    """Each measure's title, definition and source, from the registry."""
     text = Text(style="dim")
     for name in names:
         measure = RANKING_MEASURES[name]
-        chance = "" if measure.chance is None else f"; chance {measure.chance}"
-        text.append(f"{measure.title}: {measure.definition}{chance} ({measure.source}).\n")
+        text.append(f"{measure.title}: {measure.definition}. {measure.source}.\n")
     text.rstrip()
     return text
+
+
+def _references(sources: Sequence[str]) -> Text:
+    """The full reference of every work cited in `sources`."""
+    listed = references_of(sources)
+    return Text(
+        ("References: " if len(listed) > 1 else "Reference: ") + " ".join(listed), style="dim"
+    )
 
 
 def render_ranking(
@@ -319,21 +327,28 @@ def render_ranking(
         "their group's positives",
         style="bold",
     )
-    grid = _grid(expand=True)
+    shown = (*SUMMARIES, *AREAS)
+    with_notes = any(name in summary.reasons for name in shown)
+    grid = _grid(expand=with_notes)
     grid.add_column("summary", no_wrap=True)
     grid.add_column("value", justify="right", no_wrap=True)
     grid.add_column("range", justify="right", no_wrap=True)
-    grid.add_column("note", overflow="fold", ratio=1)
-    for name in (*SUMMARIES, *AREAS):
+    grid.add_column("chance", justify="right", no_wrap=True)
+    if with_notes:
+        grid.add_column("note", overflow="fold", ratio=1)
+    for name in shown:
         measure = RANKING_MEASURES[name]
         why = summary.reasons.get(name)
-        grid.add_row(
+        cells: list[Any] = [
             measure.title,
             _value(summary.values[name]),
             value_range(measure.low, measure.high),
-            Text(f"undefined: {why}", style="yellow") if why else "",
-        )
-    parts: list[Any] = [head, grid, _legend((*SUMMARIES, *AREAS))]
+            measure.chance or "",
+        ]
+        if with_notes:
+            cells.append(Text(f"undefined: {why}", style="yellow") if why else "")
+        grid.add_row(*cells)
+    parts: list[Any] = [head, grid, _legend(shown)]
     if summary.at_quota:
         quota_names = [n for n, m in RANKING_MEASURES.items() if m.kind == "at_quota"]
         grid = _grid()
@@ -366,6 +381,7 @@ def render_ranking(
             "Bins of the ranking: within each bin, then cumulative (lift = hit rate / prevalence)"
         )
         parts += ["", _titled(title, grid)]
+    parts += ["", _references([RANKING_MEASURES[n].source for n in RANKING_MEASURES])]
     return _render(parts, color, width)
 
 
