@@ -25,7 +25,7 @@ REFERENCES_MD = ROOT / "docs" / "references.md"
 SEED = re.compile(r"\bseeds?\s+\d{3}\b|\bthe seeds?\b|\bseeds?'s?(?=\W)|\(seeds?[,)]", re.I)
 """A seed cited as a source ("seed 004", "the seeds", "the seed's", "(seed, eq. 5)"), not
 the random seed of the bootstrap."""
-OTHERS = {"tally.md": "issue 10 (docs/tally.md)", "reproductions.md": "issue 14"}
+OTHERS = {"tally.md": "issue 10 (docs/tally.md)"}
 
 
 def _listed() -> dict[str, str]:
