@@ -14,12 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from informed import Table, evaluate
+from informed import Ranking, Table, evaluate
 from informed.cli import main
 from informed.cli.main import parser
 from informed.cli.output import terminal_width
 from informed.inference import bootstrap
-from informed.report import render_evaluation, results_document
+from informed.ranking import summarize_ranking
+from informed.report import render_evaluation, render_ranking, results_document
 from informed.report.text import MIN_WIDTH, WIDTH
 
 
@@ -121,20 +122,29 @@ def test_help_runs_as_a_process() -> None:
 
 
 @pytest.fixture(scope="module")
-def with_intervals() -> tuple[object, object]:
-    table = Table.from_labels(
-        actual=list("aaaabbbbccccddddeeee") * 5, predicted=list("aaabbbbcccddddeeeeaa") * 5
+def with_intervals() -> tuple[object, object, object]:
+    """Twelve labels with long names, intervals, and a ranking with quotas: the widest
+    report the text draws."""
+    rng = np.random.default_rng(0)
+    names = [f"class-name-{k}" for k in range(12)]
+    actual = rng.choice(names, 2000)
+    predicted = np.where(rng.random(2000) < 0.6, actual, rng.choice(names, 2000))
+    table = Table.from_labels(actual=actual, predicted=predicted)
+    ranking = Ranking.from_scores(
+        actual=actual == names[1], scores=rng.random(2000).round(3), positive=True
     )
-    result = evaluate(table)
-    return result, bootstrap(table, replicates=100, seed=0)
+    summary = summarize_ranking(ranking, quotas=[5, 100, 1000])
+    return evaluate(table), bootstrap(table, replicates=100, seed=0), summary
 
 
-@pytest.mark.parametrize("width", [MIN_WIDTH, 80, 100, 132, 200])
+@pytest.mark.parametrize("width", [MIN_WIDTH, 72, 80, 100, 132, 200])
 def test_text_fits_the_width_and_never_breaks_an_interval(
-    width: int, with_intervals: tuple[object, object]
+    width: int, with_intervals: tuple[object, object, object]
 ) -> None:
-    result, intervals = with_intervals
+    """No line wider than the terminal, no interval over two lines, no number cut."""
+    result, intervals, summary = with_intervals
     text = render_evaluation(result, "f.csv", intervals, width=width)  # type: ignore[arg-type]
+    text += "\n" + render_ranking(summary, True, width=width)  # type: ignore[arg-type]
     assert max(len(line) for line in text.splitlines()) <= width
     whole = re.findall(r"\[-?\d\.\d{4}, -?\d\.\d{4}\]", text)
     # 3 headline intervals + one per measure whose interval is defined, each on one line
@@ -145,7 +155,7 @@ def test_text_fits_the_width_and_never_breaks_an_interval(
     ]
     assert len(whole) == 3 + len(defined)
     assert not re.search(r"\[-?\d\.\d{4},\s*$", text, re.M)  # no interval cut at a line end
-    assert "…" not in " ".join(re.findall(r"\[[^\]\n]*", text))
+    assert not re.search(r"-?\d+\.\d*…", text)  # no number cut short
 
 
 def test_the_terminal_width_is_rich_s(monkeypatch: pytest.MonkeyPatch) -> None:

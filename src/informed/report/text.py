@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from rich import box
 from rich.console import Console, Group
+from rich.measure import Measurement
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -128,20 +129,54 @@ def _interval(intervals: Bootstrap | None, name: str) -> Text | None:
     return Text(f"[{found.low:.4f}, {found.high:.4f}]", no_wrap=True)
 
 
-def _shown_labels(evaluation: Evaluation, all_labels: bool) -> tuple[list[Label], int]:
-    """The labels to show and how many are pooled: the most frequent first, by the larger
-    of how often a label is predicted and how often it occurs."""
+def _shown_labels(evaluation: Evaluation, limit: int | None) -> tuple[list[Label], int]:
+    """At most `limit` labels to show (None: all) and how many are pooled: the most
+    frequent first, by the larger of how often a label is predicted and how often it
+    occurs."""
     labels, square = evaluation.table.square()
-    if all_labels or len(labels) <= SHOWN_LABELS:
+    if limit is None or len(labels) <= limit:
         return list(labels), 0
     frequency = np.maximum(square.sum(axis=0), square.sum(axis=1))
     order = sorted(range(len(labels)), key=lambda i: (-float(frequency[i]), i))
-    keep = sorted(order[: SHOWN_LABELS - 1])
+    keep = sorted(order[: max(limit - 1, 1)])
     return [labels[i] for i in keep], len(labels) - len(keep)
 
 
-def _contingency(evaluation: Evaluation, all_labels: bool) -> Group:
-    shown, pooled = _shown_labels(evaluation, all_labels)
+def _fits(grid: RichTable, width: int) -> bool:
+    """Whether `grid` fits in `width` columns at its natural width, so that no cell has to
+    be cut or wrapped."""
+    console = _console(False, 100_000)
+    natural = Measurement.get(console, console.options, grid).maximum
+    return natural <= max(int(width), MIN_WIDTH)
+
+
+def _label_limit(
+    build: Callable[[int], Sequence[tuple[str, RichTable]]], all_labels: bool, width: int
+) -> int | None:
+    """The most labels (up to SHOWN_LABELS, at least 2) whose tables `build(limit)` fit in
+    `width` columns; None (every label, however wide) with `all_labels`."""
+    if all_labels:
+        return None
+    for limit in range(SHOWN_LABELS, 2, -1):
+        if all(_fits(grid, width) for _, grid in build(limit)):
+            return limit
+    return 2
+
+
+def _split(
+    build: Callable[[Sequence[str]], RichTable], names: Sequence[str], width: int
+) -> list[RichTable]:
+    """`build(names)` as one table if it fits in `width` columns, else its columns shared
+    out over two or more tables (each repeats the first, key column)."""
+    grid = build(names)
+    if len(names) < 2 or _fits(grid, width):
+        return [grid]
+    half = (len(names) + 1) // 2
+    return _split(build, names[:half], width) + _split(build, names[half:], width)
+
+
+def _contingency(evaluation: Evaluation, limit: int | None) -> tuple[str, RichTable]:
+    shown, pooled = _shown_labels(evaluation, limit)
     labels, square = evaluation.table.square()
     positions = {keyed(x): i for i, x in enumerate(labels)}
     index = [positions[keyed(x)] for x in shown]
@@ -168,18 +203,18 @@ def _contingency(evaluation: Evaluation, all_labels: bool) -> Group:
     grid.add_row(
         "total", *(_count(c.item()) for c in col_cells), _count(square.sum().item()), style="dim"
     )
-    return _titled(title, grid)
+    return title, grid
 
 
-def _payoff(evaluation: Evaluation, pay: Payoff, all_labels: bool) -> Group:
-    shown, pooled = _shown_labels(evaluation, all_labels)
+def _payoff(evaluation: Evaluation, pay: Payoff, limit: int | None) -> tuple[str, RichTable]:
+    shown, pooled = _shown_labels(evaluation, limit)
     positions = {keyed(x): i for i, x in enumerate(pay.labels)}
     grid = _grid()
     grid.add_column("bet on", style="bold", no_wrap=True)
     for label in shown:
         grid.add_column(_user(label, 10), justify="right", no_wrap=True)
-    grid.add_column("won", justify="right", no_wrap=True)
-    grid.add_column("x pP = weighted", justify="right", no_wrap=True)
+    grid.add_column("won", justify="right")
+    grid.add_column("weighted", justify="right")
     for label in shown:
         i = positions[keyed(label)]
         cells = [_value(float(pay.matrix[i, positions[keyed(c)]]), 3) for c in shown]
@@ -192,10 +227,14 @@ def _payoff(evaluation: Evaluation, pay: Payoff, all_labels: bool) -> Group:
     if pooled:
         grid.caption = f"{pooled} labels not shown; their rows add to the total below"
     grid.add_row("total", *([""] * len(shown)), "", _value(pay.informedness, 3), style="bold")
-    return _titled("Fair-odds payoff per unit stake: each row wins its label's informedness", grid)
+    title = (
+        "Fair-odds payoff per unit stake: each row wins its label's informedness "
+        "(weighted = won x pP)"
+    )
+    return title, grid
 
 
-def _headline(result: Evaluation, intervals: Bootstrap | None) -> RichTable:
+def _headline(result: Evaluation, intervals: Bootstrap | None) -> RichTable | Group:
     grid = _grid(header=False)
     grid.add_column("measure", style="bold", no_wrap=True)
     grid.add_column("value", justify="right", style="bold cyan", no_wrap=True)
@@ -204,10 +243,9 @@ def _headline(result: Evaluation, intervals: Bootstrap | None) -> RichTable:
         grid.add_row(
             MEASURES[name].title, _value(result.measures[name]), _interval(intervals, name)
         )
-    if intervals is not None:
-        grid.caption = design_note(bootstrap_document(intervals))
-        grid.caption_justify = "left"
-    return grid
+    if intervals is None:
+        return grid
+    return Group(grid, Text(design_note(bootstrap_document(intervals)), style="dim"))
 
 
 def _measures(result: Evaluation, intervals: Bootstrap | None) -> Group:
@@ -233,7 +271,7 @@ def _measures(result: Evaluation, intervals: Bootstrap | None) -> Group:
     return _titled(title, grid)
 
 
-def _per_label(result: Evaluation, all_labels: bool) -> Group | None:
+def _per_label(result: Evaluation, all_labels: bool, width: int) -> Group | None:
     labels = list(result.per_label)
     if not labels:
         return None
@@ -249,21 +287,25 @@ def _per_label(result: Evaluation, all_labels: bool) -> Group | None:
         keep = sorted(ranked[: 2 * SHOWN_LABELS])
         hidden = len(labels) - len(keep)
         labels = [labels[i] for i in keep]
-    grid = _grid()
-    grid.add_column("label", max_width=16, overflow="ellipsis", no_wrap=True)
-    for name in PER_LABEL:
-        grid.add_column(PER_LABEL_HEADINGS[name], justify="right", no_wrap=True)
-    for label in labels:
-        values = result.per_label[label]
-        grid.add_row(_user(label), *(_value(values[n], 3) for n in PER_LABEL))
+
+    def grid_of(names: Sequence[str]) -> RichTable:
+        grid = _grid()
+        grid.add_column("label", max_width=16, overflow="ellipsis", no_wrap=True)
+        for name in names:
+            grid.add_column(PER_LABEL_HEADINGS[name], justify="right")
+        for label in labels:
+            values = result.per_label[label]
+            grid.add_row(_user(label), *(_value(values[n], 3) for n in names))
+        return grid
+
+    grids = _split(grid_of, PER_LABEL, width)
     if hidden:
-        grid.caption = (
+        grids[-1].caption = (
             f"{hidden} less frequent labels not shown (--all-labels lists them; "
             "frequency is the larger of bias and prevalence)"
         )
-    return _titled(
-        "Per label, one against the rest (an unbiased label predicts as often as it occurs)", grid
-    )
+    title = "Per label, one against the rest (an unbiased label predicts as often as it occurs)"
+    return Group(Text(title, style="bold"), *grids)
 
 
 def render_evaluation(
@@ -288,12 +330,14 @@ def render_evaluation(
     if result.positive is not None:
         head.append(f", positive label {printable(repr(result.positive))}")
     parts: list[Any] = [head, "", _headline(result, intervals), ""]
-    parts += [
-        _contingency(result, all_labels),
-        _payoff(result, pay, all_labels),
-        _measures(result, intervals),
-    ]
-    per_label = _per_label(result, all_labels)
+
+    def tables(limit: int | None) -> list[tuple[str, RichTable]]:
+        assert pay is not None
+        return [_contingency(result, limit), _payoff(result, pay, limit)]
+
+    parts += [_titled(*part) for part in tables(_label_limit(tables, all_labels, width))]
+    parts.append(_measures(result, intervals))
+    per_label = _per_label(result, all_labels, width)
     if per_label is not None:
         parts.append(per_label)
     return _render(parts, color, width)
@@ -351,36 +395,46 @@ def render_ranking(
     parts: list[Any] = [head, grid, _legend(shown)]
     if summary.at_quota:
         quota_names = [n for n, m in RANKING_MEASURES.items() if m.kind == "at_quota"]
-        grid = _grid()
-        grid.add_column("J", justify="right", no_wrap=True)
-        for name in quota_names:
-            grid.add_column(RANKING_MEASURES[name].title, justify="right", no_wrap=True)
-        notes: list[str] = []
-        for quota, values in summary.at_quota.items():
-            grid.add_row(quota, *(_value(values[n]) for n in quota_names))
-            for name, why in summary.quota_reasons.get(quota, {}).items():
-                notes.append(f"{RANKING_MEASURES[name].title} at J = {quota} is undefined: {why}")
-        parts += ["", _titled("At quota J (the top J cases acted on)", grid), _legend(quota_names)]
+
+        def quota_grid(names: Sequence[str]) -> RichTable:
+            grid = _grid()
+            grid.add_column("J", justify="right", no_wrap=True)
+            for name in names:
+                grid.add_column(RANKING_MEASURES[name].title, justify="right")
+            for quota, values in summary.at_quota.items():
+                grid.add_row(quota, *(_value(values[n]) for n in names))
+            return grid
+
+        notes = [
+            f"{RANKING_MEASURES[name].title} at J = {quota} is undefined: {why}"
+            for quota in summary.at_quota
+            for name, why in summary.quota_reasons.get(quota, {}).items()
+        ]
+        grids = _split(quota_grid, quota_names, width)
+        parts += ["", Group(Text("At quota J (the top J cases acted on)", style="bold"), *grids)]
+        parts.append(_legend(quota_names))
         if notes:
             parts.append(Text("\n".join(notes), style="yellow"))
     records = summary.lift.to_records()
     if records:
-        grid = _grid()
-        for heading, _ in LIFT_COLUMNS.values():
-            grid.add_column(heading, justify="right", no_wrap=True)
-        for row in records:
-            grid.add_row(
-                *(
-                    str(row[key])
-                    if key == "bin"
-                    else _value(row[key], 1 if key in ("quota", "positives") else 4)
-                    for key in LIFT_COLUMNS
+
+        def lift_grid(keys: Sequence[str]) -> RichTable:
+            grid = _grid()
+            grid.add_column(LIFT_COLUMNS["bin"][0], justify="right", no_wrap=True)
+            for key in keys:
+                grid.add_column(LIFT_COLUMNS[key][0], justify="right")
+            for row in records:
+                grid.add_row(
+                    str(row["bin"]),
+                    *(_value(row[k], 1 if k in ("quota", "positives") else 4) for k in keys),
                 )
-            )
+            return grid
+
+        keys = [key for key in LIFT_COLUMNS if key != "bin"]
         title = (
             "Bins of the ranking: within each bin, then cumulative (lift = hit rate / prevalence)"
         )
-        parts += ["", _titled(title, grid)]
+        parts += ["", Group(Text(title, style="bold"), *_split(lift_grid, keys, width))]
     parts += ["", _references([RANKING_MEASURES[n].source for n in RANKING_MEASURES])]
     return _render(parts, color, width)
 
@@ -403,11 +457,16 @@ def render_tally(summary: TallySummary, *, color: bool = False, width: int = WID
     table = "\n".join(printable(line) for line in summary.stats_table.rstrip().split("\n"))
     parts.append(Text(table))
     names = ("precision", "recall", "f_measure", "informedness", "markedness")
-    grid = _grid()
-    grid.add_column("category", max_width=20, overflow="ellipsis", no_wrap=True)
-    for name in names:
-        grid.add_column(MEASURES[name].title, justify="right", no_wrap=True)
-    for category, values in summary.per_category.items():
-        grid.add_row(_user(category), *(_value(values[n]) for n in names))
-    parts.append(_titled("Per category", grid))
+
+    def category_grid(shown: Sequence[str]) -> RichTable:
+        grid = _grid()
+        grid.add_column("category", max_width=20, overflow="ellipsis", no_wrap=True)
+        for name in shown:
+            grid.add_column(MEASURES[name].title, justify="right")
+        for category, values in summary.per_category.items():
+            grid.add_row(_user(category), *(_value(values[n]) for n in shown))
+        return grid
+
+    grids = _split(category_grid, names, width)
+    parts.append(Group(Text("Per category", style="bold"), *grids))
     return _render(parts, color, width)
