@@ -30,3 +30,15 @@ def test_silent_when_quick_redirected_or_quiet() -> None:
     quiet = _Terminal()
     Progress("d", 10, enabled=False, delay=0.0, stream=quiet).update(5, 5)
     assert quick.getvalue() == redirected.getvalue() == quiet.getvalue() == ""
+
+
+def test_a_file_name_cannot_drive_the_terminal() -> None:
+    """The progress line shows the file name with its control characters escaped; the only
+    control bytes written are the line's own CR and erase."""
+    stream = _Terminal()
+    progress = Progress("\x1b]0;owned\x07.csv", 200, delay=0.0, stream=stream)
+    progress.update(50, 1000)
+    progress.close()
+    text = stream.getvalue()
+    assert "\\x1b]0;owned\\x07.csv" in text
+    assert text.replace("\r\033[K", "").replace("\r", "").isprintable()

@@ -10,6 +10,8 @@ import sys
 import time
 from typing import TextIO
 
+from informed._common import printable
+
 __all__ = ["Progress"]
 
 
@@ -37,7 +39,7 @@ class Progress:
         delay: float = 1.0,
         stream: TextIO | None = None,
     ) -> None:
-        self.label = label
+        self.label = printable(label)  # a file name: its control characters escaped
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled and self.stream.isatty()
