@@ -8,7 +8,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from informed._common import printable
 from informed.cli import evaluate
 from informed.cli.output import FORMATS, check_html_path, emit, write_html
 
@@ -79,5 +78,7 @@ def run(args: argparse.Namespace) -> None:
     )
     emit(output, args.format)
     if args.html:
+        from informed._common import printable
+
         written = write_html(output, args.html, DEMO_FILE)
         print(f"\nHTML report written to {printable(written.resolve())}", file=sys.stderr)

@@ -15,7 +15,6 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from informed._common import printable
 from informed.cli import demo, evaluate, tally
 from informed.errors import InputError, InputTypeError
 
@@ -40,6 +39,8 @@ class SafeParser(argparse.ArgumentParser):
     as ESC [2J is shown as written, never sent to the terminal)."""
 
     def error(self, message: str) -> NoReturn:
+        from informed._common import printable
+
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {printable(message)}\n")
 
@@ -64,6 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         COMMANDS[args.command].run(args)
     except (InputError, InputTypeError, OSError) as exc:
+        from informed._common import printable
+
         print(f"informed: error: {printable(exc)}", file=sys.stderr)
         return 2
     return 0
