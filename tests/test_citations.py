@@ -25,7 +25,6 @@ REFERENCES_MD = ROOT / "docs" / "references.md"
 SEED = re.compile(r"\bseeds?\s+\d{3}\b|\bthe seeds?\b|\bseeds?'s?(?=\W)|\(seeds?[,)]", re.I)
 """A seed cited as a source ("seed 004", "the seeds", "the seed's", "(seed, eq. 5)"), not
 the random seed of the bootstrap."""
-OTHERS = {"tally.md": "issue 10 (docs/tally.md)"}
 
 
 def _listed() -> dict[str, str]:
@@ -69,8 +68,6 @@ def test_docs_measures_table_cites_the_registry() -> None:
 )
 def test_docs_never_cite_a_seed(document: Path) -> None:
     """A reader has no seeds: the docs cite author, year and title."""
-    if document.name in OTHERS:
-        pytest.skip(f"{document.name} is another issue's: {OTHERS[document.name]}")
     hits = [line for line in document.read_text().splitlines() if SEED.search(line)]
     assert hits == []
 

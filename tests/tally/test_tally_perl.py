@@ -24,6 +24,7 @@ import pytest
 from informed.cli import main
 from informed.io import read_jsonl
 from informed.tally import Tally
+from informed.tally.stats_table import format_stats_table
 
 PERL = shutil.which("perl")
 
@@ -159,7 +160,33 @@ def _assert_same(stdout: str, t: Tally) -> None:
     tables = stdout.split("table ")[1:]
     for chunk in tables:
         figures, table = chunk.split("\n", 1)
-        assert table == t.stats_table(int(figures)), figures
+        _assert_same_table(table, t, int(figures))
+
+
+def _assert_same_table(perl_table: str, t: Tally, figures: int) -> None:
+    """The stats table byte for byte, except that a macro value whose sum lies within
+    rounding of a printing boundary may print either way: Perl sums the categories in
+    hash order, which changes from run to run, so its last bit is not reproducible."""
+    ours = t.stats_table(figures)
+    if perl_table == ours:
+        return
+    values = [
+        t.macro("recall"),
+        t.macro("precision"),
+        t.macro("f_measure"),
+        t.micro("recall"),
+        t.micro("precision"),
+        t.micro("f_measure"),
+        t.micro("error"),
+    ]
+    either = [
+        {
+            format_stats_table([*values[:k], v * f, *values[k + 1 :]], figures)
+            for f in (1 - 1e-13, 1.0, 1 + 1e-13)
+        }
+        for k, v in enumerate(values[:3])
+    ]
+    assert any(perl_table in tables for tables in either), (perl_table, ours)
 
 
 @pytest.mark.parametrize("seed", range(40))

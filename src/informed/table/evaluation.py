@@ -80,7 +80,7 @@ def average(
     how="micro": the measure of the summed one-vs-rest 2x2 tables (for accuracy, error and
     the rates this pools the cells of every label); "macro": the plain mean of the
     per-label values; "prevalence": weighted by pR(l) (scikit-learn's "weighted");
-    "bias": weighted by pP(l) (the seeds' weighting of informedness). A label with zero
+    "bias": weighted by pP(l) (Powers' weighting of informedness). A label with zero
     weight is left out; a nan value propagates unless `undefined="omit"`.
 
     >>> t = Table.from_counts([[5, 3, 1], [2, 7, 4], [0, 6, 9]], rows="actual")

@@ -1,7 +1,7 @@
 """Table: the contingency table of predicted labels against actual classes.
 
 Rows are predicted labels (+P, -P, ...), columns are actual classes (+R, -R, ...), as in
-the seeds (Powers 2003, 2011). A Table is frozen, carries its labels, and merges with
+Powers (2003, 2011). A Table is frozen, carries its labels, and merges with
 `+` over the union of labels. K predicted labels may differ from C classes (clusters).
 """
 
@@ -134,7 +134,7 @@ class Table:
             (float64) table unless `weighted` says otherwise.
         rows : {"predicted", "actual"}
             What the rows of `counts` are. There is no default: scikit-learn's
-            `confusion_matrix` has rows = actual, the seeds have rows = predicted.
+            `confusion_matrix` has rows = actual, Powers' papers have rows = predicted.
         labels : sequence, optional
             Labels for both axes of a square matrix. Default: 0 .. K-1.
         predicted, actual : sequence, optional
