@@ -190,3 +190,18 @@ def test_console_script_has_no_traceback(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
+
+
+def test_a_closed_pipe_is_not_an_error() -> None:
+    """`informed demo | head -1`: the reader leaves early; no error, no traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "informed", "demo", "--html", ""],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait() == 0
+    assert stderr == ""

@@ -11,6 +11,7 @@ characters escaped, so that no byte of it can drive the terminal.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -64,6 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         COMMANDS[args.command].run(args)
+    except BrokenPipeError:
+        # the reader went away (`informed ... | head`): not an error of the input; point
+        # stdout at /dev/null so that the interpreter's final flush stays silent too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (InputError, InputTypeError, OSError) as exc:
         from informed._common import printable
 
