@@ -21,6 +21,7 @@ from informed.table.matching import (
 )
 from informed.table.payoff import (
     Payoff,
+    Stakes,
     payoff,
 )
 from informed.table.table import (
@@ -34,6 +35,7 @@ __all__ = [
     "Matching",
     "OneVsRest",
     "Payoff",
+    "Stakes",
     "Table",
     "abstain",
     "average",

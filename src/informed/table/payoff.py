@@ -1,4 +1,4 @@
-"""The fair-odds Bookmaker payoff matrix (Powers 2003; Powers, the Bookmaker poster).
+"""The fair-odds Bookmaker payoff matrix and the money at stake (Powers 2003; the poster).
 
 A punter bets on the label the system predicts, at fair odds set from the class
 prevalences. Per unit stake, the payoff of a case predicted `l` whose real class is `c`
@@ -10,22 +10,32 @@ pPR(l, c) w(c|l) (the poster's "General Bookmaker"), so that
 * pure guessing wins nothing, perfect prediction wins 1 per row.
 
 Figure 1 of Powers (2003) prints this matrix on a scale of $10: `payoff(table).scaled(10)`.
+`payoff(table).stakes(total=10)` counts the money itself: a bet on label l risks
+pR(l) x total to win (1 - pR(l)) x total (fair odds (1 - pR(l)) : pR(l)), so the poster's
+guessing punter "won 12 x $7 + 42 x $3 = $210" and "lost 18 x $7 + 28 x $3 = $210"; each
+row of money divided by N pR(l) (1 - pR(l)) is Figure 1's dollar row.
+
+References
+----------
+Powers, D. M. W. (2003). Recall and precision versus the Bookmaker. Proc. ICCS 2003.
+Powers, D. M. W. The Bookmaker tests your Edge (poster).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import json_float
+from informed.errors import InputError, InputTypeError
 from informed.labels import Label
 from informed.measures import ratio
 from informed.table.table import Table
 
-__all__ = ["Payoff", "payoff"]
+__all__ = ["Payoff", "Stakes", "payoff"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +57,9 @@ class Payoff:
         Column sums of `matrix`.
     odds : ndarray (L,)
         Fair odds against each label, (1 - pR(l)) / pR(l): 7:3 is 7/3 for pR = 30 %.
+    counts : ndarray (L, L)
+        The table's counts over `labels` (rows predicted, columns actual), from which
+        `stakes` counts the money.
 
     Notes
     -----
@@ -60,6 +73,7 @@ class Payoff:
     weighted: NDArray[np.float64]
     column_sums: NDArray[np.float64]
     odds: NDArray[np.float64]
+    counts: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
 
     @property
     def informedness(self) -> float:
@@ -75,7 +89,29 @@ class Payoff:
             weighted=self.weighted * stake,
             column_sums=self.column_sums * stake,
             odds=self.odds,
+            counts=self.counts,
         )
+
+    def stakes(self, total: float = 10.0) -> Stakes:
+        """The money of every bet when punter and bookmaker ante `total` between them.
+
+        A bet on label l risks pR(l) x total to win (1 - pR(l)) x total: the fair odds
+        (1 - pR(l)) : pR(l). The poster's 30 % horse, on a $10 pool, is a $3 bet to win $7.
+
+        >>> s = payoff(Table.binary(tp=12, fp=28, fn=18, tn=42)).stakes(total=10)
+        >>> print(s)  # Powers' poster, "The Bookmaker tests your Edge"
+        odds: '+' 7:3, '-' 3:7
+        won 12 × $7 + 42 × $3 = $210
+        lost 18 × $7 + 28 × $3 = $210
+        net $0
+        """
+        if isinstance(total, bool) or not isinstance(total, int | float | np.number):
+            msg = f"`total` must be a positive amount such as 10; got {total!r}."
+            raise InputTypeError(msg)
+        if not (np.isfinite(total) and total > 0):
+            msg = f"`total` must be a positive finite amount such as 10; got {total!r}."
+            raise InputError(msg)
+        return _stakes(self, float(total))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready values (nan as None)."""
@@ -128,4 +164,128 @@ def payoff(table: Table) -> Payoff:
         weighted=weighted,
         column_sums=matrix.sum(axis=0),
         odds=ratio(total - actual, actual),
+        counts=s,
+    )
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """The money of the Bookmaker's bets on a table: what was won, lost, and at what odds.
+
+    Every case is a bet on its predicted label l, at fair odds set by how often l is the
+    real class: the punter antes pR(l) x total, the bookmaker (1 - pR(l)) x total, and
+    the winner takes both antes.
+
+    Attributes
+    ----------
+    labels : tuple
+        The labels of both axes (rows predicted, columns actual).
+    total : float
+        What punter and bookmaker ante together on each bet (the poster's $10).
+    stake : ndarray (L,)
+        pR(l) x total: what a bet on l risks. Figure 1's "Odds" row (7 and 3 for
+        pR = 70 % and 30 % on $10).
+    prize : ndarray (L,)
+        (1 - pR(l)) x total: what a bet on l wins.
+    money : ndarray (L, L)
+        Cell (l, c): n(l, c) x prize(l) when c = l (won), -n(l, c) x stake(l) otherwise.
+    won, lost : float
+        The sum of the winnings, and of the losses (as a positive amount).
+    rows : Payoff
+        Each row of `money` divided by N pR(l) (1 - pR(l)): the payoff matrix on a scale
+        of `total`, whose rows win total x B(l) (Figure 1's dollar rows and its "won"
+        and "weighted" columns).
+
+    Notes
+    -----
+    A label that is never the real class has stake 0 (a sure loss costs nothing at fair
+    odds); one that is always the real class has prize 0. Their `rows` are nan, as their
+    informedness is.
+    """
+
+    labels: tuple[Label, ...]
+    total: float
+    stake: NDArray[np.float64]
+    prize: NDArray[np.float64]
+    money: NDArray[np.float64]
+    won: float
+    lost: float
+    rows: Payoff = field(repr=False)
+
+    @property
+    def net(self) -> float:
+        """won - lost: zero for a guessing punter (the poster's "lucky to break even")."""
+        return self.won - self.lost
+
+    @property
+    def odds(self) -> dict[Label, str]:
+        """Label -> fair odds against it, "prize:stake" (the poster's 7:3)."""
+        return {
+            label: f"{_amount(p)}:{_amount(s)}"
+            for label, p, s in zip(self.labels, self.prize, self.stake, strict=True)
+        }
+
+    def __str__(self) -> str:
+        def terms(sign: int) -> str:
+            parts = []
+            for c in range(len(self.labels)):  # by actual class, as the poster lists them
+                for r in range(len(self.labels)):
+                    value = self.money[r, c]
+                    if value * sign <= 0 or (r == c) != (sign > 0):
+                        continue
+                    count = self.rows.counts[r, c]
+                    each = self.prize[r] if sign > 0 else self.stake[r]
+                    parts.append(f"{_amount(count)} × ${_amount(each)}")
+            return " + ".join(parts) if parts else "nothing"
+
+        odds = ", ".join(f"{label!r} {text}" for label, text in self.odds.items())
+        return (
+            f"odds: {odds}\n"
+            f"won {terms(1)} = ${_amount(self.won)}\n"
+            f"lost {terms(-1)} = ${_amount(self.lost)}\n"
+            f"net ${_amount(self.net)}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready values."""
+        width = len(self.labels)
+        flat = [float(v) for v in np.ravel(self.money)]
+        return {
+            "labels": list(self.labels),
+            "total": self.total,
+            "stake": [float(v) for v in self.stake],
+            "prize": [float(v) for v in self.prize],
+            "odds": [self.odds[label] for label in self.labels],
+            "money": [flat[i * width : (i + 1) * width] for i in range(width)],
+            "won": self.won,
+            "lost": self.lost,
+            "net": self.net,
+            "rows": self.rows.to_dict(),
+        }
+
+
+def _amount(value: float) -> str:
+    """Money and counts as printed: no trailing zeros, rounding noise removed."""
+    rounded = round(float(value), 9)
+    return f"{rounded + 0.0:g}" if abs(rounded) < 1e15 else f"{rounded:.6g}"
+
+
+def _stakes(pay: Payoff, total: float) -> Stakes:
+    s = pay.counts
+    n = float(s.sum())
+    prevalence = ratio(s.sum(axis=0), n) if n else np.zeros(len(pay.labels))
+    stake = np.nan_to_num(prevalence) * total
+    prize = total - stake
+    diagonal = np.eye(len(pay.labels), dtype=bool)
+    money = np.where(diagonal, s * prize[:, None], -s * stake[:, None])
+    money = np.where(s == 0, 0.0, money)
+    return Stakes(
+        labels=pay.labels,
+        total=total,
+        stake=stake,
+        prize=prize,
+        money=money,
+        won=float(money[money > 0].sum()),
+        lost=float(-money[money < 0].sum()),
+        rows=pay.scaled(total),
     )
