@@ -6,7 +6,8 @@ input checks and the one sort, `groups` the group arrays and quota locations the
 share, `thresholds` precision and recall at a score threshold, the ROC curve and its
 hull, `quotas` the quota curves of Arbel & Rokach (hit rate, Qrecall, lift, Pearson) and
 the lift table, `summaries` the closed-form summaries (AUC, PEM, average hit rate, average
-Qrecall), `registry` every ranking measure once (title, definition, range, chance
+Qrecall), `operating` where to cut the scores (`Ranking.best_threshold`, the table at a
+threshold), `registry` every ranking measure once (title, definition, range, chance
 value, why it is undefined, source) and `document` the `RankingSummary` computed once for
 every report, with its JSON document.
 """
@@ -14,6 +15,7 @@ every report, with its JSON document.
 from __future__ import annotations
 
 from informed.ranking.document import RankingSummary, ranking_report, summarize_ranking
+from informed.ranking.operating import THRESHOLD_CRITERIA, OperatingPoint
 from informed.ranking.quotas import (
     LiftTable,
     hit_rate,
@@ -44,7 +46,9 @@ from informed.ranking.thresholds import (
 
 __all__ = [
     "RANKING_MEASURES",
+    "THRESHOLD_CRITERIA",
     "LiftTable",
+    "OperatingPoint",
     "Ranking",
     "RankingMeasure",
     "RankingSummary",

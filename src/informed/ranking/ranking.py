@@ -44,6 +44,7 @@ from informed.ranking.grouping import (
     shown,
 )
 from informed.ranking.groups import CountArray, FloatArray, Groups, build_groups
+from informed.ranking.operating import OperatingPoints
 from informed.ranking.schema import JSON_KIND, JSON_VERSION, decode_ranking, encode_scores
 
 __all__ = ["Ranking", "groups_of", "largest_class", "smallest_class"]
@@ -52,7 +53,7 @@ ClassLabel = TypeVar("ClassLabel", bound=Hashable)
 
 
 @dataclass(frozen=True, eq=False)
-class Ranking:
+class Ranking(OperatingPoints):
     """Distinct scores, descending, with the (weighted) actual positives and negatives at each.
 
     Parameters
@@ -306,6 +307,10 @@ class Ranking:
     def _groups(self) -> Groups:
         """Float64 group arrays shared by the curves and summaries (built once)."""
         return build_groups(self.positives, self.negatives)
+
+    def _cuts(self) -> tuple[FloatArray, Groups, bool]:
+        """What the threshold methods (`best_threshold`, `at_threshold`) read."""
+        return self.scores, self._groups, self.weighted
 
     # -- value semantics --------------------------------------------------------------
 
