@@ -23,7 +23,7 @@ MAX_LINES = 500
 # lowest first; units within one layer do not import each other
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
-    ("_common", "labels"),
+    ("_common", "_markup", "labels"),
     ("measures",),
     ("table",),
     ("ranking", "tally"),

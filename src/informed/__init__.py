@@ -8,15 +8,16 @@
 from __future__ import annotations
 
 from informed.errors import InputError, InputTypeError, UndefinedMeasureWarning
-from informed.inference import Bootstrap, Interval, bootstrap
+from informed.inference import Bootstrap, Comparison, Interval, bootstrap, compare
 from informed.measures import MEASURES, Measure
-from informed.ranking import Ranking, ranking_report
+from informed.ranking import OperatingPoint, Ranking, ranking_report
 from informed.table import (
     Abstention,
     Evaluation,
     Matching,
     OneVsRest,
     Payoff,
+    Stakes,
     Table,
     abstain,
     average,
@@ -30,6 +31,7 @@ __all__ = [
     "MEASURES",
     "Abstention",
     "Bootstrap",
+    "Comparison",
     "Evaluation",
     "InputError",
     "InputTypeError",
@@ -37,14 +39,17 @@ __all__ = [
     "Matching",
     "Measure",
     "OneVsRest",
+    "OperatingPoint",
     "Payoff",
     "Ranking",
+    "Stakes",
     "Table",
     "Tally",
     "UndefinedMeasureWarning",
     "abstain",
     "average",
     "bootstrap",
+    "compare",
     "evaluate",
     "match",
     "payoff",

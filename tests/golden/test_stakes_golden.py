@@ -78,9 +78,7 @@ def test_rows_are_money_normalised() -> None:
     np.testing.assert_allclose(stakes.rows.matrix, expected)
     # by hand: a bet on l risks pR(l) x 100 and wins (1 - pR(l)) x 100
     won = sum(counts[i, i] * (1 - prevalence[i]) * 100 for i in range(3))
-    lost = sum(
-        counts[i, j] * prevalence[i] * 100 for i in range(3) for j in range(3) if i != j
-    )
+    lost = sum(counts[i, j] * prevalence[i] * 100 for i in range(3) for j in range(3) if i != j)
     assert stakes.won == pytest.approx(won)
     assert stakes.lost == pytest.approx(lost)
 

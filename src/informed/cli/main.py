@@ -1,4 +1,4 @@
-"""The command line: `informed evaluate`, `informed tally` and `informed demo`.
+"""The command line: `informed evaluate`, `informed compare`, `informed tally`, `informed demo`.
 
 Parses arguments, calls the units that do the work and hands their results to
 `informed.report`; no arithmetic happens here. Each command lives in its own module
@@ -16,12 +16,12 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from informed.cli import demo, evaluate, tally
+from informed.cli import compare, demo, evaluate, tally
 from informed.errors import InputError, InputTypeError
 
 __all__ = ["SafeParser", "main", "parser", "version"]
 
-COMMANDS = {"evaluate": evaluate, "tally": tally, "demo": demo}
+COMMANDS = {"evaluate": evaluate, "compare": compare, "tally": tally, "demo": demo}
 
 
 def version() -> str:

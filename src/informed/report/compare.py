@@ -1,0 +1,160 @@
+"""The terminal report of a comparison of models: leaderboard, paired differences, tests.
+
+Presentation only: every number is read from the `Comparison` (`informed.inference.
+compare`), every measure's heading from the registry or the ranking measures' titles.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rich.text import Text
+
+from informed.inference.comparison import TEST_NAMES, Comparison, measure_title
+from informed.measures import MEASURES
+
+# the terminal report's own table, rendering and number format, so both read the same
+from informed.report.text import WIDTH
+from informed.report.text import _grid as grid
+from informed.report.text import _render as render
+from informed.report.text import _value as value
+
+__all__ = ["render_comparison"]
+
+_SHORT = {
+    "informedness": "informed.",
+    "markedness": "marked.",
+    "correlation": "correl.",
+    "matthews_correlation": "Matthews",
+    "accuracy": "accuracy",
+    "f_measure": "F",
+    "auc": "AUC",
+    "pem": "PEM",
+    "average_hit_rate": "avg hit",
+    "average_qrecall": "avg Qrec.",
+}
+
+
+def render_comparison(comparison: Comparison, source: str, *, color: bool = False) -> str:
+    """The comparison as text, at most 100 columns wide (ANSI colours only when `color`)."""
+    head = Text(
+        f"{source}: N = {comparison.n:,g}"
+        + (f", positive class {comparison.positive!r}" if comparison.positive is not None else "")
+        + f"; {len(comparison.models)} models ranked by {measure_title(comparison.sort_by)}"
+        + f" (best: {comparison.reference})",
+        style="bold",
+    )
+    table_measures = [m for m in comparison.measures if m in MEASURES]
+    ranking_measures = [m for m in comparison.measures if m not in MEASURES]
+    parts: list[Any] = [head, ""]
+    if table_measures:
+        parts.append(_leaderboard(comparison, table_measures, "Models, best first"))
+    if ranking_measures:
+        title = "Ranking measures of the scores" if table_measures else "Models, best first"
+        parts.append(_leaderboard(comparison, ranking_measures, title))
+    points = _operating_points(comparison)
+    if points is not None:
+        parts.append(points)
+    parts.append(_differences(comparison))
+    tests = _tests(comparison)
+    if tests is not None:
+        parts.append(tests)
+    notes = _notes(comparison)
+    if notes:
+        parts.append(Text("\n".join(notes), style="yellow"))
+    return render(parts, color)
+
+
+def _leaderboard(comparison: Comparison, measures: list[str], title: str) -> Any:
+    table = grid(title)
+    table.add_column("#", justify="right")
+    table.add_column("model", max_width=18, overflow="ellipsis", no_wrap=True)
+    for name in measures:
+        table.add_column(_SHORT.get(name, name[:9]), justify="right")
+    for name, model in comparison.models.items():
+        table.add_row(str(model.rank), name, *(value(model.measures.get(m)) for m in measures))
+    return table
+
+
+def _operating_points(comparison: Comparison) -> Any:
+    rows = [(n, m.threshold) for n, m in comparison.models.items() if m.threshold is not None]
+    if not rows:
+        return None
+    table = grid("Where each model's scores were cut (score >= threshold predicts positive)")
+    for heading in ("model", "threshold", "chosen", "tp", "fp", "fn", "tn"):
+        table.add_column(heading, justify="left" if heading in ("model", "chosen") else "right")
+    for name, point in rows:
+        assert point is not None
+        tp, fp = point.table.counts[0].tolist()
+        fn, tn = point.table.counts[1].tolist()
+        chosen = f"best {point.measure}" if point.chosen_by == "best" else "given"
+        cells = (f"{c:,g}" for c in (tp, fp, fn, tn))
+        table.add_row(name, f"{point.threshold:.6g}", chosen, *cells)
+    return table
+
+
+def _differences(comparison: Comparison) -> Any:
+    title = (
+        f"Paired differences from {comparison.reference} (model - {comparison.reference}), "
+        f"{100 * comparison.level:g} % bootstrap intervals, {comparison.replicates} replicates"
+    )
+    table = grid(title[:WIDTH])
+    table.add_column("model", max_width=18, overflow="ellipsis", no_wrap=True)
+    table.add_column("measure")
+    table.add_column("difference", justify="right")
+    table.add_column("interval", justify="right")
+    table.add_column("", style="dim")
+    for name, by_measure in comparison.differences.items():
+        for measure, interval in by_measure.items():
+            if math.isnan(interval.estimate):
+                table.add_row(name, measure_title(measure), "undefined", "", interval.reason or "")
+                continue
+            shown = f"[{value(interval.low)}, {value(interval.high)}]"
+            excludes = interval.low > 0 or interval.high < 0
+            table.add_row(
+                name,
+                measure_title(measure),
+                value(interval.estimate),
+                shown,
+                "excludes 0" if excludes else "",
+            )
+    return table
+
+
+def _tests(comparison: Comparison) -> Any:
+    keys = [k for k in TEST_NAMES if any(k in t for t in comparison.tests.values())]
+    if not keys:
+        return None
+    adjusted = (
+        f", p-values Holm-adjusted over {len(comparison.tests)} comparisons"
+        if comparison.correction == "holm" and len(comparison.tests) > 1
+        else ""
+    )
+    table = grid(f"Paired tests against {comparison.reference}{adjusted}")
+    table.add_column("model", max_width=18, overflow="ellipsis", no_wrap=True)
+    for key in keys:
+        table.add_column(TEST_NAMES[key], justify="right")
+    for name, by_test in comparison.tests.items():
+        cells = []
+        for key in keys:
+            test = by_test.get(key)
+            if test is None or math.isnan(test.pvalue):
+                cells.append("undefined" if test is not None else "")
+            else:
+                cells.append(f"p = {_p(comparison.adjusted[name][key])}")
+        table.add_row(name, *cells)
+    return table
+
+
+def _notes(comparison: Comparison) -> list[str]:
+    notes = []
+    for name, by_test in comparison.tests.items():
+        for key, test in by_test.items():
+            if test.reason:
+                notes.append(f"{name}, {TEST_NAMES[key]}: {test.reason}")
+    return notes
+
+
+def _p(p: float) -> str:
+    return f"{p:.2g}" if p < 0.001 else f"{p:.4f}"
