@@ -29,6 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 from informed._common import readonly
 from informed.errors import InputError, InputTypeError
 from informed.labels import as_vector
+from informed.ranking.display import ranking_html
 from informed.ranking.grouping import (
     NOT_GIVEN,
     as_numeric,
@@ -340,6 +341,10 @@ class Ranking(OperatingPoints):
             f"Ranking({self.n_groups} groups, n={self.n}, n+={self.n_positive}, "
             f"n-={self.n_negative}, {kind})"
         )
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the sizes and the first and last tie groups (escaped)."""
+        return ranking_html(self.scores, self.positives, self.negatives)
 
     def __add__(self, other: object) -> Ranking:
         """Merge: the union of the scores, counts added where a score is in both.

@@ -27,6 +27,7 @@ from informed.measures import (
     undefined_reason,
     weighted_mean,
 )
+from informed.table.display import evaluation_html, evaluation_repr
 from informed.table.table import Table
 
 __all__ = ["Evaluation", "average", "evaluate", "measure_values"]
@@ -65,6 +66,20 @@ class Evaluation:
     def n(self) -> float:
         """Total count or weight."""
         return self.table.n
+
+    def __repr__(self) -> str:
+        return evaluation_repr(self.n, self.positive, self.measures, len(self.per_label))
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: every measure with its formula or why it is undefined."""
+        return evaluation_html(
+            self.n,
+            self.positive,
+            self.measures,
+            self.reasons,
+            self.per_label,
+            self.per_label_reasons,
+        )
 
 
 def average(

@@ -19,6 +19,7 @@ from informed._common import loads_strict, readonly
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label, as_label, keyed, label_key, label_kind, sort_labels
 from informed.table.counting import check_counts, check_label_list, count_labels, list_dtype
+from informed.table.display import table_html
 
 __all__ = ["OneVsRest", "Table"]
 
@@ -437,6 +438,10 @@ class Table:
             for line in [head, *body]
         ]
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the counts with their margins, rows predicted (escaped)."""
+        return table_html(self.counts, self.predicted, self.actual, self.weighted)
 
 
 # ---------------------------------------------------------------------- helpers
