@@ -1,0 +1,137 @@
+"""`informed compare`: the shipped three-model example, JSON, thresholds, and every bad
+option as one line with exit status 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from informed import Table, compare, evaluate
+from informed.cli import main
+from informed.io import read_columns
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "three_models.csv"
+MODELS = ["logistic", "bayes", "tree"]
+SCORES = [f"{m}_score" for m in MODELS]
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _example(*extra: str) -> list[str]:
+    return [
+        "compare",
+        str(EXAMPLE),
+        "--actual",
+        "actual",
+        "--predicted",
+        *MODELS,
+        "--score",
+        *SCORES,
+        "--positive",
+        "malignant",
+        "--replicates",
+        "200",
+        "--permutations",
+        "999",
+        *extra,
+    ]
+
+
+def test_example_leaderboard(capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped example: a leaderboard of the three models, differences and tests."""
+    code, out, err = _run(_example(), capsys)
+    assert code == 0 and err == ""
+    assert "Models, best first" in out and "Paired differences from" in out
+    assert "McNemar (accuracy)" in out and "DeLong (AUC)" in out
+    assert all(name in out for name in MODELS)
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_example_json_equals_the_api(capsys: pytest.CaptureFixture[str]) -> None:
+    """--format json is Comparison.to_dict() of the same call; each model's measures are
+    evaluate() of its own column."""
+    code, out, _ = _run(_example("--format", "json", "--seed", "3"), capsys)
+    assert code == 0
+    document: dict[str, Any] = json.loads(out)
+    columns = read_columns(EXAMPLE, labels=["actual", *MODELS], numbers=SCORES)
+    expected = compare(
+        columns.labels["actual"],
+        {m: columns.labels[m] for m in MODELS},
+        scores={m: columns.numbers[s] for m, s in zip(MODELS, SCORES, strict=True)},
+        positive="malignant",
+        replicates=200,
+        permutations=999,
+        seed=3,
+    ).to_dict()
+    assert document == json.loads(json.dumps(expected))
+    for model in MODELS:
+        table = Table.from_labels(actual=columns.labels["actual"], predicted=columns.labels[model])
+        informedness = evaluate(table, positive="malignant").measures["informedness"]
+        assert document["models"][model]["measures"]["informedness"] == pytest.approx(informedness)
+    assert list(document["models"])[0] == document["reference"]
+
+
+def test_threshold_best_shows_the_operating_points(capsys: pytest.CaptureFixture[str]) -> None:
+    """--threshold best cuts each model's scores at its best informedness."""
+    args = ["compare", str(EXAMPLE), "--actual", "actual", "--score", *SCORES]
+    args += ["--positive", "malignant", "--threshold", "best", "--replicates", "50"]
+    args += ["--permutations", "99", "--format", "json"]
+    code, out, _ = _run(args, capsys)
+    assert code == 0
+    document = json.loads(out)
+    for model in SCORES:
+        threshold = document["models"][model]["threshold"]
+        assert threshold["chosen_by"] == "best" and threshold["measure"] == "informedness"
+        counts = threshold["counts"]
+        scores = read_columns(EXAMPLE, labels=["actual"], numbers=[model])
+        predicted = scores.numbers[model] >= threshold["threshold"]
+        positive = scores.labels["actual"] == "malignant"
+        assert counts["tp"] == int(np.sum(predicted & positive))
+        assert counts["fp"] == int(np.sum(predicted & ~positive))
+    code, out, _ = _run(args[:-2] + ["--threshold", "0.5"], capsys)
+    assert code == 0 and "score >= threshold" in out and "given" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--predicted", "logistic"], "at least two models"),
+        (["--predicted", "logistic", "bayes", "--score", "logistic_score"], "one score column"),
+        (["--predicted", "logistic", "logistic"], "named twice"),
+        (["--score", "logistic_score", "bayes_score"], "--positive"),
+        (["--predicted", "logistic", "nope"], "no column 'nope'"),
+        (["--predicted", "logistic", "bayes", "--threshold", "best"], "--threshold"),
+        (
+            ["--score", *SCORES, "--positive", "malignant", "--threshold", "high"],
+            "a number or 'best'",
+        ),
+        (["--predicted", "logistic", "bayes", "--ci", "2"], "--ci"),
+        (["--predicted", "logistic", "bayes", "--replicates", "1"], "--replicates"),
+        (["--score", *SCORES, "--positive", "cancer"], "not a class"),
+        ([], "give --predicted"),
+    ],
+)
+def test_bad_options_are_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each mistake exits with status 2 and one line saying what is wrong."""
+    code, out, err = _run(["compare", str(EXAMPLE), "--actual", "actual", *args], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("informed: error:")
+    assert message in err
+
+
+def test_header_only_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file with no data rows is an error, not an empty report."""
+    path = tmp_path / "empty.csv"
+    path.write_text("y,a,b\n")
+    code, _, err = _run(["compare", str(path), "--actual", "y", "--predicted", "a", "b"], capsys)
+    assert code == 2 and "no data rows" in err
