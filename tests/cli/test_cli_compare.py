@@ -76,7 +76,7 @@ def test_example_json_equals_the_api(capsys: pytest.CaptureFixture[str]) -> None
         table = Table.from_labels(actual=columns.labels["actual"], predicted=columns.labels[model])
         informedness = evaluate(table, positive="malignant").measures["informedness"]
         assert document["models"][model]["measures"]["informedness"] == pytest.approx(informedness)
-    assert list(document["models"])[0] == document["reference"]
+    assert next(iter(document["models"])) == document["reference"]
 
 
 def test_threshold_best_shows_the_operating_points(capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,7 +96,7 @@ def test_threshold_best_shows_the_operating_points(capsys: pytest.CaptureFixture
         positive = scores.labels["actual"] == "malignant"
         assert counts["tp"] == int(np.sum(predicted & positive))
         assert counts["fp"] == int(np.sum(predicted & ~positive))
-    code, out, _ = _run(args[:-2] + ["--threshold", "0.5"], capsys)
+    code, out, _ = _run([*args[:-2], "--threshold", "0.5"], capsys)
     assert code == 0 and "score >= threshold" in out and "given" in out
 
 

@@ -10,7 +10,8 @@ from informed.cli.output import FORMATS, Output, check_html_path, emit, write_ht
 from informed.errors import InputError
 
 if TYPE_CHECKING:
-    from informed.ranking import Ranking
+    from informed.inference import Interval
+    from informed.ranking import OperatingPoint, Ranking
     from informed.table import Table
 
 __all__ = ["add_parser", "check_options", "evaluate_file", "run"]
@@ -51,6 +52,17 @@ def add_parser(commands: Any) -> None:
     )
     ev.add_argument(
         "--bins", type=int, default=10, help="bins of the lift table (default 10: deciles)"
+    )
+    ev.add_argument(
+        "--threshold",
+        metavar="T|best",
+        help="with --score: the operating point at score >= T, or at the best for --optimise",
+    )
+    ev.add_argument(
+        "--optimise",
+        choices=["informedness", "markedness", "correlation", "f_measure", "accuracy", "kappa"],
+        default="informedness",
+        help="what --threshold best maximises (default informedness, Youden's J)",
     )
     ev.add_argument(
         "--alpha", type=float, default=0.5, help="F-measure weight, 1/(1+beta^2) (default 0.5)"
@@ -118,6 +130,16 @@ def check_options(args: argparse.Namespace) -> None:
     if args.bins < 1:
         msg = f"--bins must be at least 1; got {args.bins}."
         raise InputError(msg)
+    if args.threshold is not None:
+        if args.score is None:
+            msg = "--threshold cuts the scores: give --score COL."
+            raise InputError(msg)
+        if args.threshold != "best":
+            try:
+                float(args.threshold)
+            except ValueError:
+                msg = f"--threshold must be a number or 'best'; got {args.threshold!r}."
+                raise InputError(msg) from None
     bad = [q for q in args.quota if q < 1]
     if bad:
         msg = f"{QUOTA_RULE}; got {bad[0]}."
@@ -246,7 +268,37 @@ def evaluate_file(args: argparse.Namespace, source: str) -> Output:
 
         _check_quotas(args.quota, ranking.n)
         output.summary = summarize_ranking(ranking, quotas=tuple(args.quota), bins=args.bins)
+        if args.threshold is not None:
+            output.threshold, output.threshold_interval = _operating_point(args, ranking)
     return output
+
+
+def _operating_point(
+    args: argparse.Namespace, ranking: Ranking
+) -> tuple[OperatingPoint, Interval | None]:
+    """The --threshold operating point, and with --ci the interval of its value."""
+    import math
+
+    from informed.inference import threshold_interval
+
+    labels = (args.positive, f"not {args.positive}")
+    if args.threshold == "best":
+        point = ranking.best_threshold(args.optimise, alpha=args.alpha, labels=labels)
+        fixed = None
+    else:
+        fixed = float(args.threshold)
+        point = ranking.at_threshold(fixed, args.optimise, alpha=args.alpha, labels=labels)
+    interval = None
+    if args.ci is not None and not math.isnan(point.value):
+        interval = threshold_interval(
+            ranking,
+            args.optimise,
+            alpha=args.alpha,
+            threshold=fixed,
+            level=args.ci,
+            seed=args.seed,
+        )
+    return point, interval
 
 
 def run(args: argparse.Namespace) -> None:

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from informed.errors import InputError
 
 if TYPE_CHECKING:
-    from informed.inference import Bootstrap
-    from informed.ranking import Ranking, RankingSummary
+    from informed.inference import Bootstrap, Interval
+    from informed.ranking import OperatingPoint, Ranking, RankingSummary
     from informed.table import Evaluation, Payoff
     from informed.tally import TallySummary
 
@@ -46,6 +46,8 @@ class Output:
     all_labels: bool = False
     csv_raw: bool = False
     preamble: str = ""
+    threshold: OperatingPoint | None = None
+    threshold_interval: Interval | None = None
 
 
 def terminal_width() -> int:
@@ -64,9 +66,14 @@ def _document(output: Output) -> dict[str, Any]:
         return output.tally.to_dict()
     from informed.report import results_document
 
-    return results_document(
+    document = results_document(
         output.evaluation, output.pay, output.summary, output.intervals, output.positive
     )
+    if output.threshold is not None:
+        document["threshold"] = output.threshold.to_dict()
+        if output.threshold_interval is not None:
+            document["threshold"]["interval"] = output.threshold_interval.as_list()
+    return document
 
 
 def _text(output: Output, color: bool, width: int) -> str:
@@ -92,6 +99,12 @@ def _text(output: Output, color: bool, width: int) -> str:
         if output.evaluation is None:
             texts.append(f"{printable(output.source)}: N = {output.summary.n:g}")
         texts.append(render_ranking(output.summary, output.positive, color=color, width=width))
+    if output.threshold is not None:
+        from informed.report.operating import render_operating_point
+
+        texts.append(
+            render_operating_point(output.threshold, output.threshold_interval, color=color)
+        )
     return "\n\n".join(texts)
 
 

@@ -1,0 +1,168 @@
+"""The comparison section of the HTML report: leaderboard, operating points, the paired
+differences with their forest plot, the models' ROC curves on one plane, the tests.
+
+Presentation only: every number is read from the `Comparison`
+(`informed.inference.compare`); headings of measures from the registry (or the ranking
+measures' titles); every model name, label and reason is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import math
+
+from informed._markup import escaped, number, value_cell
+from informed.inference.comparison import TEST_NAMES, Comparison, measure_title
+from informed.report.plots.compare import forest_svg, model_colour, roc_models_svg
+
+__all__ = ["COMPARE_FIGURES", "comparison_section"]
+
+COMPARE_FIGURES = {"compare-roc": "figure-compare-roc", "forest": "figure-forest"}
+"""The id of each <figure> element of the comparison section."""
+
+
+def _figure(key: str, svg: str, caption: str) -> str:
+    return f'<figure id="{COMPARE_FIGURES[key]}">{svg}<figcaption>{caption}</figcaption></figure>'
+
+
+def _swatch(rank: int) -> str:
+    return (
+        f'<span aria-hidden="true" style="display:inline-block;width:0.8em;height:0.8em;'
+        f'border-radius:2px;margin-right:6px;background:{model_colour(rank)}"></span>'
+    )
+
+
+def _leaderboard(comparison: Comparison) -> str:
+    head = "".join(f'<th class="num">{escaped(measure_title(m))}</th>' for m in comparison.measures)
+    rows = []
+    for name, model in comparison.models.items():
+        cells = "".join(
+            value_cell(model.measures.get(m), model.reasons.get(m)) for m in comparison.measures
+        )
+        rows.append(
+            f'<tr data-model="{escaped(name)}"><td class="num">{model.rank}</td>'
+            f'<th class="label" scope="row">{_swatch(model.rank)}{escaped(name)}</th>'
+            f"{cells}</tr>"
+        )
+    return (
+        '<div class="scroll"><table id="compare-models"><thead><tr><th class="num">rank</th>'
+        f"<th>model</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def _thresholds(comparison: Comparison) -> str:
+    rows = []
+    for name, model in comparison.models.items():
+        point = model.threshold
+        if point is None:
+            continue
+        (tp, fp), (fn, tn) = point.table.counts.tolist()
+        how = f"best {measure_title(point.measure)}" if point.chosen_by == "best" else "given"
+        cells = "".join(f'<td class="num">{c:,g}</td>' for c in (tp, fp, fn, tn))
+        rows.append(
+            f'<tr data-model="{escaped(name)}"><th class="label" scope="row">{escaped(name)}</th>'
+            f'<td class="num">{point.threshold:.6g}</td><td>{escaped(how)}</td>{cells}</tr>'
+        )
+    if not rows:
+        return ""
+    return (
+        '<h3>Where the scores were cut</h3><p class="small">A score at least the threshold '
+        'predicts the positive class.</p><table id="compare-thresholds"><thead><tr>'
+        '<th>model</th><th class="num">threshold</th><th>chosen</th><th class="num">tp</th>'
+        '<th class="num">fp</th><th class="num">fn</th><th class="num">tn</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _differences(comparison: Comparison) -> str:
+    rows = []
+    for name, by_measure in comparison.differences.items():
+        for measure, interval in by_measure.items():
+            if math.isnan(interval.estimate) or math.isnan(interval.low):
+                verdict = ""
+            elif interval.low > 0 or interval.high < 0:
+                verdict = "excludes 0"
+            else:
+                verdict = "includes 0"
+            rows.append(
+                f'<tr data-model="{escaped(name)}" data-measure="{escaped(measure)}">'
+                f'<th class="label" scope="row">{escaped(name)}</th>'
+                f"<td>{escaped(measure_title(measure))}</td>"
+                f"{value_cell(interval.estimate, interval.reason)}"
+                f"{value_cell(interval.low, interval.reason)}"
+                f"{value_cell(interval.high, interval.reason)}"
+                f'<td class="small">{escaped(verdict or (interval.reason or ""))}</td></tr>'
+            )
+    return (
+        '<div class="scroll"><table id="compare-differences"><thead><tr><th>model</th>'
+        '<th>measure</th><th class="num">difference</th><th class="num">low</th>'
+        f'<th class="num">high</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody>'
+        "</table></div>"
+    )
+
+
+def _tests(comparison: Comparison) -> str:
+    keys = [k for k in TEST_NAMES if any(k in t for t in comparison.tests.values())]
+    if not keys:
+        return ""
+    head = "".join(f'<th class="num">{escaped(TEST_NAMES[k])}</th>' for k in keys)
+    rows = []
+    for name, by_test in comparison.tests.items():
+        cells = []
+        for key in keys:
+            test = by_test.get(key)
+            if test is None:
+                cells.append("<td></td>")
+                continue
+            adjusted = comparison.adjusted[name][key]
+            title = f"raw p = {number(test.pvalue, 6)}"
+            if test.reason:
+                title += f"; {test.reason}"
+            shown = number(adjusted, 4) if adjusted >= 1e-4 else f"{adjusted:.2g}"
+            if math.isnan(adjusted):
+                shown = "undefined"
+            cells.append(f'<td class="num" data-test="{key}" title="{escaped(title)}">{shown}</td>')
+        rows.append(
+            f'<tr data-model="{escaped(name)}"><th class="label" scope="row">{escaped(name)}</th>'
+            f"{''.join(cells)}</tr>"
+        )
+    how = (
+        "Holm-adjusted over the models compared"
+        if comparison.correction == "holm" and len(comparison.tests) > 1
+        else "not adjusted"
+    )
+    return (
+        f"<h3>Paired tests against {escaped(comparison.reference)}</h3>"
+        f'<p class="small">p-values, {how}; the raw value is in each cell\'s title.</p>'
+        f'<table id="compare-tests"><thead><tr><th>model</th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def comparison_section(comparison: Comparison) -> str:
+    """The comparison's section of the page (its content; the page adds the heading)."""
+    reference = escaped(comparison.reference)
+    intro = (
+        f'<p class="note">{len(comparison.models)} models on the same {comparison.n:,g} cases'
+        f", ranked by {escaped(measure_title(comparison.sort_by))}; best: "
+        f"<strong>{reference}</strong>. Differences are model − {reference}, with "
+        f"{100 * comparison.level:g} % paired bootstrap intervals ({comparison.replicates:,} "
+        "replicates, the cases resampled once for all models).</p>"
+    )
+    roc = _figure(
+        "compare-roc",
+        roc_models_svg(comparison),
+        "Each model's ROC curve (from its scores) and its operating point (its predicted "
+        "labels, or its scores cut at the threshold).",
+    )
+    forest = _figure(
+        "forest",
+        forest_svg(comparison),
+        f"Each model's difference from {reference}: the dot is the difference, the bar its "
+        "paired bootstrap interval; a bar that misses 0 is a difference beyond resampling "
+        "noise.",
+    )
+    return (
+        f"{intro}{_leaderboard(comparison)}{_thresholds(comparison)}"
+        f"<h3>Paired differences from {reference}</h3>{_differences(comparison)}"
+        f'<div class="figures">{forest}{roc}</div>{_tests(comparison)}'
+    )
