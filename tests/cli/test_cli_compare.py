@@ -116,6 +116,7 @@ def test_threshold_best_shows_the_operating_points(capsys: pytest.CaptureFixture
         (["--predicted", "logistic", "bayes", "--ci", "2"], "--ci"),
         (["--predicted", "logistic", "bayes", "--replicates", "1"], "--replicates"),
         (["--score", *SCORES, "--positive", "cancer"], "not a class"),
+        (["--predicted", "logistic", "bayes", "--positive", "cancer"], "not a label"),
         ([], "give --predicted"),
     ],
 )

@@ -41,6 +41,7 @@ from informed.inference.paired import (
     paired_mcnemar,
     paired_permutation,
     paired_replicates,
+    positive_index,
     ranking_replicates,
 )
 from informed.inference.replicates import replicate_interval
@@ -210,6 +211,8 @@ def compare(
             )
     table_names, ranking_names = _measure_names(measures, predicted is not None, bool(rankings))
     joint = None if predicted is None else joint_outcomes(actual_array, predicted, weight_array)
+    if joint is not None and positive_label is not None:
+        positive_index(joint.labels, positive_label)  # an InputError naming the labels
 
     estimates: dict[str, dict[str, float]] = {name: {} for name in names}
     reasons: dict[str, dict[str, str]] = {name: {} for name in names}

@@ -38,11 +38,12 @@ _SHORT = {
 
 def render_comparison(comparison: Comparison, source: str, *, color: bool = False) -> str:
     """The comparison as text, at most 100 columns wide (ANSI colours only when `color`)."""
+    positive = comparison.positive
     head = Text(
         f"{source}: N = {comparison.n:,g}"
-        + (f", positive class {comparison.positive!r}" if comparison.positive is not None else "")
-        + f"; {len(comparison.models)} models ranked by {measure_title(comparison.sort_by)}"
-        + f" (best: {comparison.reference})",
+        + (f", positive class {positive!r}" if positive is not None else "")
+        + f"\n{len(comparison.models)} models ranked by {measure_title(comparison.sort_by)}; "
+        + f"best: {comparison.reference}",
         style="bold",
     )
     table_measures = [m for m in comparison.measures if m in MEASURES]
