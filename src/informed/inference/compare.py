@@ -21,7 +21,7 @@ McNemar, Q. (1947). Psychometrika 12(2):153-157.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -33,7 +33,7 @@ from informed.inference.checks import check_count, check_level
 from informed.inference.comparison import Comparison, ModelResult
 from informed.inference.delong import delong_test
 from informed.inference.interval import Interval, nan_interval
-from informed.inference.joint import JointOutcomes, draw_cells, joint_outcomes
+from informed.inference.joint import JointCells, JointOutcomes, draw_cells, joint_outcomes
 from informed.inference.paired import (
     RANKING_MEASURES,
     holm,
@@ -237,17 +237,21 @@ def compare(
     rng = np.random.default_rng(seed)
     distribution: dict[str, dict[str, Floats]] = {name: {} for name in names}
     if joint is not None and table_names:
-        draws = draw_cells(rng, joint.cells, replicates)
-        values = paired_replicates(joint, draws, table_names, positive_label, alpha, "propagate")
-        for name in names:
-            distribution[name].update(values[name])
+        cells = joint.cells
+
+        def tables(draws: Floats) -> dict[str, dict[str, Floats]]:
+            assert joint is not None
+            return paired_replicates(joint, draws, table_names, positive_label, alpha, "propagate")
+
+        _replicate(rng, cells, replicates, tables, distribution)
     if rankings and ranking_names:
         assert is_positive is not None
         ranked = joint_scores(is_positive, rankings, scores or {}, weight_array)
-        draws = draw_cells(rng, ranked.cells, replicates)
-        values = ranking_replicates(ranked, draws, ranking_names)
-        for name in names:
-            distribution[name].update(values[name])
+
+        def summaries(draws: Floats) -> dict[str, dict[str, Floats]]:
+            return ranking_replicates(ranked, draws, ranking_names)
+
+        _replicate(rng, ranked.cells, replicates, summaries, distribution)
     for by_measure in distribution.values():
         for array in by_measure.values():
             array.setflags(write=False)
@@ -308,6 +312,31 @@ def compare(
         weighted=weight_array is not None,
         distribution=distribution,
     )
+
+
+# replicates are drawn in blocks of at most this many (replicate, cell) draws
+_BLOCK_DRAWS = 20_000_000
+
+
+def _replicate(
+    rng: np.random.Generator,
+    cells: JointCells,
+    replicates: int,
+    measure: Callable[[Floats], dict[str, dict[str, Floats]]],
+    out: dict[str, dict[str, Floats]],
+) -> None:
+    """Draw the paired replicates of `cells` in blocks of bounded memory, measure each
+    block, and append the values to `out` (model -> measure -> values)."""
+    step = max(1, _BLOCK_DRAWS // max(cells.counts.size, 1))
+    parts: dict[str, dict[str, list[Floats]]] = {}
+    for start in range(0, replicates, step):
+        values = measure(draw_cells(rng, cells, min(step, replicates - start)))
+        for model, block in values.items():
+            for name, array in block.items():
+                parts.setdefault(model, {}).setdefault(name, []).append(array)
+    for model, pieces in parts.items():
+        for name, arrays in pieces.items():
+            out[model][name] = np.concatenate(arrays)
 
 
 def _positive_rows(actual: NDArray[Any], positive: Label) -> NDArray[np.bool_]:
