@@ -46,6 +46,7 @@ from informed.inference.paired import (
 )
 from informed.inference.replicates import replicate_interval
 from informed.inference.significance import Significance
+from informed.inference.threshold import cut_scores
 from informed.labels import Label, as_label, as_vector, code_labels, label_kind
 from informed.measures import MEASURES
 from informed.ranking import Ranking
@@ -206,7 +207,7 @@ def compare(
                 weights=weight_array,
             )
         if threshold is not None:
-            predicted, points = _cut(
+            predicted, points = cut_scores(
                 actual_array, positive_label, scores, rankings, threshold, threshold_measure, alpha
             )
     table_names, ranking_names = _measure_names(measures, predicted is not None, bool(rankings))
@@ -346,51 +347,6 @@ def _positive_rows(actual: NDArray[Any], positive: Label) -> NDArray[np.bool_]:
         msg = f"positive={positive!r} is not a class of `actual`; classes are {list(labels)}."
         raise InputError(msg)
     return np.asarray(codes == keyed.index((label_kind(positive), positive)))
-
-
-def _cut(
-    actual: NDArray[Any],
-    positive: Label,
-    scores: Mapping[str, Any],
-    rankings: Mapping[str, Ranking],
-    threshold: Any,
-    measure: str,
-    alpha: float,
-) -> tuple[dict[str, NDArray[Any]], dict[str, OperatingPoint]]:
-    """Predictions from scores cut at each model's threshold, and the operating points."""
-    labels, _ = code_labels(actual, "actual")
-    if len(labels) != 2:
-        msg = (
-            "`threshold` cuts scores into two predicted classes, so `actual` must hold "
-            f"exactly two classes; it holds {len(labels)}: {list(labels)[:10]}."
-        )
-        raise InputError(msg)
-    key = (label_kind(positive), positive)
-    negative = next(x for x in labels if (label_kind(x), x) != key)
-    predicted: dict[str, NDArray[Any]] = {}
-    points: dict[str, OperatingPoint] = {}
-    for name, ranking in rankings.items():
-        if isinstance(threshold, Mapping):
-            if name not in threshold:
-                msg = f"`threshold` has no value for model {name!r}; it names {list(threshold)}."
-                raise InputError(msg)
-            value: Any = threshold[name]
-        else:
-            value = threshold
-        if isinstance(value, str):
-            if value != "best":
-                msg = f"`threshold` must be a number or 'best'; got {value!r}."
-                raise InputError(msg)
-            point = ranking.best_threshold(measure, alpha=alpha, labels=(positive, negative))
-        else:
-            point = ranking.at_threshold(value, measure, alpha=alpha, labels=(positive, negative))
-        if math.isnan(point.threshold):
-            msg = f"no threshold can be chosen for model {name!r}: {point.reason}."
-            raise InputError(msg)
-        column = np.asarray(scores[name], dtype=np.float64)
-        predicted[name] = np.where(column >= point.threshold, positive, negative)
-        points[name] = point
-    return predicted, points
 
 
 def _measure_names(

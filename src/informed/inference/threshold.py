@@ -1,4 +1,5 @@
-"""A bootstrap interval for the value of a ranking's best threshold (or of a fixed one).
+"""A bootstrap interval for the value of a ranking's best threshold (or of a fixed one),
+and scores cut into predictions at each model's threshold (`cut_scores`, for `compare`).
 
 `Ranking.best_threshold` picks the cut of the scores that optimises a measure; the value
 there is a maximum over cuts, so it is optimistic and its sampling spread includes the
@@ -17,18 +18,21 @@ associated cutoff point. Biometrical Journal 47(4):458-472.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.errors import InputTypeError
+from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level, check_ranking
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
+from informed.labels import Label, code_labels, label_kind
 from informed.ranking import Ranking
-from informed.ranking.operating import criterion_values, cut_index
+from informed.ranking.operating import OperatingPoint, criterion_values, cut_index
 
-__all__ = ["threshold_interval"]
+__all__ = ["cut_scores", "threshold_interval"]
 
 Floats = NDArray[np.float64]
 
@@ -165,3 +169,51 @@ def _cut_tables(positives: Floats, negatives: Floats) -> Floats:
     out[..., 1, 0] = tp[:, -1:] - tp
     out[..., 1, 1] = fp[:, -1:] - fp
     return out
+
+
+def cut_scores(
+    actual: NDArray[Any],
+    positive: Label,
+    scores: Mapping[str, Any],
+    rankings: Mapping[str, Ranking],
+    threshold: Any,
+    measure: str,
+    alpha: float,
+) -> tuple[dict[str, NDArray[Any]], dict[str, OperatingPoint]]:
+    """Each model's scores cut into predictions (`positive` for a score >= its threshold,
+    the other class below), and the operating points: `threshold` is a number, "best"
+    (each model's `Ranking.best_threshold(measure)`) or a dict per model. `actual` must
+    hold exactly two classes."""
+    labels, _ = code_labels(actual, "actual")
+    if len(labels) != 2:
+        msg = (
+            "`threshold` cuts scores into two predicted classes, so `actual` must hold "
+            f"exactly two classes; it holds {len(labels)}: {list(labels)[:10]}."
+        )
+        raise InputError(msg)
+    key = (label_kind(positive), positive)
+    negative = next(x for x in labels if (label_kind(x), x) != key)
+    predicted: dict[str, NDArray[Any]] = {}
+    points: dict[str, OperatingPoint] = {}
+    for name, ranking in rankings.items():
+        if isinstance(threshold, Mapping):
+            if name not in threshold:
+                msg = f"`threshold` has no value for model {name!r}; it names {list(threshold)}."
+                raise InputError(msg)
+            value: Any = threshold[name]
+        else:
+            value = threshold
+        if isinstance(value, str):
+            if value != "best":
+                msg = f"`threshold` must be a number or 'best'; got {value!r}."
+                raise InputError(msg)
+            point = ranking.best_threshold(measure, alpha=alpha, labels=(positive, negative))
+        else:
+            point = ranking.at_threshold(value, measure, alpha=alpha, labels=(positive, negative))
+        if math.isnan(point.threshold):
+            msg = f"no threshold can be chosen for model {name!r}: {point.reason}."
+            raise InputError(msg)
+        column = np.asarray(scores[name], dtype=np.float64)
+        predicted[name] = np.where(column >= point.threshold, positive, negative)
+        points[name] = point
+    return predicted, points

@@ -11,7 +11,7 @@ from informed._markup import count_cell, fragment, header_cell, html_table, valu
 from informed.tally import measures
 from informed.tally.state import TallyState
 
-__all__ = ["SHOWN_CATEGORIES", "tally_html"]
+__all__ = ["SHOWN_CATEGORIES", "TallyView", "tally_html"]
 
 SHOWN_CATEGORIES = 30
 """Categories a notebook lists; the micro and macro rows cover every one."""
@@ -58,3 +58,11 @@ def tally_html(tally: TallyState) -> str:
     )
     note = f"{hidden} more categories not listed" if hidden > 0 else None
     return fragment(title, [grid], note=note)
+
+
+class TallyView(TallyState):
+    """The notebook view of a Tally (`Tally` inherits it)."""
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: every category's cells and measures, micro and macro."""
+        return tally_html(self)

@@ -28,7 +28,7 @@ from informed.errors import InputTypeError
 from informed.table.table import Table
 from informed.tally import counting, json_form, measures
 from informed.tally.conventions import Conventions
-from informed.tally.display import tally_html
+from informed.tally.display import TallyView
 from informed.tally.perl_methods import PerlMethods
 from informed.tally.state import Unknown
 from informed.tally.stats_table import category_stats
@@ -36,7 +36,7 @@ from informed.tally.stats_table import category_stats
 __all__ = ["Tally"]
 
 
-class Tally(PerlMethods):
+class Tally(PerlMethods, TallyView):
     """One 2x2 contingency table per category, plus the pooled table (Statistics::Contingency).
 
     Parameters
@@ -305,10 +305,6 @@ class Tally(PerlMethods):
             f"Tally(categories={list(self._categories)!r}, documents={self._documents}, "
             f"unknown={self._unknown!r}, conventions={self._conventions!r})"
         )
-
-    def _repr_html_(self) -> str:
-        """A notebook's view: every category's cells and measures, micro and macro."""
-        return tally_html(self)
 
     # ------------------------------------------------------------------ measures
     def micro(self, name: str, **params: float) -> float:
