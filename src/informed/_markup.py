@@ -2,10 +2,11 @@
 
 Jupyter shows an object by its `_repr_html_`; Table, Evaluation, Ranking, Tally and the
 comparison of models build theirs from these pieces, and the HTML report uses the same
-ones, so a number reads the same everywhere. It sits at the bottom of the layers (it
-imports nothing of informed) so that the summaries can use it without importing the
-report. Every piece of user text (labels, names, reasons) is HTML-escaped, quotes too;
-a fragment holds no script and no style sheet, only a few inline styles.
+ones, so a number reads the same everywhere. It sits low in the layers (it imports only
+`informed._common`) so that the summaries can use it without importing the report. Every
+piece of user text (labels, names, reasons) is HTML-escaped, quotes too, with its control
+characters shown escaped as on the terminal; a fragment holds no script and no style
+sheet, only a few inline styles.
 
 >>> html_table(["label", "n"], [[text_cell("<script>"), count_cell(3)]]).split("<tbody>")[1]
 '<tr><td>&lt;script&gt;</td><td class="num">3</td></tr></tbody></table>'
@@ -16,6 +17,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from html import escape
+
+from informed._common import printable
 
 __all__ = [
     "bound",
@@ -67,12 +70,13 @@ def bound(value: float) -> str:
 
 
 def escaped(value: object) -> str:
-    """`value` as text, HTML-escaped (quotes too), safe in an element or an attribute.
+    r"""`value` as text, HTML-escaped (quotes too), safe in an element or an attribute;
+    control characters are shown escaped (`informed._common.printable`).
 
-    >>> escaped('<b a="1">')
-    '&lt;b a=&quot;1&quot;&gt;'
+    >>> escaped('<b a="1">\x1b')
+    '&lt;b a=&quot;1&quot;&gt;\\x1b'
     """
-    return escape(str(value), quote=True)
+    return escape(printable(value), quote=True)
 
 
 def sentence(text: str) -> str:

@@ -26,18 +26,18 @@ import numpy as np
 
 from informed.errors import InputError, InputTypeError
 from informed.measures import MEASURES
-from informed.ranking import Ranking, auc, average_hit_rate, average_qrecall, pem
+from informed.ranking import RANKING_MEASURES, Ranking
 from informed.table import Table, evaluate
 
 __all__ = ["RANKING_SCORES", "scorer"]
 
 RANKING_SCORES: dict[str, Callable[[Ranking], float]] = {
-    "pem": pem,
-    "auc": auc,
-    "average_hit_rate": average_hit_rate,
-    "average_qrecall": average_qrecall,
+    name: measure.function
+    for name, measure in RANKING_MEASURES.items()
+    if measure.kind == "summary" and measure.function is not None
 }
-"""Ranking measures a scorer can read from the estimator's scores."""
+"""Ranking measures a scorer can read from the estimator's scores (the registry's
+summaries: AUC, average hit rate, average Qrecall, PEM)."""
 
 # measures where a smaller value is better: scikit-learn maximises their negation
 _LOWER_IS_BETTER = {

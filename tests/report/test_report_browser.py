@@ -38,11 +38,12 @@ pytest.importorskip("matplotlib")
 from matplotlib.image import imread
 from report_dom import Node, external_references, parse
 
-from informed import Table, evaluate
+from informed import Table, compare, evaluate
 from informed.inference import bootstrap
 from informed.ranking import Ranking
 from informed.report.html import FIGURES, write_html_report
 
+HOSTILE_MODEL = "<script>alert(2)</script>"
 NOT_RUN = "chromium not installed: the browser test did not run (.ci/run installs it)"
 WIDTH = 1200
 FLAGS = [
@@ -66,9 +67,11 @@ BROWSER_SERVICES = {"update.googleapis.com", "accounts.google.com", "clients2.go
 PLOT_COLOURS = {
     "heatmap": [(8, 48, 107)],  # the darkest cells of the Blues map
     "labels": [(0, 114, 178), (230, 159, 0)],  # label points, overall star
-    "roc": [(0, 114, 178), (230, 159, 0)],  # the curve, its hull
+    "roc": [(0, 114, 178), (230, 159, 0), (0, 158, 115)],  # the curve, its hull, threshold
     "lift": [(86, 180, 233)],  # the bars
     "quota": [(191, 231, 220), (0, 114, 178)],  # S1 shading (green at 25 %), Qrecall
+    "compare-roc": [(0, 114, 178), (230, 159, 0), (0, 158, 115)],  # the three models
+    "forest": [(230, 159, 0), (0, 158, 115)],  # the second and third model's differences
 }
 PROBE = """<img src="http://canary.invalid/pixel.png" alt="">
 <img src="https://secure-canary.invalid/pixel.png" alt="">
@@ -211,7 +214,8 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def report(browser: Browser) -> Path:
-    """A report with every section and plot: five labels, intervals, and a ranking."""
+    """A report with every section and plot: five labels, intervals, a ranking with its
+    best threshold, and a comparison of three models (one named like a script)."""
     rng = np.random.default_rng(11)
     labels = ["cat", "dog", "bird", "fish", "<script>alert(1)</script>"]
     actual = rng.choice(labels, size=800, p=[0.35, 0.3, 0.15, 0.12, 0.08])
@@ -220,6 +224,21 @@ def report(browser: Browser) -> Path:
     evaluation = evaluate(table)
     scores = rng.normal(size=800) + (actual == "cat") * 1.2
     ranking = Ranking.from_scores(actual=actual == "cat", scores=scores.round(2), positive=True)
+    is_cat = (actual == "cat").astype(int)
+    model_scores = {
+        "sharp": scores.round(2),
+        HOSTILE_MODEL: (rng.normal(size=800) + is_cat * 0.8).round(1),
+        "dull": (rng.normal(size=800) + is_cat * 0.3).round(1),
+    }
+    comparison = compare(
+        is_cat,
+        {name: (s > 0.5).astype(int) for name, s in model_scores.items()},
+        scores=model_scores,
+        positive=1,
+        replicates=200,
+        permutations=199,
+        seed=0,
+    )
     path = browser.folder / "report.html"
     write_html_report(
         path,
@@ -229,6 +248,8 @@ def report(browser: Browser) -> Path:
         source="pets.csv",
         ranking_positive="cat",
         quotas=[100],
+        threshold=ranking.best_threshold(),
+        comparison=comparison,
     )
     return path
 
@@ -323,6 +344,8 @@ def test_dom_has_every_figure_and_nothing_external(rendered: Rendered) -> None:
     assert external_references(dom) == []
     assert not dom.find_all("script")
     assert "<script>alert(1)</script>" in _text_of(dom, "per-label-table")
+    assert HOSTILE_MODEL in _text_of(dom, "compare-models")
+    assert HOSTILE_MODEL in _text_of(dom, "compare-differences")
 
 
 def _text_of(dom: Node, element_id: str) -> str:

@@ -388,7 +388,7 @@ def test_unusual_tables_and_rankings() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({}, "needs an `evaluation`, a `ranking` or both"),
+        ({}, "needs an `evaluation`, a `ranking` or a `comparison`"),
         ({"ranking": "r", "intervals": "b"}, "pass the `evaluation`"),
         ({"evaluation": "e", "intervals": "b-"}, "bootstrap the same view"),
         ({"ranking": "r", "summary": "s", "quotas": [3]}, "not both"),

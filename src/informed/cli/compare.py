@@ -34,19 +34,29 @@ def add_parser(commands: Any) -> None:
         help="compare models on the same cases: leaderboard, paired intervals and tests",
     )
     co.add_argument("file", help="a CSV (with a header line), Parquet or Arrow IPC file")
-    co.add_argument("--actual", required=True, help="column of actual classes")
+    co.add_argument("--actual", required=True, metavar="COL", help="column of actual classes")
     co.add_argument(
-        "--predicted", nargs="+", default=[], metavar="COL", help="columns of predicted labels"
+        "--predicted",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="COL",
+        help="columns of predicted labels, one per model (may be repeated)",
     )
     co.add_argument(
         "--score",
         nargs="+",
+        action="extend",
         default=[],
         metavar="COL",
         help="columns of scores, higher = more positive (with --predicted: one per model, "
         "in the same order)",
     )
-    co.add_argument("--positive", help="the positive class: its one-vs-rest view, what scores rank")
+    co.add_argument(
+        "--positive",
+        metavar="LABEL",
+        help="the positive class: its one-vs-rest view, and what scores rank",
+    )
     co.add_argument(
         "--threshold",
         metavar="T|best",
@@ -58,7 +68,7 @@ def add_parser(commands: Any) -> None:
         default="informedness",
         help="what --threshold best maximises (default informedness, Youden's J)",
     )
-    co.add_argument("--weight", help="column of non-negative case weights")
+    co.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
     co.add_argument(
         "--ci", type=float, default=0.95, metavar="LEVEL", help="interval level (default 0.95)"
     )
@@ -78,7 +88,12 @@ def add_parser(commands: Any) -> None:
         "--alpha", type=float, default=0.5, help="F-measure weight, 1/(1+beta^2) (default 0.5)"
     )
     co.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    co.add_argument("--format", choices=["text", "json"], default="text")
+    co.add_argument(
+        "--format", choices=["text", "json"], default="text", help="text (default) or JSON"
+    )
+    co.add_argument(
+        "--html", metavar="FILE", help="also write a self-contained HTML report with plots"
+    )
     co.add_argument(
         "--encoding", default="utf-8", help="text encoding of a CSV file (default utf-8)"
     )
@@ -182,13 +197,24 @@ def compare_file(args: argparse.Namespace) -> Comparison:
 
 
 def run(args: argparse.Namespace) -> None:
-    """`informed compare`: compare the models, print the report in the chosen format."""
+    """`informed compare`: compare the models, print the report in the chosen format, and
+    write the HTML page."""
     from pathlib import Path
 
+    from informed.cli.output import check_html_path, terminal_width
+
+    if args.html:
+        check_html_path(args.html)
     comparison = compare_file(args)
+    source = Path(args.file).name
     if args.format == "json":
         print(json.dumps(comparison.to_dict(), indent=1, allow_nan=False))
     else:
         from informed.report.compare import render_comparison
 
-        print(render_comparison(comparison, Path(args.file).name, color=sys.stdout.isatty()))
+        color = sys.stdout.isatty()
+        print(render_comparison(comparison, source, color=color, width=terminal_width()))
+    if args.html:
+        from informed.report.html import write_comparison_report
+
+        write_comparison_report(args.html, comparison, source=source)

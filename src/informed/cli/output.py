@@ -145,4 +145,5 @@ def write_html(output: Output, path: str, source: str) -> Path:
         summary=output.summary,
         source=source,
         ranking_positive=output.positive,
+        threshold=output.threshold,
     )

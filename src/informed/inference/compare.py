@@ -27,7 +27,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import check_choice
+from informed._common import check_choice, readonly
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level
 from informed.inference.comparison import Comparison, ModelResult
@@ -35,7 +35,6 @@ from informed.inference.delong import delong_test
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.joint import JointCells, JointOutcomes, draw_cells, joint_outcomes
 from informed.inference.paired import (
-    RANKING_MEASURES,
     holm,
     joint_scores,
     paired_mcnemar,
@@ -44,10 +43,11 @@ from informed.inference.paired import (
     positive_index,
     ranking_replicates,
 )
+from informed.inference.ranking_bootstrap import RANKING_SUMMARIES
 from informed.inference.replicates import replicate_interval
 from informed.inference.significance import Significance
 from informed.inference.threshold import cut_scores
-from informed.labels import Label, as_label, as_vector, code_labels, label_kind
+from informed.labels import Label, as_label, as_vector, code_labels, keyed
 from informed.measures import MEASURES
 from informed.ranking import Ranking
 from informed.ranking import undefined_reason as ranking_reason
@@ -227,7 +227,7 @@ def compare(
     for name, ranking in rankings.items():
         for m in ranking_names:
             with np.errstate(divide="ignore", invalid="ignore"):
-                estimates[name][m] = float(RANKING_MEASURES[m](ranking))
+                estimates[name][m] = float(RANKING_SUMMARIES[m](ranking))
             why = ranking_reason(ranking, m)
             if why is not None and math.isnan(estimates[name][m]):
                 reasons[name][m] = why
@@ -255,7 +255,7 @@ def compare(
         _replicate(rng, ranked.cells, replicates, summaries, distribution)
     for by_measure in distribution.values():
         for array in by_measure.values():
-            array.setflags(write=False)
+            readonly(array)
 
     compared = (*table_names, *ranking_names)
     differences = {
@@ -342,11 +342,11 @@ def _replicate(
 
 def _positive_rows(actual: NDArray[Any], positive: Label) -> NDArray[np.bool_]:
     labels, codes = code_labels(actual, "actual")
-    keyed = [(label_kind(x), x) for x in labels]
-    if (label_kind(positive), positive) not in keyed:
+    keys = [keyed(x) for x in labels]
+    if keyed(positive) not in keys:
         msg = f"positive={positive!r} is not a class of `actual`; classes are {list(labels)}."
         raise InputError(msg)
-    return np.asarray(codes == keyed.index((label_kind(positive), positive)))
+    return np.asarray(codes == keys.index(keyed(positive)))
 
 
 def _measure_names(
@@ -358,15 +358,15 @@ def _measure_names(
         )
     if isinstance(measures, str):
         measures = [measures]
-    unknown = [m for m in measures if m not in MEASURES and m not in RANKING_MEASURES]
+    unknown = [m for m in measures if m not in MEASURES and m not in RANKING_SUMMARIES]
     if unknown:
         msg = (
             f"unknown measure {unknown[0]!r}; give registry names {list(MEASURES)} or "
-            f"ranking measures {list(RANKING_MEASURES)}."
+            f"ranking measures {list(RANKING_SUMMARIES)}."
         )
         raise InputError(msg)
     table_names = [m for m in dict.fromkeys(measures) if m in MEASURES]
-    ranking_names = [m for m in dict.fromkeys(measures) if m in RANKING_MEASURES]
+    ranking_names = [m for m in dict.fromkeys(measures) if m in RANKING_SUMMARIES]
     if table_names and not tables:
         msg = f"{table_names} are table measures: they need `predicted` or a `threshold`."
         raise InputError(msg)

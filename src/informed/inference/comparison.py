@@ -21,7 +21,7 @@ from informed.inference.interval import Interval
 from informed.inference.significance import Significance
 from informed.labels import Label
 from informed.measures import MEASURES
-from informed.ranking import Ranking
+from informed.ranking import RANKING_MEASURES, Ranking
 from informed.ranking.operating import OperatingPoint
 from informed.table.table import Table
 
@@ -36,17 +36,12 @@ TEST_NAMES = {
 }
 """The paired tests of a comparison, by key: what each tests."""
 
-_RANKING_TITLES = {
-    "auc": "AUC",
-    "pem": "PEM",
-    "average_hit_rate": "Average hit rate",
-    "average_qrecall": "Average Qrecall",
-}
-
 
 def measure_title(name: str) -> str:
-    """The heading of a table measure (from the registry) or of a ranking measure."""
-    return MEASURES[name].title if name in MEASURES else _RANKING_TITLES.get(name, name)
+    """The heading of a measure, from the registry of table measures or of ranking ones."""
+    if name in MEASURES:
+        return MEASURES[name].title
+    return RANKING_MEASURES[name].title if name in RANKING_MEASURES else name
 
 
 @dataclass(frozen=True, eq=False)

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label, as_vector, code_labels, label_kind, sort_labels
+from informed.labels import Label, as_vector, code_labels, keyed, label_kind, sort_labels
 from informed.table.counting import check_weights
 from informed.table.table import Table
 
@@ -233,11 +233,9 @@ def joint_outcomes(actual: Any, predicted: Mapping[str, Any], weights: Any = Non
         columns.append((labels, codes))
     w = check_weights(weights, a.shape[0])
     universe = sort_labels(label for labels, _ in columns for label in labels)
-    where = {(label_kind(x), x): i for i, x in enumerate(universe)}
+    where = {keyed(x): i for i, x in enumerate(universe)}
     coded = [
-        np.array([where[(label_kind(x), x)] for x in labels], dtype=np.intp)[codes]
-        if codes.size
-        else codes
+        np.array([where[keyed(x)] for x in labels], dtype=np.intp)[codes] if codes.size else codes
         for labels, codes in columns
     ]
     cells = joint_cells(coded, [len(universe)] * len(coded), w)

@@ -24,22 +24,23 @@ Genet. Mol. Biol. 9(1):39.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from informed._common import readonly
 from informed.errors import InputError
 from informed.inference.joint import JointCells, JointOutcomes, joint_cells, reduce_cells
 from informed.inference.mcnemar import mcnemar
+from informed.inference.ranking_bootstrap import RANKING_SUMMARIES
 from informed.inference.significance import Significance
-from informed.labels import Label, label_kind, sort_labels
-from informed.ranking import Ranking, auc, average_hit_rate, average_qrecall, pem
+from informed.labels import Label, keyed, sort_labels
+from informed.ranking import Ranking
 from informed.table.evaluation import measure_values
 
 __all__ = [
-    "RANKING_MEASURES",
     "JointScores",
     "holm",
     "joint_scores",
@@ -52,13 +53,6 @@ __all__ = [
 
 Floats = NDArray[np.float64]
 
-RANKING_MEASURES: dict[str, Callable[[Ranking], float]] = {
-    "auc": auc,
-    "pem": pem,
-    "average_hit_rate": average_hit_rate,
-    "average_qrecall": average_qrecall,
-}
-"""Ranking summaries a comparison can resample: name -> function of a Ranking."""
 
 # replicates are evaluated in blocks of about this many table cells
 _BLOCK_CELLS = 2_000_000
@@ -69,12 +63,12 @@ def positive_index(labels: tuple[Label, ...], positive: Label | None) -> int | N
     it is not one of them."""
     if positive is None:
         return None
-    keyed = [(label_kind(x), x) for x in labels]
-    key = (label_kind(positive), positive)
-    if key not in keyed:
+    keys = [keyed(x) for x in labels]
+    key = keyed(positive)
+    if key not in keys:
         msg = f"positive={positive!r} is not a label of the data; labels are {list(labels)}."
         raise InputError(msg)
-    return keyed.index(key)
+    return keys.index(key)
 
 
 def paired_replicates(
@@ -162,7 +156,7 @@ def ranking_replicates(
             replicate = Ranking(scores=ranking.scores[keep], positives=p, negatives=q)
             with np.errstate(divide="ignore", invalid="ignore"):
                 for name in names:
-                    values[name][b] = RANKING_MEASURES[name](replicate)
+                    values[name][b] = RANKING_SUMMARIES[name](replicate)
         out[model] = values
     return out
 
@@ -242,7 +236,7 @@ def paired_permutation(
     tolerance = 1e-12 * max(1.0, abs(observed_value))
     extreme = np.count_nonzero(np.abs(defined) >= abs(observed_value) - tolerance)
     pvalue = (1.0 + float(extreme)) / (1.0 + defined.size)
-    stats.setflags(write=False)
+    readonly(stats)
     return Significance(
         observed_value,
         min(1.0, pvalue),

@@ -28,7 +28,7 @@ from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level, check_ranking
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
-from informed.labels import Label, code_labels, label_kind
+from informed.labels import Label, code_labels, keyed
 from informed.ranking import Ranking
 from informed.ranking.operating import OperatingPoint, criterion_values, cut_index
 
@@ -191,8 +191,8 @@ def cut_scores(
             f"exactly two classes; it holds {len(labels)}: {list(labels)[:10]}."
         )
         raise InputError(msg)
-    key = (label_kind(positive), positive)
-    negative = next(x for x in labels if (label_kind(x), x) != key)
+    key = keyed(positive)
+    negative = next(x for x in labels if keyed(x) != key)
     predicted: dict[str, NDArray[Any]] = {}
     points: dict[str, OperatingPoint] = {}
     for name, ranking in rankings.items():

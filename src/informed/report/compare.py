@@ -11,13 +11,16 @@ from typing import Any
 
 from rich.text import Text
 
+from informed._common import printable
 from informed.inference.comparison import TEST_NAMES, Comparison, measure_title
 from informed.measures import MEASURES
 
-# the terminal report's own table, rendering and number format, so both read the same
+# the terminal report's own tables, rendering, user text and number format: both read alike
 from informed.report.text import WIDTH
 from informed.report.text import _grid as grid
 from informed.report.text import _render as render
+from informed.report.text import _titled as titled
+from informed.report.text import _user as user
 from informed.report.text import _value as value
 
 __all__ = ["render_comparison"]
@@ -36,14 +39,17 @@ _SHORT = {
 }
 
 
-def render_comparison(comparison: Comparison, source: str, *, color: bool = False) -> str:
-    """The comparison as text, at most 100 columns wide (ANSI colours only when `color`)."""
+def render_comparison(
+    comparison: Comparison, source: str, *, color: bool = False, width: int = WIDTH
+) -> str:
+    """The comparison as text, `width` columns wide (ANSI colours only when `color`); file
+    names, labels and model names with their control characters escaped."""
     positive = comparison.positive
     head = Text(
-        f"{source}: N = {comparison.n:,g}"
-        + (f", positive class {positive!r}" if positive is not None else "")
+        f"{printable(source)}: N = {comparison.n:,g}"
+        + (f", positive class {printable(repr(positive))}" if positive is not None else "")
         + f"\n{len(comparison.models)} models ranked by {measure_title(comparison.sort_by)}; "
-        + f"best: {comparison.reference}",
+        + f"best: {printable(comparison.reference)}",
         style="bold",
     )
     table_measures = [m for m in comparison.measures if m in MEASURES]
@@ -64,63 +70,70 @@ def render_comparison(comparison: Comparison, source: str, *, color: bool = Fals
     notes = _notes(comparison)
     if notes:
         parts.append(Text("\n".join(notes), style="yellow"))
-    return render(parts, color)
+    return render(parts, color, width)
 
 
 def _leaderboard(comparison: Comparison, measures: list[str], title: str) -> Any:
-    table = grid(title)
+    table = grid()
     table.add_column("#", justify="right")
-    table.add_column("model", max_width=18, overflow="ellipsis", no_wrap=True)
+    table.add_column("model", no_wrap=True)
     for name in measures:
-        table.add_column(_SHORT.get(name, name[:9]), justify="right")
+        table.add_column(_SHORT.get(name, name[:9]), justify="right", no_wrap=True)
     for name, model in comparison.models.items():
-        table.add_row(str(model.rank), name, *(value(model.measures.get(m)) for m in measures))
-    return table
+        table.add_row(
+            str(model.rank), user(name, 18), *(value(model.measures.get(m)) for m in measures)
+        )
+    return titled(title, table)
 
 
 def _operating_points(comparison: Comparison) -> Any:
     rows = [(n, m.threshold) for n, m in comparison.models.items() if m.threshold is not None]
     if not rows:
         return None
-    table = grid("Where each model's scores were cut (score >= threshold predicts positive)")
+    table = grid()
     for heading in ("model", "threshold", "chosen", "tp", "fp", "fn", "tn"):
-        table.add_column(heading, justify="left" if heading in ("model", "chosen") else "right")
+        table.add_column(
+            heading, justify="left" if heading in ("model", "chosen") else "right", no_wrap=True
+        )
     for name, point in rows:
         assert point is not None
         tp, fp = point.table.counts[0].tolist()
         fn, tn = point.table.counts[1].tolist()
         chosen = f"best {point.measure}" if point.chosen_by == "best" else "given"
         cells = (f"{c:,g}" for c in (tp, fp, fn, tn))
-        table.add_row(name, f"{point.threshold:.6g}", chosen, *cells)
-    return table
+        table.add_row(user(name, 18), f"{point.threshold:.6g}", chosen, *cells)
+    title = "Where each model's scores were cut (score >= threshold predicts positive)"
+    return titled(title, table)
 
 
 def _differences(comparison: Comparison) -> Any:
+    reference = printable(comparison.reference)
     title = (
-        f"Paired differences from {comparison.reference} (model - {comparison.reference}), "
+        f"Paired differences from {reference} (model - {reference}), "
         f"{100 * comparison.level:g} % bootstrap intervals, {comparison.replicates} replicates"
     )
-    table = grid(title[:WIDTH])
-    table.add_column("model", max_width=18, overflow="ellipsis", no_wrap=True)
-    table.add_column("measure")
+    table = grid()
+    table.add_column("model", no_wrap=True)
+    table.add_column("measure", no_wrap=True)
     table.add_column("difference", justify="right")
     table.add_column("interval", justify="right")
     table.add_column("", style="dim")
     for name, by_measure in comparison.differences.items():
         for measure, interval in by_measure.items():
             if math.isnan(interval.estimate):
-                table.add_row(name, measure_title(measure), "undefined", "", interval.reason or "")
+                why = interval.reason or ""
+                table.add_row(user(name, 18), measure_title(measure), "undefined", "", why)
                 continue
             shown = f"[{value(interval.low)}, {value(interval.high)}]"
             excludes = interval.low > 0 or interval.high < 0
             table.add_row(
-                name,
+                user(name, 18),
                 measure_title(measure),
                 value(interval.estimate),
                 shown,
                 "excludes 0" if excludes else "",
             )
-    return table
+    return titled(title, table)
 
 
 def _tests(comparison: Comparison) -> Any:
@@ -132,8 +145,8 @@ def _tests(comparison: Comparison) -> Any:
         if comparison.correction == "holm" and len(comparison.tests) > 1
         else ""
     )
-    table = grid(f"Paired tests against {comparison.reference}{adjusted}")
-    table.add_column("model", max_width=18, overflow="ellipsis", no_wrap=True)
+    table = grid()
+    table.add_column("model", no_wrap=True)
     for key in keys:
         table.add_column(TEST_NAMES[key], justify="right")
     for name, by_test in comparison.tests.items():
@@ -144,8 +157,8 @@ def _tests(comparison: Comparison) -> Any:
                 cells.append("undefined" if test is not None else "")
             else:
                 cells.append(f"p = {_p(comparison.adjusted[name][key])}")
-        table.add_row(name, *cells)
-    return table
+        table.add_row(user(name, 18), *cells)
+    return titled(f"Paired tests against {printable(comparison.reference)}{adjusted}", table)
 
 
 def _notes(comparison: Comparison) -> list[str]:
@@ -153,7 +166,7 @@ def _notes(comparison: Comparison) -> list[str]:
     for name, by_test in comparison.tests.items():
         for key, test in by_test.items():
             if test.reason:
-                notes.append(f"{name}, {TEST_NAMES[key]}: {test.reason}")
+                notes.append(f"{printable(name)}, {TEST_NAMES[key]}: {test.reason}")
     return notes
 
 

@@ -16,9 +16,11 @@ from informed.inference.interval import Interval
 from informed.measures import MEASURES
 from informed.ranking.operating import OperatingPoint
 
-# the terminal report's own table and rendering, so both read the same
+# the terminal report's own table, rendering and user text, so both read the same
+from informed.report.text import WIDTH
 from informed.report.text import _grid as grid
 from informed.report.text import _render as render
+from informed.report.text import _user as user
 
 __all__ = ["render_operating_point"]
 
@@ -32,10 +34,11 @@ def render_operating_point(
     interval: Interval | None = None,
     *,
     color: bool = False,
+    width: int = WIDTH,
 ) -> str:
     """The threshold, how it was chosen, its 2x2 table and the value there."""
     if math.isnan(point.threshold):
-        return render([Text(f"No threshold: {point.reason}", style="yellow")], color)
+        return render([Text(f"No threshold: {point.reason}", style="yellow")], color, width)
     how = (
         f"the best {_title(point.measure).lower()}"
         if point.chosen_by == "best"
@@ -56,14 +59,14 @@ def render_operating_point(
     table = grid()
     table.add_column("predicted \\ actual", style="bold")
     positive, negative = point.table.predicted
-    table.add_column(str(positive)[:16], justify="right")
-    table.add_column(str(negative)[:16], justify="right")
+    table.add_column(user(positive, 16), justify="right")
+    table.add_column(user(negative, 16), justify="right")
     for label, row in zip(point.table.predicted, point.table.counts.tolist(), strict=True):
-        table.add_row(str(label)[:18], *(f"{c:,g}" for c in row))
+        table.add_row(user(label, 18), *(f"{c:,g}" for c in row))
     rates = Text(
         f"true positive rate {point.true_positive_rate:.4f}, false positive rate "
         f"{point.false_positive_rate:.4f}",
         style="dim",
     )
     parts: list[Any] = [head, line, table, rates]
-    return render(parts, color)
+    return render(parts, color, width)

@@ -25,13 +25,30 @@ REFERENCES: dict[str, str] = {
     "Cover & Thomas (1991)": (
         "Cover, T. M. & Thomas, J. A. (1991). Elements of Information Theory. Wiley, New York."
     ),
+    "DeLong et al. (1988)": (
+        "DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Comparing the areas "
+        "under two or more correlated receiver operating characteristic curves: a "
+        "nonparametric approach. Biometrics 44(3):837-845."
+    ),
+    "Efron & Tibshirani (1993)": (
+        "Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & "
+        "Hall, New York."
+    ),
     "Gorodkin (2004)": (
         "Gorodkin, J. (2004). Comparing two K-category assignments by a K-category "
         "correlation coefficient. Computational Biology and Chemistry 28(5-6):367-374."
     ),
+    "Holm (1979)": (
+        "Holm, S. (1979). A simple sequentially rejective multiple test procedure. "
+        "Scandinavian Journal of Statistics 6(2):65-70."
+    ),
     "Matthews (1975)": (
         "Matthews, B. W. (1975). Comparison of the predicted and observed secondary "
         "structure of T4 phage lysozyme. Biochimica et Biophysica Acta 405(2):442-451."
+    ),
+    "McNemar (1947)": (
+        "McNemar, Q. (1947). Note on the sampling error of the difference between "
+        "correlated proportions or percentages. Psychometrika 12(2):153-157."
     ),
     "Powers (2003)": (
         "Powers, D. M. W. (2003). Recall and Precision versus the Bookmaker. Proceedings of "

@@ -3,6 +3,7 @@
 `informed.report.html.page` writes the page (its CSS, heading, navigation and footer, and
 the atomic write to a file); `informed.report.html.evaluation` the sections of an
 evaluation; `informed.report.html.ranking` the ranking section;
+`informed.report.html.compare` the section of a comparison of models;
 `informed.report.html.markup` the numbers, cells and escaping they all use.
 """
 
@@ -10,6 +11,20 @@ from __future__ import annotations
 
 from informed.report.html.evaluation import MAX_HEATMAP_LABELS
 from informed.report.html.markup import FIGURES
-from informed.report.html.page import check_output_path, html_report, write_html_report
+from informed.report.html.page import (
+    check_output_path,
+    comparison_report,
+    html_report,
+    write_comparison_report,
+    write_html_report,
+)
 
-__all__ = ["FIGURES", "MAX_HEATMAP_LABELS", "check_output_path", "html_report", "write_html_report"]
+__all__ = [
+    "FIGURES",
+    "MAX_HEATMAP_LABELS",
+    "check_output_path",
+    "comparison_report",
+    "html_report",
+    "write_comparison_report",
+    "write_html_report",
+]

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import math
 
-from informed._markup import escaped, number, value_cell
 from informed.inference.comparison import TEST_NAMES, Comparison, measure_title
+from informed.report.html.markup import escaped, figure_element, number, value_cell
 from informed.report.plots.compare import forest_svg, model_colour, roc_models_svg
 
-__all__ = ["COMPARE_FIGURES", "comparison_section"]
+__all__ = ["COMPARISON_SOURCES", "comparison_section"]
 
-COMPARE_FIGURES = {"compare-roc": "figure-compare-roc", "forest": "figure-forest"}
-"""The id of each <figure> element of the comparison section."""
-
-
-def _figure(key: str, svg: str, caption: str) -> str:
-    return f'<figure id="{COMPARE_FIGURES[key]}">{svg}<figcaption>{caption}</figcaption></figure>'
+COMPARISON_SOURCES = (
+    "Efron & Tibshirani (1993)",
+    "McNemar (1947)",
+    "DeLong et al. (1988)",
+    "Holm (1979)",
+)
+"""The works the comparison section cites, listed in full at the end of the page."""
 
 
 def _swatch(rank: int) -> str:
@@ -40,7 +41,8 @@ def _leaderboard(comparison: Comparison) -> str:
         )
         rows.append(
             f'<tr data-model="{escaped(name)}"><td class="num">{model.rank}</td>'
-            f'<th class="label" scope="row">{_swatch(model.rank)}{escaped(name)}</th>'
+            f'<th class="label" scope="row"><span style="white-space:nowrap">'
+            f"{_swatch(model.rank)}{escaped(name)}</span></th>"
             f"{cells}</tr>"
         )
     return (
@@ -148,21 +150,26 @@ def comparison_section(comparison: Comparison) -> str:
         f"{100 * comparison.level:g} % paired bootstrap intervals ({comparison.replicates:,} "
         "replicates, the cases resampled once for all models).</p>"
     )
-    roc = _figure(
+    roc = figure_element(
         "compare-roc",
         roc_models_svg(comparison),
         "Each model's ROC curve (from its scores) and its operating point (its predicted "
         "labels, or its scores cut at the threshold).",
     )
-    forest = _figure(
+    forest = figure_element(
         "forest",
         forest_svg(comparison),
         f"Each model's difference from {reference}: the dot is the difference, the bar its "
         "paired bootstrap interval; a bar that misses 0 is a difference beyond resampling "
         "noise.",
+        wide=True,
     )
     return (
         f"{intro}{_leaderboard(comparison)}{_thresholds(comparison)}"
         f"<h3>Paired differences from {reference}</h3>{_differences(comparison)}"
-        f'<div class="figures">{forest}{roc}</div>{_tests(comparison)}'
+        f'<div class="figures">{roc}{forest}</div>{_tests(comparison)}'
+        '<p class="small">The bootstrap resamples cases (Efron &amp; Tibshirani (1993)); '
+        "McNemar (1947) tests accuracy from the cases only one model gets right; "
+        "DeLong et al. (1988) compare correlated AUCs; Holm (1979) adjusts p-values for "
+        "several comparisons.</p>"
     )

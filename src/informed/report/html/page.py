@@ -28,10 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from informed.errors import InputError
+from informed.inference.comparison import Comparison
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import keyed
-from informed.ranking import Ranking
+from informed.ranking import OperatingPoint, Ranking
 from informed.ranking.document import RankingSummary, summarize_ranking
+from informed.report.html.compare import COMPARISON_SOURCES, comparison_section
 from informed.report.html.evaluation import EVALUATION_SOURCES, evaluation_sections
 from informed.report.html.markup import count, escaped
 from informed.report.html.ranking import RANKING_SOURCES, ranking_section
@@ -39,7 +41,13 @@ from informed.report.references import references_of
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
 
-__all__ = ["check_output_path", "html_report", "write_html_report"]
+__all__ = [
+    "check_output_path",
+    "comparison_report",
+    "html_report",
+    "write_comparison_report",
+    "write_html_report",
+]
 
 _CSS = """
 :root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa;
@@ -111,8 +119,11 @@ def html_report(
     quotas: Sequence[float] = (),
     bins: int = 10,
     max_labels: int = 30,
+    threshold: OperatingPoint | None = None,
+    comparison: Comparison | None = None,
 ) -> str:
-    """One self-contained HTML document reporting an evaluation, a ranking, or both.
+    """One self-contained HTML document reporting an evaluation, a ranking, a comparison
+    of models, or several of them.
 
     Parameters
     ----------
@@ -145,6 +156,13 @@ def html_report(
         Tables list at most this many labels, the most frequent ones (by the larger of
         prevalence and bias), with a note saying how many are left out; the heat map
         shows at most `min(max_labels, MAX_HEATMAP_LABELS)`.
+    threshold : OperatingPoint, optional
+        An operating point of the ranking (`Ranking.best_threshold` or `at_threshold`),
+        marked on the ROC plot and described under it. Needs a `ranking`.
+    comparison : Comparison, optional
+        Several models on the same cases (`informed.compare`): the leaderboard, the
+        operating points, the paired differences with their forest plot, the models' ROC
+        curves on one plane and the paired tests.
 
     Returns
     -------
@@ -157,11 +175,18 @@ def html_report(
         `evaluation` is not an `Evaluation`, `ranking` not a `Ranking`, `intervals` not a
         `Bootstrap`.
     ValueError
-        Neither an evaluation nor a ranking; intervals without an evaluation, or of
+        No evaluation, ranking or comparison; intervals without an evaluation, or of
         another positive label; quotas or a summary without a ranking; both a summary and
         quotas; `max_labels` below 1.
     """
-    _check(evaluation, ranking, intervals, summary, quotas, max_labels)
+    _check(evaluation, ranking, intervals, summary, quotas, max_labels, comparison)
+    if threshold is not None and (ranking is None or not isinstance(threshold, OperatingPoint)):
+        msg = (
+            "`threshold` must be an OperatingPoint of the `ranking` (from "
+            f"`Ranking.best_threshold`); got {type(threshold).__name__} with "
+            f"ranking={'given' if ranking is not None else None}."
+        )
+        raise ValueError(msg)
     sections: list[tuple[str, str, str]] = []  # (id, heading, html)
     cited: list[str] = []
     if evaluation is not None:
@@ -174,10 +199,19 @@ def html_report(
             (
                 "ranking",
                 "Ranking by score",
-                ranking_section(ranking, summary, ranking_positive, evaluation),
+                ranking_section(ranking, summary, ranking_positive, evaluation, threshold),
             )
         )
         cited += RANKING_SOURCES
+    if comparison is not None:
+        sections.append(("compare", "Models compared", comparison_section(comparison)))
+        cited += COMPARISON_SOURCES
+    return _document(title, _meta(evaluation, ranking, comparison, source), sections, cited)
+
+
+def _document(title: str, meta: str, sections: list[tuple[str, str, str]], cited: list[str]) -> str:
+    """The page: its head and style, the heading with `meta`, the navigation, the
+    sections (id, heading, content), the references of the works `cited`."""
     nav = "".join(f'<a href="#{sid}">{escape(heading)}</a>' for sid, heading, _ in sections)
     body = "".join(
         f'<section id="{sid}"><h2>{escape(heading)}</h2>{content}</section>'
@@ -189,10 +223,26 @@ def html_report(
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="generator" content="informed"><title>{escaped(title)}</title>'
         f"<style>{_CSS}</style></head>\n<body><main>"
-        f"<header><h1>{escaped(title)}</h1>{_meta(evaluation, ranking, source)}"
+        f"<header><h1>{escaped(title)}</h1>{meta}"
         f"<nav>{nav}</nav></header>\n{body}\n{_footer(cited)}"
         "</main></body></html>\n"
     )
+
+
+def comparison_report(
+    comparison: Comparison, *, title: str = "Comparison of classifiers", source: str = ""
+) -> str:
+    """One self-contained HTML document reporting a comparison of models (`informed.compare`):
+    `html_report(comparison=comparison, title=title, source=source)`.
+
+    >>> from informed import compare
+    >>> result = compare([1, 1, 0, 0] * 5, {"a": [1, 1, 0, 1] * 5, "b": [1, 0, 0, 1] * 5},
+    ...                  positive=1, replicates=20, permutations=9, seed=0)
+    >>> page = comparison_report(result)
+    >>> 'id="compare-models"' in page and "https://" not in page
+    True
+    """
+    return html_report(comparison=comparison, title=title, source=source)
 
 
 def _check(
@@ -202,13 +252,15 @@ def _check(
     summary: Any,
     quotas: Sequence[float],
     max_labels: Any,
+    comparison: Any,
 ) -> None:
     """The argument checks of `html_report`."""
-    if evaluation is None and ranking is None:
-        msg = "html_report needs an `evaluation`, a `ranking` or both; got neither."
+    if evaluation is None and ranking is None and comparison is None:
+        msg = "html_report needs an `evaluation`, a `ranking` or a `comparison`; got none."
         raise ValueError(msg)
     for value, kind, hint in (
         (evaluation, Evaluation, "an Evaluation (from `informed.evaluate`)"),
+        (comparison, Comparison, "a Comparison (from `informed.compare`)"),
         (ranking, Ranking, "a Ranking (from `Ranking.from_scores`)"),
         (intervals, Bootstrap, "a Bootstrap (from `informed.bootstrap`)"),
         (summary, RankingSummary, "a RankingSummary (from `summarize_ranking`)"),
@@ -217,6 +269,7 @@ def _check(
             name = kind.__name__
             argument = {
                 "Evaluation": "evaluation",
+                "Comparison": "comparison",
                 "Ranking": "ranking",
                 "Bootstrap": "intervals",
                 "RankingSummary": "summary",
@@ -286,8 +339,19 @@ def write_html_report(
     sees half a report, and an error leaves any earlier report in place. An error names
     `path`, never the temporary file.
     """
+    return _write(path, html_report(evaluation, ranking, **options))
+
+
+def write_comparison_report(
+    path: str | os.PathLike[str], comparison: Comparison, **options: Any
+) -> Path:
+    """Write `comparison_report(comparison, **options)` to `path` atomically; return it."""
+    return _write(path, comparison_report(comparison, **options))
+
+
+def _write(path: str | os.PathLike[str], page: str) -> Path:
+    """`page` written to `path` atomically (see `write_html_report`)."""
     target = check_output_path(path)
-    page = html_report(evaluation, ranking, **options)
     temporary: str | None = None
     try:
         handle, temporary = tempfile.mkstemp(
@@ -311,7 +375,12 @@ def write_html_report(
     return target
 
 
-def _meta(evaluation: Evaluation | None, ranking: Ranking | None, source: str) -> str:
+def _meta(
+    evaluation: Evaluation | None,
+    ranking: Ranking | None,
+    comparison: Comparison | None,
+    source: str,
+) -> str:
     parts = []
     if source:
         parts.append(f"Source: <strong>{escaped(source)}</strong>")
@@ -328,6 +397,11 @@ def _meta(evaluation: Evaluation | None, ranking: Ranking | None, source: str) -
             f"ranking of {count(ranking.n)} scored rows ({count(ranking.n_positive)} positive, "
             f"{count(ranking.n_negative)} negative; {ranking.n_groups:,} distinct scores)"
         )
+    if comparison is not None:
+        weighted = " (weighted)" if comparison.weighted else ""
+        parts.append(f"{len(comparison.models)} models on N = {count(comparison.n)}{weighted}")
+        if comparison.positive is not None:
+            parts.append(f"positive label <strong>{escaped(comparison.positive)}</strong>")
     return f'<p class="meta">{" · ".join(parts)}</p>'
 
 

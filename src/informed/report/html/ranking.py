@@ -7,11 +7,12 @@ for an undefined value comes from the ranking registry `informed.ranking.RANKING
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from informed.labels import keyed
 from informed.measures import MEASURES
-from informed.ranking import RANKING_MEASURES, Ranking
+from informed.ranking import RANKING_MEASURES, OperatingPoint, Ranking
 from informed.ranking.document import AREAS, QUOTA_MEASURES, SUMMARIES, RankingSummary
 from informed.ranking.registry import LIFT_COLUMNS
 from informed.report.html.markup import (
@@ -19,6 +20,7 @@ from informed.report.html.markup import (
     escaped,
     figure_element,
     note_cell,
+    number,
     sentence,
     value_cell,
     value_range,
@@ -117,17 +119,35 @@ def _lift_table(summary: RankingSummary) -> str:
     )
 
 
+def _threshold_caption(threshold: OperatingPoint | None) -> str:
+    if threshold is None or math.isnan(threshold.threshold):
+        return ""
+    (tp, fp), (fn, tn) = threshold.table.counts.tolist()
+    how = (
+        f"the threshold with the best {escaped(threshold.measure.replace('_', ' '))}"
+        if threshold.chosen_by == "best"
+        else "the threshold given"
+    )
+    return (
+        f' The circle is {how}, score ≥ <span id="threshold-value">{threshold.threshold:.6g}'
+        f"</span>: {escaped(threshold.measure.replace('_', ' '))} "
+        f'<span id="threshold-measure">{number(threshold.value)}</span> (tp {tp:,g}, fp '
+        f"{fp:,g}, fn {fn:,g}, tn {tn:,g})."
+    )
+
+
 def ranking_section(
     ranking: Ranking,
     summary: RankingSummary,
     positive: Any,
     evaluation: Evaluation | None,
+    threshold: OperatingPoint | None = None,
 ) -> str:
     """The body of the ranking section: summaries, plots, lift table, values at the quotas.
 
     `summary` is `summarize_ranking(ranking, quotas, bins)`; `positive` names the ranked
     class; when `evaluation` is about the same class, its (fallout, recall) is marked on
-    the ROC plot.
+    the ROC plot, and so is the operating point `threshold` when given.
     """
     point = _operating_point(evaluation, positive)
     named = (
@@ -146,7 +166,7 @@ def ranking_section(
     figures = [
         figure_element(
             "roc",
-            roc_svg(ranking, operating_point=point, name="plot-roc"),
+            roc_svg(ranking, operating_point=point, threshold=threshold, name="plot-roc"),
             "The ROC curve: each point is a threshold on the scores, at (fallout, recall); a "
             "tie group is one straight segment. <b>Good:</b> the curve bows towards the top-left "
             "corner (0, 1) and AUC nears 1. <b>Chance:</b> it follows the diagonal, AUC 0.5; the "
@@ -158,7 +178,8 @@ def ranking_section(
                 " The diamond is the evaluated predictions, at their (fallout, recall)."
                 if point is not None
                 else ""
-            ),
+            )
+            + _threshold_caption(threshold),
         ),
         figure_element(
             "lift",

@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from informed.measures import MEASURES
 from informed.ranking import (
+    OperatingPoint,
     Ranking,
     auc,
     hit_rate,
@@ -94,6 +95,7 @@ def roc_svg(
     ranking: Ranking,
     *,
     operating_point: tuple[float, float] | None = None,
+    threshold: OperatingPoint | None = None,
     name: str = "plot-roc",
 ) -> str:
     """The ROC curve of `ranking` with its convex hull and the chance diagonal.
@@ -103,6 +105,9 @@ def roc_svg(
     ranking : Ranking
     operating_point : (fallout, recall), optional
         A classifier's point to mark on the plane (the evaluated predictions).
+    threshold : OperatingPoint, optional
+        A threshold on these scores (`Ranking.best_threshold` or `at_threshold`), marked
+        where it cuts the curve.
     name : str
         The id of the <svg> element and the prefix of every id inside it.
     """
@@ -156,6 +161,24 @@ def roc_svg(
                 color=RED,
                 label="evaluated predictions",
                 gid="operating-point",
+            )
+        if threshold is not None and not math.isnan(threshold.threshold):
+            how = (
+                f"best {MEASURES[threshold.measure].title.lower()}"
+                if threshold.chosen_by == "best" and threshold.measure in MEASURES
+                else "threshold"
+            )
+            axes.plot(
+                [threshold.false_positive_rate],
+                [threshold.true_positive_rate],
+                linestyle="none",
+                marker="o",
+                markersize=9,
+                markerfacecolor="none",
+                markeredgewidth=2,
+                color=GREEN,
+                label=f"score ≥ {threshold.threshold:.4g} ({how})",
+                gid="threshold",
             )
         axes.set_xlim(fallout.low - 0.01, fallout.high + 0.01)
         axes.set_ylim(recall.low - 0.01, recall.high + 0.01)
