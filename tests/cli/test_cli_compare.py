@@ -136,3 +136,55 @@ def test_header_only_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     path.write_text("y,a,b\n")
     code, _, err = _run(["compare", str(path), "--actual", "y", "--predicted", "a", "b"], capsys)
     assert code == 2 and "no data rows" in err
+
+
+def test_control_characters_never_reach_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Model names (column names) and labels holding ESC are printed escaped."""
+    path = tmp_path / "evil.csv"
+    bad = "m\x1b[2J"
+    rows = ["y,good," + bad] + [
+        f"{a},{a},{b}" for a, b in [("x\x1b", "x\x1b"), ("z", "x\x1b")] * 20
+    ]
+    path.write_text("\n".join(rows) + "\n")
+    for fmt in ("text", "json"):
+        code, out, err = _run(
+            [
+                "compare",
+                str(path),
+                "--actual",
+                "y",
+                "--predicted",
+                "good",
+                bad,
+                "--replicates",
+                "20",
+                "--permutations",
+                "9",
+                "--format",
+                fmt,
+            ],
+            capsys,
+        )
+        assert code == 0 and err == ""
+        assert "\x1b" not in out
+    assert (
+        "m\\x1b[2J"
+        in _run(
+            [
+                "compare",
+                str(path),
+                "--actual",
+                "y",
+                "--predicted",
+                "good",
+                bad,
+                "--replicates",
+                "20",
+                "--permutations",
+                "9",
+            ],
+            capsys,
+        )[1]
+    )

@@ -9,7 +9,7 @@ why a value is undefined, and the <figure> element that holds a plot, with its i
 
 from __future__ import annotations
 
-# the pieces the notebooks' views share, defined once at the bottom of the layers
+# the pieces the notebooks' views share, defined once low in the layers (informed._markup)
 from informed._markup import (
     bound,
     count,
