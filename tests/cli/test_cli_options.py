@@ -298,3 +298,11 @@ def test_each_result_is_computed_once(
     )  # fmt: skip
     assert code == 0
     assert made == {"Payoff": 1, "RankingSummary": 1, "Bootstrap": 1}
+
+
+def test_options_are_never_abbreviated(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--pos` is not `--positive`: an option is taken only by its whole name."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["evaluate", "x.csv", "--actual", "y", "--predicted", "p", "--pos", "a"])
+    assert exit_info.value.code == 2
+    assert "--pos" in capsys.readouterr().err

@@ -174,7 +174,7 @@ def test_fuzz_every_output_is_safe(
         writer.writerow(["y", "p", "s"])
         writer.writerows(rows)
     base = ["evaluate", str(path), "--actual", "y", "--encoding", "latin-1", "--quiet"]
-    scored = [*base, "--predicted", "p", "--score", "s", "--positive", labels[0], "--quota", "2"]
+    scored = [*base, "--predicted", "p", "--score", "s", f"--positive={labels[0]}", "--quota", "2"]
     known: set[str] = set()
     for fmt in ("json", "text", "csv"):
         extra = ["--csv-raw"] if fmt == "csv" and len(name) % 2 else []

@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from informed.cli import compare, demo, evaluate, tally
 from informed.errors import InputError, InputTypeError
@@ -37,7 +37,13 @@ def version() -> str:
 
 class SafeParser(argparse.ArgumentParser):
     """An ArgumentParser whose error messages escape control characters (an argument such
-    as ESC [2J is shown as written, never sent to the terminal)."""
+    as ESC [2J is shown as written, never sent to the terminal) and which takes options
+    only by their whole name: `--pos` is an error, not `--positive` (and a label such as
+    `--c` is never taken for `--ci`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         from informed._common import printable
