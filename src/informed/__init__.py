@@ -3,29 +3,66 @@
 >>> from informed import Table, evaluate
 >>> evaluate(Table.binary(tp=12, fp=28, fn=18, tn=42), positive="+").measures["informedness"]
 0.0
+
+The public names are loaded on first use (PEP 562), so `import informed` and the command
+line's `informed --help` start without importing numpy, scipy or rich.
 """
 
 from __future__ import annotations
 
-from informed.errors import InputError, InputTypeError, UndefinedMeasureWarning
-from informed.inference import Bootstrap, Comparison, Interval, bootstrap, compare
-from informed.measures import MEASURES, Measure
-from informed.ranking import OperatingPoint, Ranking, ranking_report
-from informed.table import (
-    Abstention,
-    Evaluation,
-    Matching,
-    OneVsRest,
-    Payoff,
-    Stakes,
-    Table,
-    abstain,
-    average,
-    evaluate,
-    match,
-    payoff,
-)
-from informed.tally import Tally
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from informed.errors import InputError, InputTypeError, UndefinedMeasureWarning
+    from informed.inference import Bootstrap, Comparison, Interval, bootstrap, compare
+    from informed.measures import MEASURES, Measure
+    from informed.ranking import OperatingPoint, Ranking, ranking_report
+    from informed.table import (
+        Abstention,
+        Evaluation,
+        Matching,
+        OneVsRest,
+        Payoff,
+        Stakes,
+        Table,
+        abstain,
+        average,
+        evaluate,
+        match,
+        payoff,
+    )
+    from informed.tally import Tally
+
+# each public name and the module that defines it
+_SOURCES = {
+    "InputError": "informed.errors",
+    "InputTypeError": "informed.errors",
+    "UndefinedMeasureWarning": "informed.errors",
+    "Bootstrap": "informed.inference",
+    "Comparison": "informed.inference",
+    "compare": "informed.inference",
+    "Interval": "informed.inference",
+    "bootstrap": "informed.inference",
+    "MEASURES": "informed.measures",
+    "Measure": "informed.measures",
+    "OperatingPoint": "informed.ranking",
+    "Ranking": "informed.ranking",
+    "ranking_report": "informed.ranking",
+    "Abstention": "informed.table",
+    "Evaluation": "informed.table",
+    "Matching": "informed.table",
+    "OneVsRest": "informed.table",
+    "Payoff": "informed.table",
+    "Stakes": "informed.table",
+    "Table": "informed.table",
+    "abstain": "informed.table",
+    "average": "informed.table",
+    "evaluate": "informed.table",
+    "match": "informed.table",
+    "payoff": "informed.table",
+    "Tally": "informed.tally",
+}
 
 __all__ = [
     "MEASURES",
@@ -55,3 +92,18 @@ __all__ = [
     "payoff",
     "ranking_report",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use and keep the name here."""
+    source = _SOURCES.get(name)
+    if source is None:
+        msg = f"module 'informed' has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(import_module(source), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -1,0 +1,62 @@
+"""Startup: the command line answers `--help` without loading the numeric stack.
+
+Speed itself is measured in benchmarks/bench_startup.py; here the cause is pinned: which
+modules a fresh interpreter has loaded after `informed --help` and `import informed`.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import informed
+
+HEAVY = ("numpy", "scipy", "rich", "pyarrow", "matplotlib", "pandas", "polars")
+
+
+def _loaded_after(code: str) -> list[str]:
+    probe = (
+        "import sys\n"
+        f"{code}\n"
+        f"print('LOADED', *(m for m in {HEAVY!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    return done.stdout.splitlines()[-1].split()[1:]
+
+
+def test_help_loads_no_numeric_module() -> None:
+    code = (
+        "from informed.cli.main import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "for command in ('evaluate', 'tally', 'demo'):\n"
+        "    try:\n"
+        "        main([command, '--help'])\n"
+        "    except SystemExit:\n"
+        "        pass"
+    )
+    assert _loaded_after(code) == []
+
+
+def test_import_informed_is_lazy() -> None:
+    assert _loaded_after("import informed") == []
+    assert "numpy" in _loaded_after("from informed import Table")
+
+
+@pytest.mark.parametrize("name", informed.__all__)
+def test_every_public_name_resolves(name: str) -> None:
+    """`__all__` and the lazy table of sources agree, and each name imports."""
+    assert getattr(informed, name) is not None
+    assert name in dir(informed)
+
+
+def test_lazy_sources_match_all() -> None:
+    assert set(informed._SOURCES) == set(informed.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = informed.nope  # type: ignore[attr-defined]
