@@ -7,7 +7,7 @@ how to fix it. Bad values raise subclasses of `ValueError`, bad types subclasses
 
 from __future__ import annotations
 
-__all__ = ["InputError", "InputTypeError", "UndefinedMeasureWarning"]
+__all__ = ["InputError", "InputTypeError", "UndefinedMeasureWarning", "at_row"]
 
 
 class InputError(ValueError):
@@ -20,3 +20,15 @@ class InputTypeError(TypeError):
 
 class UndefinedMeasureWarning(UserWarning):
     """A measure was asked for where it is undefined; it is reported as NaN."""
+
+
+def at_row(index: int) -> str:
+    """Where a bad value of an array is, as every message says it: rows count from 1.
+
+    Row 1 is the first element (index 0), as data row 1 of a file is the first row below
+    its header; the 0-based index is given too, for code that indexes the array.
+
+    >>> at_row(0)
+    'row 1 (index 0)'
+    """
+    return f"row {index + 1} (index {index})"

@@ -7,23 +7,33 @@ booleans. Mixing kinds is an error rather than a silent conversion (scikit-learn
 
 Labels are kept in a canonical order (numbers numerically, strings by code point), so a
 Table built in chunks has the same row order as one built at once.
+
+Coding a column of labels to small integers (`code_column`) hashes instead of sorting:
+pyarrow's `dictionary_encode` when pyarrow is installed, exact 64-bit keys (or verified
+hashes) with numpy otherwise. Categorical and dictionary columns (pandas, polars, Arrow)
+keep their codes; only their categories are decoded. Every route gives the same labels
+with the same values; a column with a bad value is coded again by the plain route, whose
+message names the first bad row.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.errors import InputError, InputTypeError
+from informed.columns import Categorical, arrow, arrow_column, categorical
+from informed.errors import InputError, InputTypeError, at_row
 
 __all__ = [
+    "Coded",
     "Label",
     "as_label",
     "as_vector",
+    "code_column",
     "code_labels",
     "keyed",
     "label_key",
@@ -149,43 +159,257 @@ def as_vector(values: Any, name: str, *, labels: bool = True) -> NDArray[Any]:
     return array
 
 
-def _first_bad(mask: NDArray[np.bool_]) -> int:
-    return int(np.flatnonzero(mask)[0])
+class Coded(NamedTuple):
+    """A column of labels as codes: row i holds `labels[codes[i]]`.
+
+    `labels` are distinct (True and 1 are two labels) and in no particular order; each
+    occurs in at least one row, except integer labels coded by offset, whose range may
+    include values no row holds (counting drops them).
+    """
+
+    labels: tuple[Label, ...]
+    codes: NDArray[np.integer[Any]]
+
+
+# Integer labels spanning at most this many values are coded by offset: no hash, no sort.
+_DIRECT_RANGE = 1 << 20
+
+
+def code_column(values: Any, name: str) -> Coded:
+    """Code any column of labels: list, numpy array, pandas, polars or Arrow data.
+
+    Raises naming the first bad row (NaN, None, unsupported value) and refuses a column
+    mixing label kinds, whichever route the column takes.
+    """
+    found = categorical(values)
+    if found is not None:
+        return _code_categorical(found, values, name)
+    column = arrow_column(values)
+    if column is not None:
+        return _code_arrow(column, values, name)
+    return code_array(as_vector(values, name), name)
 
 
 def code_labels(values: NDArray[Any], name: str) -> tuple[tuple[Label, ...], NDArray[np.intp]]:
-    """Code a 1-D array of labels: (sorted distinct labels, code of each row).
+    """Code a 1-D array of labels: (sorted distinct labels that occur, code of each row)."""
+    coded = code_array(values, name)
+    labels, codes = coded
+    occurs = np.bincount(codes, minlength=len(labels)) > 0 if len(labels) else np.zeros(0, bool)
+    order = [i for i in sorted(range(len(labels)), key=lambda i: label_key(labels[i])) if occurs[i]]
+    position = np.zeros(len(labels), dtype=np.intp)
+    position[order] = np.arange(len(order))
+    return tuple(labels[i] for i in order), position[codes] if len(codes) else np.zeros(0, np.intp)
 
-    Raises with the row number for NaN, infinite, None or unsupported values.
-    """
+
+def code_array(values: NDArray[Any], name: str) -> Coded:
+    """Code a 1-D numpy array of labels (see `code_column`)."""
     kind = values.dtype.kind
+    if kind == "b":
+        return Coded((False, True), values.view(np.uint8))
+    if kind in "iu":
+        return _code_integers(values)
     if kind == "f":
         bad = ~np.isfinite(values)
         if bad.any():
-            row = _first_bad(bad)
-            msg = f"`{name}` holds {values[row]!r} at row {row}; labels must be finite."
+            row = int(np.flatnonzero(bad)[0])
+            value = values[row].item()
+            msg = f"`{name}` holds {value!r} at {at_row(row)}; labels must be finite."
             raise InputError(msg)
-    if kind in "biufU":
-        uniques, codes = np.unique(values, return_inverse=True)
-        labels = tuple(as_label(x) for x in uniques)
-        return labels, codes.reshape(-1).astype(np.intp, copy=False)
+        keys = np.add(values, 0.0, dtype=np.float64).view(np.uint64)  # -0.0 is 0.0
+        distinct, codes = _code_keys(keys)
+        return Coded(tuple(distinct.view(np.float64).tolist()), codes)
+    if kind == "U":
+        return _code_strings(values)
     if kind != "O":
         msg = f"`{name}` has unsupported dtype {values.dtype}."
         raise InputTypeError(msg)
+    return _code_objects(values, name)
+
+
+def _code_integers(values: NDArray[Any]) -> Coded:
+    if values.size == 0:
+        return Coded((), np.zeros(0, np.intp))
+    low, high = int(values.min()), int(values.max())
+    if high - low < _DIRECT_RANGE:
+        # subtract in the array's own type first: uint64 beyond int64 must not wrap
+        shifted = values - values.dtype.type(low) if low else values
+        return Coded(tuple(range(low, high + 1)), shifted.astype(np.intp, copy=False))
+    pa = arrow()
+    if pa is not None:
+        encoded = pa.array(values).dictionary_encode()
+        return Coded(tuple(encoded.dictionary.to_pylist()), encoded.indices.to_numpy())
+    distinct, codes = np.unique(values, return_inverse=True)
+    return Coded(tuple(distinct.tolist()), codes.reshape(-1))
+
+
+def _code_keys(keys: NDArray[np.uint64]) -> tuple[NDArray[np.uint64], NDArray[np.intp]]:
+    """Distinct 64-bit keys and each row's index among them: a hash, or a sort of the keys."""
+    pa = arrow()
+    if pa is not None:
+        encoded = pa.array(keys).dictionary_encode()
+        return encoded.dictionary.to_numpy(), encoded.indices.to_numpy()
+    distinct = np.unique(keys)
+    return distinct, np.searchsorted(distinct, keys)
+
+
+def _code_strings(values: NDArray[np.str_]) -> Coded:
+    """Code a numpy str array by its raw fixed-width bytes (no conversion to Python str)."""
+    values = np.ascontiguousarray(values)
+    n, width = values.size, values.dtype.itemsize // 4
+    if n == 0:
+        return Coded((), np.zeros(0, np.intp))
+    pa = arrow()
+    if pa is not None:
+        raw = pa.FixedSizeBinaryArray.from_buffers(
+            pa.binary(values.dtype.itemsize), n, [None, pa.py_buffer(values)]
+        )
+        encoded = raw.dictionary_encode()
+        words = encoded.dictionary
+        distinct = np.frombuffer(
+            words.buffers()[1],
+            dtype=values.dtype,
+            count=len(words),
+            offset=words.offset * values.dtype.itemsize,
+        )
+        return Coded(tuple(distinct.tolist()), encoded.indices.to_numpy())
+    points = values.view(np.uint32).reshape(n, width)
+    keys = _exact_keys(points)
+    if keys is None:
+        keys = _hash_keys(points)
+        distinct_keys, codes = _code_keys(keys)
+        first = np.zeros(distinct_keys.size, dtype=np.intp)
+        first[codes[::-1]] = np.arange(n - 1, -1, -1)  # first row of each key
+        representatives = values[first]
+        if not np.array_equal(representatives[codes], values):  # a hash collision
+            distinct, inverse = np.unique(values, return_inverse=True)
+            return Coded(tuple(distinct.tolist()), inverse.reshape(-1))
+        return Coded(tuple(representatives.tolist()), codes)
+    distinct_keys, codes = _code_keys(keys)
+    first = np.zeros(distinct_keys.size, dtype=np.intp)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)
+    return Coded(tuple(values[first].tolist()), codes)
+
+
+def _exact_keys(points: NDArray[np.uint32]) -> NDArray[np.uint64] | None:
+    """One 64-bit key per string that is equal exactly when the strings are, if they fit:
+    up to 8 ASCII characters (8 bits each) or 3 of any (21 bits each)."""
+    width = points.shape[1]
+    top = int(points.max())
+    bits = 8 if top < 256 else 21
+    if width * bits > 64:
+        return None
+    keys = np.zeros(points.shape[0], dtype=np.uint64)
+    for column in range(width):
+        keys <<= np.uint64(bits)
+        keys |= points[:, column]
+    return keys
+
+
+def _hash_keys(points: NDArray[np.uint32]) -> NDArray[np.uint64]:
+    """A 64-bit FNV-style hash of each row of code points (collisions are checked after)."""
+    keys = np.full(points.shape[0], 0xCBF29CE484222325, dtype=np.uint64)
+    prime = np.uint64(0x100000001B3)
+    for column in range(points.shape[1]):
+        keys ^= points[:, column]
+        keys *= prime
+    return keys
+
+
+def _code_objects(values: NDArray[Any], name: str) -> Coded:
+    """Code an object array: strings by hash; anything else value by value."""
+    pa = arrow()
+    if pa is not None and values.size:
+        try:
+            column = pa.array(values, from_pandas=False)
+        except (pa.ArrowException, OverflowError, TypeError, ValueError):
+            column = None
+        if column is not None and (
+            pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+        ):
+            if column.null_count:  # None: the first bad row, as the loop below would say
+                row = int(np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False))[0])
+                _label_at(values[row], row, name)
+            return _code_arrow_strings(pa, column)
+    elif values.size and all(type(v) is str for v in values.tolist()):
+        return _code_strings(values.astype(str))
     # keyed by (kind, label): True == 1 in Python, but they are different labels here
     mapping: dict[tuple[str, Label], int] = {}
-    codes_list: list[int] = []
+    codes = np.empty(values.size, dtype=np.intp)
     for row, value in enumerate(values.tolist()):
-        try:
-            label = as_label(value)
-        except (InputError, InputTypeError) as exc:
-            msg = f"`{name}` holds {value!r} at row {row}: {exc}"
-            raise type(exc)(msg) from None
-        codes_list.append(mapping.setdefault((label_kind(label), label), len(mapping)))
-    first_seen = [label for _, label in mapping]
+        label = _label_at(value, row, name)
+        codes[row] = mapping.setdefault((label_kind(label), label), len(mapping))
+    first_seen = tuple(label for _, label in mapping)
     check_one_kind(first_seen, name)
-    ordered = sort_labels(first_seen)
-    position = {label: i for i, label in enumerate(ordered)}
-    remap = np.array([position[label] for label in first_seen], dtype=np.intp)
-    codes = remap[np.asarray(codes_list, dtype=np.intp)] if codes_list else np.zeros(0, np.intp)
-    return ordered, codes
+    return Coded(first_seen, codes)
+
+
+def _label_at(value: Any, row: int, name: str) -> Label:
+    try:
+        return as_label(value)
+    except (InputError, InputTypeError) as exc:
+        msg = f"`{name}` holds {value!r} at {at_row(row)}: {exc}"
+        raise type(exc)(msg) from None
+
+
+def _code_arrow_strings(pa: Any, column: Any) -> Coded:
+    """Hash-code an Arrow string Array or ChunkedArray (chunks share one dictionary)."""
+    encoded = column.dictionary_encode()
+    if not isinstance(encoded, pa.ChunkedArray):
+        return Coded(tuple(encoded.dictionary.to_pylist()), encoded.indices.to_numpy())
+    if not encoded.num_chunks:
+        return Coded((), np.zeros(0, np.intp))
+    labels = tuple(encoded.chunk(0).dictionary.to_pylist())
+    return Coded(labels, np.concatenate([c.indices.to_numpy() for c in encoded.chunks]))
+
+
+def _code_arrow(column: Any, original: Any, name: str) -> Coded:
+    """Code an Arrow Array or ChunkedArray; nulls and odd types take the plain route."""
+    pa = arrow()
+    kind = column.type
+    plain = pa.types.is_dictionary(kind) or any(
+        check(kind)
+        for check in (
+            pa.types.is_string,
+            pa.types.is_large_string,
+            pa.types.is_string_view,
+            pa.types.is_integer,
+            pa.types.is_floating,
+            pa.types.is_boolean,
+        )
+    )
+    if column.null_count or not plain:
+        # the route the column took before Arrow input was read natively, with its messages
+        return code_array(as_vector(np.asarray(original), name), name)
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind):
+        return code_array(np.asarray(column), name)
+    if not pa.types.is_dictionary(kind):
+        return _code_arrow_strings(pa, column)
+    if isinstance(column, pa.ChunkedArray):
+        chunks = column.unify_dictionaries().chunks
+        if not chunks:
+            return Coded((), np.zeros(0, np.intp))
+        codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in chunks])
+        dictionary = chunks[0].dictionary
+    else:
+        codes, dictionary = column.indices.to_numpy(zero_copy_only=False), column.dictionary
+    return _code_dictionary(Categorical(codes, np.asarray(dictionary)), original, name)
+
+
+def _code_categorical(found: Categorical, original: Any, name: str) -> Coded:
+    if found.codes.size and int(found.codes.min()) < 0:  # a missing value
+        return code_array(as_vector(np.asarray(original), name), name)
+    return _code_dictionary(found, original, name)
+
+
+def _code_dictionary(found: Categorical, original: Any, name: str) -> Coded:
+    """Reuse a dictionary column's codes; decode only the categories that occur."""
+    codes = found.codes.astype(np.intp, copy=False)
+    categories = found.categories
+    occurs = np.flatnonzero(np.bincount(codes, minlength=len(categories)))
+    try:
+        used = code_array(as_vector(categories[occurs], name), name)
+    except (InputError, InputTypeError):
+        return code_array(as_vector(np.asarray(original), name), name)
+    remap = np.zeros(len(categories), dtype=np.intp)
+    remap[occurs] = used.codes
+    return Coded(used.labels, remap[codes])

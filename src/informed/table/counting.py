@@ -1,7 +1,9 @@
 """Counting rows into cells: the checks and the label coding behind Table's constructors.
 
 `count_labels` turns two label columns (and optional weights) into the counts matrix
-and its row and column labels, by one `bincount` over combined codes; `check_counts`
+and its row and column labels: each column is coded by `informed.labels.code_column`
+(a hash, or a categorical's own codes), then one `bincount` over combined codes counts
+every cell, and only the small matrix is put in canonical label order; `check_counts`
 and `check_label_list` validate counts and labels given directly. The Table class
 (`informed.table.table`) turns their output into a frozen value.
 """
@@ -14,13 +16,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.errors import InputError, InputTypeError
+from informed.errors import InputError, InputTypeError, at_row
 from informed.labels import (
+    Coded,
     Label,
     as_label,
     as_vector,
     check_one_kind,
-    code_labels,
+    code_column,
+    label_key,
     label_kind,
     sort_labels,
 )
@@ -36,8 +40,8 @@ __all__ = [
 ]
 
 INT64_MAX = np.iinfo(np.int64).max
-# Integer labels spanning fewer values than this are counted by one bincount, no sort.
-_DIRECT_CODE_LIMIT = 1 << 22
+# Cells a bincount may span before unused labels (an integer range's gaps) are dropped.
+_CELL_LIMIT = 1 << 22
 
 
 class Counted(NamedTuple):
@@ -60,44 +64,59 @@ def count_labels(
     Rows and columns are the labels seen on each side (rows never predicted and classes
     never seen are left out), or the whole `labels` universe on both axes when given.
     """
-    a = as_vector(actual, "actual")
-    p = as_vector(predicted, "predicted")
-    if a.shape[0] != p.shape[0]:
+    a = code_column(actual, "actual")
+    p = code_column(predicted, "predicted")
+    if a.codes.shape[0] != p.codes.shape[0]:
         msg = (
             "Found input variables with inconsistent numbers of samples: "
-            f"actual {a.shape[0]}, predicted {p.shape[0]}."
+            f"actual {a.codes.shape[0]}, predicted {p.codes.shape[0]}."
         )
         raise InputError(msg)
-    w = check_weights(weights, a.shape[0])
+    w = check_weights(weights, a.codes.shape[0])
     if labels is not None:
         universe = check_label_list(labels, "labels")
         return _count_fixed(a, p, w, universe)
-    direct = _direct_integer_codes(a, p)
-    if direct is not None:
-        a_codes, a_labels, p_codes, p_labels = direct
-    else:
-        a_labels, a_codes = code_labels(a, "actual")
-        p_labels, p_codes = code_labels(p, "predicted")
+    if len(a.labels) * len(p.labels) > max(_CELL_LIMIT, 4 * a.codes.shape[0]):
+        a, p = _occurring(a), _occurring(p)
     if not clusters:
-        kinds_a = {label_kind(x) for x in a_labels}
-        kinds_p = {label_kind(x) for x in p_labels}
+        kinds_a = {label_kind(x) for x in a.labels}
+        kinds_p = {label_kind(x) for x in p.labels}
         if kinds_a and kinds_p and kinds_a != kinds_p:
+            first_a = min(a.labels, key=label_key)
+            first_p = min(p.labels, key=label_key)
             msg = (
                 "Labels in `actual` and `predicted` should be of the same kind: actual "
-                f"holds {sorted(kinds_a)} such as {a_labels[0]!r}, predicted holds "
-                f"{sorted(kinds_p)} such as {p_labels[0]!r}. Convert one side, or pass "
+                f"holds {sorted(kinds_a)} such as {first_a!r}, predicted holds "
+                f"{sorted(kinds_p)} such as {first_p!r}. Convert one side, or pass "
                 "`clusters=True` if the predictions are cluster ids."
             )
             raise InputTypeError(msg)
-    counts = count_codes(p_codes, len(p_labels), a_codes, len(a_labels), w)
-    keep_rows = np.flatnonzero(counts.sum(axis=1) > 0)
-    keep_cols = np.flatnonzero(counts.sum(axis=0) > 0)
-    counts = counts[np.ix_(keep_rows, keep_cols)]
+    counts = count_codes(p.codes, len(p.labels), a.codes, len(a.labels), w)
+    # canonical order, and only labels with a row: a permutation of the small matrix
+    used_rows = counts.sum(axis=1) > 0
+    used_cols = counts.sum(axis=0) > 0
+    rows = [i for i in _canonical(p.labels) if used_rows[i]]
+    cols = [j for j in _canonical(a.labels) if used_cols[j]]
     return Counted(
-        np.ascontiguousarray(counts),
-        tuple(p_labels[i] for i in keep_rows),
-        tuple(a_labels[j] for j in keep_cols),
+        np.ascontiguousarray(counts[np.ix_(rows, cols)]),
+        tuple(p.labels[i] for i in rows),
+        tuple(a.labels[j] for j in cols),
     )
+
+
+def _canonical(labels: tuple[Label, ...]) -> list[int]:
+    """Positions of `labels` in canonical order."""
+    return sorted(range(len(labels)), key=lambda i: label_key(labels[i]))
+
+
+def _occurring(coded: Coded) -> Coded:
+    """The same column with the labels no row holds dropped (codes renumbered)."""
+    present = np.flatnonzero(np.bincount(coded.codes, minlength=len(coded.labels)))
+    if present.size == len(coded.labels):
+        return coded
+    renumber = np.zeros(len(coded.labels), dtype=np.intp)
+    renumber[present] = np.arange(present.size)
+    return Coded(tuple(coded.labels[i] for i in present), renumber[coded.codes])
 
 
 def check_counts(counts: NDArray[Any], weighted: bool | None) -> NDArray[Any]:
@@ -210,38 +229,9 @@ def check_weights(weights: Any, n: int) -> NDArray[np.float64] | None:
     bad = ~np.isfinite(w) | (w < 0)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        msg = f"`weights` must be finite and non-negative; got {w[row]!r} at row {row}."
+        msg = f"`weights` must be finite and non-negative; got {w[row].item()!r} at {at_row(row)}."
         raise InputError(msg)
     return w
-
-
-def _direct_integer_codes(
-    a: NDArray[Any], p: NDArray[Any]
-) -> tuple[NDArray[np.int64], tuple[Label, ...], NDArray[np.int64], tuple[Label, ...]] | None:
-    """Code small-range integer labels by offset, without a sort.
-
-    Returns None when the labels are not integers or span too many values; the caller
-    then codes them with `np.unique`.
-    """
-    if a.dtype.kind not in "iu" or p.dtype.kind not in "iu" or a.size == 0:
-        return None
-    a_lo, a_hi = int(a.min()), int(a.max())
-    p_lo, p_hi = int(p.min()), int(p.max())
-    if (a_hi - a_lo + 1) * (p_hi - p_lo + 1) > _DIRECT_CODE_LIMIT:
-        return None
-    # int64 before arithmetic: uint8 codes wrap at 16 x 17 (tm#1510)
-    a_codes = a.astype(np.int64, copy=False)
-    p_codes = p.astype(np.int64, copy=False)
-    if a_lo:
-        a_codes = a_codes - a_lo
-    if p_lo:
-        p_codes = p_codes - p_lo
-    return (
-        a_codes,
-        tuple(range(a_lo, a_hi + 1)),
-        p_codes,
-        tuple(range(p_lo, p_hi + 1)),
-    )
 
 
 def count_codes(
@@ -262,23 +252,26 @@ def count_codes(
 
 
 def _count_fixed(
-    a: NDArray[Any], p: NDArray[Any], w: NDArray[np.float64] | None, universe: tuple[Label, ...]
+    a: Coded, p: Coded, w: NDArray[np.float64] | None, universe: tuple[Label, ...]
 ) -> Counted:
     """Count over a given label universe; any other value is an error naming its row."""
     ordered = sort_labels(universe)
+    position = {(label_kind(x), x): i for i, x in enumerate(ordered)}
     codes = []
-    for values, name in ((a, "actual"), (p, "predicted")):
-        seen, row_codes = code_labels(values, name)
-        position = {(label_kind(x), x): i for i, x in enumerate(ordered)}
-        mapped = np.array([position.get((label_kind(x), x), -1) for x in seen], dtype=np.int64)
-        if (mapped < 0).any():
-            missing = seen[int(np.flatnonzero(mapped < 0)[0])]
-            row = int(np.flatnonzero(row_codes == int(np.flatnonzero(mapped < 0)[0]))[0])
+    for coded, name in ((a, "actual"), (p, "predicted")):
+        mapped = np.array(
+            [position.get((label_kind(x), x), -1) for x in coded.labels], dtype=np.int64
+        )
+        row_codes = mapped[coded.codes] if len(coded.codes) else np.zeros(0, np.int64)
+        outside = np.flatnonzero(row_codes < 0)
+        if outside.size:
+            row = int(outside[0])
+            missing = coded.labels[int(coded.codes[row])]
             msg = (
-                f"`{name}` holds {missing!r} at row {row}, which is not in `labels` "
+                f"`{name}` holds {missing!r} at {at_row(row)}, which is not in `labels` "
                 f"{list(ordered)}."
             )
             raise InputError(msg)
-        codes.append(mapped[row_codes] if len(row_codes) else np.zeros(0, np.int64))
+        codes.append(row_codes)
     counts = count_codes(codes[1], len(ordered), codes[0], len(ordered), w)
     return Counted(np.ascontiguousarray(counts), ordered, ordered)

@@ -1,0 +1,150 @@
+"""Columns from whatever a user hands over: DataFrames, Series, Arrow arrays, numpy, lists.
+
+No DataFrame library is a dependency. A frame is read by duck typing (pandas and polars
+DataFrames, pyarrow Tables and RecordBatches, a mapping of names to columns) or, for any
+other library, through the Arrow PyCapsule interface (`__arrow_c_stream__`,
+`__arrow_c_array__`) when pyarrow is installed. A column keeps its form here (a pandas
+Categorical, a pyarrow DictionaryArray, a polars Series): `informed.labels` codes each form
+by the fastest exact route it has, reusing categorical codes instead of decoding strings.
+
+pyarrow is optional: `arrow()` returns the module, or None when it is not installed (tests
+set `ARROW_DISABLED` to exercise the numpy-only routes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.errors import InputError, InputTypeError
+
+__all__ = [
+    "ARROW_DISABLED",
+    "Categorical",
+    "arrow",
+    "arrow_column",
+    "categorical",
+    "column_names",
+    "frame_column",
+]
+
+# Set to True (tests do) to take the numpy-only routes even where pyarrow is installed.
+ARROW_DISABLED = False
+
+
+class Categorical(NamedTuple):
+    """A dictionary-encoded column: row i holds `categories[codes[i]]`; code -1 is missing."""
+
+    codes: NDArray[np.integer[Any]]
+    categories: NDArray[Any]
+
+
+@cache
+def _import_arrow() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.compute
+    except ImportError:
+        return None
+    return pyarrow
+
+
+def arrow() -> Any:
+    """The pyarrow module with `pyarrow.compute` loaded, or None without pyarrow."""
+    return None if ARROW_DISABLED else _import_arrow()
+
+
+def _module_of(values: Any) -> str:
+    return type(values).__module__.split(".")[0]
+
+
+def arrow_column(values: Any) -> Any:
+    """`values` as a pyarrow Array or ChunkedArray when it is Arrow data, else None.
+
+    pyarrow arrays are returned as they are; any object with the Arrow PyCapsule interface
+    (polars Series, and others) is imported through it, zero-copy, when pyarrow is
+    installed. numpy arrays, lists and pandas objects are not Arrow data here.
+    """
+    if isinstance(values, np.ndarray | list | tuple) or _module_of(values) == "pandas":
+        return None
+    pa = arrow()
+    if pa is None:
+        return None
+    if isinstance(values, pa.Array | pa.ChunkedArray):
+        return values
+    if hasattr(values, "__arrow_c_stream__"):
+        return pa.chunked_array(values)
+    if hasattr(values, "__arrow_c_array__"):
+        return pa.array(values)
+    return None
+
+
+def categorical(values: Any) -> Categorical | None:
+    """The codes and categories of a pandas Categorical (or Series of one), else None."""
+    if _module_of(values) != "pandas":
+        return None
+    cat = values
+    if getattr(getattr(values, "dtype", None), "name", None) == "category" and hasattr(
+        values, "cat"
+    ):
+        cat = values.cat
+    codes = getattr(cat, "codes", None)
+    categories = getattr(cat, "categories", None)
+    if codes is None or categories is None:
+        return None
+    return Categorical(np.asarray(codes), np.asarray(categories))
+
+
+def column_names(frame: Any) -> list[str]:
+    """The column names of a frame (pandas, polars, pyarrow, a mapping), in order."""
+    if isinstance(frame, Mapping):
+        return [str(name) for name in frame]
+    names = getattr(frame, "column_names", None)  # pyarrow Table and RecordBatch
+    if names is None:
+        names = getattr(frame, "columns", None)  # pandas and polars
+    if names is None:
+        msg = (
+            "expected a DataFrame (pandas, polars, pyarrow Table, or a mapping of column "
+            f"names to columns); got {type(frame).__name__}."
+        )
+        raise InputTypeError(msg)
+    return [str(name) for name in names]
+
+
+def frame_column(frame: Any, name: str, option: str) -> Any:
+    """The column `name` of a frame, in the frame's own form (Series, Arrow array, ...).
+
+    `option` is the argument that named the column, for the message when it is missing.
+    Objects that only speak the Arrow PyCapsule interface are read through pyarrow.
+    """
+    if not isinstance(name, str):
+        msg = f"`{option}` must be a column name (str); got {type(name).__name__} {name!r}."
+        raise InputTypeError(msg)
+    if (
+        not isinstance(frame, Mapping)
+        and not hasattr(frame, "column_names")
+        and not hasattr(frame, "columns")
+        and hasattr(frame, "__arrow_c_stream__")
+    ):
+        pa = arrow()
+        if pa is None:
+            msg = (
+                f"reading a {type(frame).__name__} through the Arrow interface needs "
+                "pyarrow: pip install pyarrow, or pass a pandas or polars DataFrame."
+            )
+            raise InputTypeError(msg)
+        frame = pa.table(frame)
+    names = column_names(frame)
+    if names.count(name) > 1:
+        msg = f"`{option}`: the frame has {names.count(name)} columns named {name!r}."
+        raise InputError(msg)
+    if name not in names:
+        msg = f"`{option}`: the frame has no column {name!r}; its columns are {names}."
+        raise InputError(msg)
+    if hasattr(frame, "column_names"):
+        return frame.column(name)
+    return frame[name]
