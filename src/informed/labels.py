@@ -330,12 +330,16 @@ def _code_objects(values: NDArray[Any], name: str) -> Coded:
                 row = int(np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False))[0])
                 _label_at(values[row], row, name)
             return _code_arrow_strings(pa, column)
-    elif values.size and all(type(v) is str for v in values.tolist()):
-        return _code_strings(values.astype(str))
+    items = values.tolist()
+    if pa is None and set(map(type, items)) == {str}:
+        # all plain str: one dict lookup per row, no per-row kind check
+        words: dict[str, int] = {}
+        found = [words.setdefault(item, len(words)) for item in items]
+        return Coded(tuple(words), np.array(found, dtype=np.intp))
     # keyed by (kind, label): True == 1 in Python, but they are different labels here
     mapping: dict[tuple[str, Label], int] = {}
     codes = np.empty(values.size, dtype=np.intp)
-    for row, value in enumerate(values.tolist()):
+    for row, value in enumerate(items):
         label = _label_at(value, row, name)
         codes[row] = mapping.setdefault((label_kind(label), label), len(mapping))
     first_seen = tuple(label for _, label in mapping)

@@ -148,23 +148,23 @@ def raises(error: type[Exception], pattern: str) -> Any:
 
 
 def test_nan_score_names_the_row() -> None:
-    with raises(InputError, r"`scores` must be finite; row 2 holds nan"):
+    with raises(InputError, r"`scores` must be finite; row 3 \(index 2\) holds nan"):
         Ranking.from_scores(actual=[1, 0, 1], scores=[0.1, 0.2, math.nan], positive=1)
 
 
 def test_infinite_score_names_the_row_and_the_opt_in() -> None:
-    with raises(InputError, r"row 1 holds -inf\. Pass `allow_infinite=True`"):
+    with raises(InputError, r"row 2 \(index 1\) holds -inf\. Pass `allow_infinite=True`"):
         Ranking.from_scores(actual=[1, 0], scores=[0.1, -math.inf], positive=1)
     ranking = Ranking.from_scores(
         actual=[1, 0], scores=[0.1, -math.inf], positive=1, allow_infinite=True
     )
     assert ranking.scores.tolist() == [0.1, -math.inf]
-    with raises(InputError, r"row 0 holds nan"):
+    with raises(InputError, r"row 1 \(index 0\) holds nan"):
         Ranking.from_scores(actual=[1, 0], scores=[math.nan, 1], positive=1, allow_infinite=True)
 
 
 def test_third_label_names_the_row_and_lists_the_labels() -> None:
-    with raises(InputError, r"row 3 holds 'maybe' besides 'no'\. Found \['maybe', 'no', 'yes'\]"):
+    with raises(InputError, r"row 4 \(index 3\) holds 'maybe' besides 'no'\. Found \['maybe', 'no', 'yes'\]"):
         Ranking.from_scores(
             actual=["yes", "no", "yes", "maybe"], scores=[1, 2, 3, 4], positive="yes"
         )
@@ -176,7 +176,7 @@ def test_positive_not_found_lists_the_labels() -> None:
 
 
 def test_label_outside_positive_and_negative_names_the_row() -> None:
-    with raises(InputError, r"row 1 holds 2, which is neither positive=1 nor negative=0"):
+    with raises(InputError, r"row 2 \(index 1\) holds 2, which is neither positive=1 nor negative=0"):
         Ranking.from_scores(actual=[1, 2], scores=[1, 2], positive=1, negative=0)
     with raises(InputError, r"must differ"):
         Ranking.from_scores(actual=[1], scores=[1], positive=1, negative=1)
@@ -189,9 +189,9 @@ def test_negative_given_allows_a_chunk_without_positives() -> None:
 
 
 def test_nan_label_names_the_row() -> None:
-    with raises(InputError, r"`actual` row 1 holds nan"):
+    with raises(InputError, r"`actual` row 2 \(index 1\) holds nan"):
         Ranking.from_scores(actual=[1.0, math.nan], scores=[1, 2], positive=1.0)
-    with raises(InputError, r"`actual` row 0 holds None"):
+    with raises(InputError, r"`actual` row 1 \(index 0\) holds None"):
         Ranking.from_scores(actual=np.array([None, "a"], dtype=object), scores=[1, 2], positive="a")
 
 
@@ -206,7 +206,7 @@ def test_length_mismatch_lists_the_lengths() -> None:
     ("weight", "shown"), [(-1.0, r"-1\.0"), (math.nan, "nan"), (math.inf, "inf")]
 )
 def test_bad_weight_names_the_row(weight: float, shown: str) -> None:
-    with raises(InputError, rf"`weights` must be finite and non-negative; row 1 holds {shown}"):
+    with raises(InputError, rf"`weights` must be finite and non-negative; row 2 \(index 1\) holds {shown}"):
         Ranking.from_scores(actual=[1, 0], scores=[1, 2], positive=1, weights=[1.0, weight])
 
 
@@ -242,7 +242,7 @@ def test_wrong_types(argument: str, value: Any, pattern: str) -> None:
 
 
 def test_huge_integer_scores_are_refused() -> None:
-    with raises(InputError, r"row 1 holds .*beyond 2\*\*53"):
+    with raises(InputError, r"row 2 \(index 1\) holds .*beyond 2\*\*53"):
         Ranking.from_scores(actual=[1, 0], scores=np.array([1, 2**60], dtype=np.int64), positive=1)
 
 
@@ -367,9 +367,9 @@ def test_one_vs_rest_equals_binary_rankings() -> None:
 
 def test_one_vs_rest_errors_name_row_and_column() -> None:
     scores = [[0.5, 0.5], [0.2, math.nan]]
-    with raises(InputError, r"row 1, column 1 \(class 'b'\) holds nan"):
+    with raises(InputError, r"row 2 \(index 1\), column 1 \(class 'b'\) holds nan"):
         Ranking.one_vs_rest(actual=["a", "b"], scores=scores, classes=["a", "b"])
-    with raises(InputError, r"`actual` row 1 holds 'c', which is not among `classes`"):
+    with raises(InputError, r"`actual` row 2 \(index 1\) holds 'c', which is not among `classes`"):
         Ranking.one_vs_rest(actual=["a", "c"], scores=[[1, 0], [0, 1]], classes=["a", "b"])
     with raises(InputError, r"has 2 columns but `classes` names 3"):
         Ranking.one_vs_rest(actual=["a", "b"], scores=[[1, 0], [0, 1]], classes=["a", "b", "c"])

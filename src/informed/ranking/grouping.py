@@ -1,9 +1,13 @@
 """Rows to tie groups: the input checks and the one sort behind `Ranking.from_scores`.
 
-Every check names the offending row and value. The grouping packs each score's order key
-and the row's outcome into one 64-bit integer, so that one sort (numpy's vectorised sort
-of uint64) orders the rows by score and yields exact counts per distinct score; weighted
-rows, and the rare scores whose keys cannot be packed exactly, go through an argsort.
+Every check names the offending row and value (rows count from 1, as in every message).
+The grouping packs each score's order key and the row's outcome into one 64-bit integer,
+so that one sort (numpy's vectorised sort of uint64) orders the rows by score and yields
+exact counts per distinct score. Weighted rows are grouped by one sort of complex numbers
+(real part: the negated score; imaginary part: the weight, negated for an actual
+negative): the weight travels with its score through the sort, so no argsort and no
+gathers are needed. The rare scores whose keys cannot be packed exactly go through an
+argsort.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from informed.errors import InputError, InputTypeError
+from informed.errors import InputError, InputTypeError, at_row
 from informed.labels import as_vector, check_one_kind
 
 __all__ = [
@@ -66,7 +70,7 @@ def group_rows(
     keep = weights > 0
     if not keep.all():
         scores, is_positive, weights = scores[keep], is_positive[keep], weights[keep]
-    return _group_by_argsort(scores, is_positive, weights)
+    return _group_weighted(scores, is_positive, weights)
 
 
 def as_numeric(name: str, array: NDArray[Any]) -> NDArray[Any]:
@@ -82,7 +86,7 @@ def as_numeric(name: str, array: NDArray[Any]) -> NDArray[Any]:
                 try:
                     float(value)
                 except (TypeError, ValueError):
-                    msg = f"`{name}` must hold real numbers; row {row} holds {shown(value)}."
+                    msg = f"`{name}` must hold real numbers; {at_row(row)} holds {shown(value)}."
                     raise InputTypeError(msg) from None
             raise
     msg = f"`{name}` must hold real numbers; got dtype {array.dtype} (e.g. {array[:1].tolist()})."
@@ -97,7 +101,7 @@ def as_scores(array: NDArray[Any], *, allow_infinite: bool, name: str = "scores"
         if largest > _EXACT_INT:
             row = int(np.flatnonzero(np.abs(array.astype(np.float64)) > _EXACT_INT)[0])
             msg = (
-                f"`{name}` row {row} holds {shown(array[row])}, an integer beyond 2**53 that "
+                f"`{name}` {at_row(row)} holds {shown(array[row])}, an integer beyond 2**53 that "
                 "float64 cannot hold exactly (distinct scores could merge); rescale the scores."
             )
             raise InputError(msg)
@@ -113,7 +117,7 @@ def as_scores(array: NDArray[Any], *, allow_infinite: bool, name: str = "scores"
                 if not math.isnan(value)
                 else ""
             )
-            msg = f"`{name}` must be finite; row {row} holds {shown(value)}.{hint}"
+            msg = f"`{name}` must be finite; {at_row(row)} holds {shown(value)}.{hint}"
             raise InputError(msg)
     return values
 
@@ -123,7 +127,9 @@ def as_weights(array: NDArray[Any]) -> FloatArray:
     bad = ~(values >= 0) | ~np.isfinite(values)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        msg = f"`weights` must be finite and non-negative; row {row} holds {shown(values[row])}."
+        msg = (
+            f"`weights` must be finite and non-negative; {at_row(row)} holds {shown(values[row])}."
+        )
         raise InputError(msg)
     return values
 
@@ -174,7 +180,7 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
     nan_rows = _nan_labels(actual)
     if nan_rows.any():
         row = int(np.flatnonzero(nan_rows)[0])
-        msg = f"`actual` row {row} holds {shown(actual[row])}; labels must not be NaN or None."
+        msg = f"`actual` {at_row(row)} holds {shown(actual[row])}; labels must not be NaN or None."
         raise InputError(msg)
     is_positive = equal_mask(actual, positive)
     if negative is not NOT_GIVEN:
@@ -185,7 +191,7 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
         if outside.any():
             row = int(np.flatnonzero(outside)[0])
             msg = (
-                f"`actual` row {row} holds {shown(actual[row])}, which is neither positive="
+                f"`actual` {at_row(row)} holds {shown(actual[row])}, which is neither positive="
                 f"{shown(positive)} nor negative={shown(negative)}."
             )
             raise InputError(msg)
@@ -204,8 +210,8 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
         if third.any():
             row = int(np.argmax(third))
             msg = (
-                f"`actual` must hold two classes, positive={shown(positive)} and one other; row "
-                f"{row} holds {shown(actual[row])} besides {shown(reference)}. Found "
+                f"`actual` must hold two classes, positive={shown(positive)} and one other; "
+                f"{at_row(row)} holds {shown(actual[row])} besides {shown(reference)}. Found "
                 f"{_found_labels(actual)}; use `Ranking.one_vs_rest` for more classes."
             )
             raise InputError(msg)
@@ -337,7 +343,7 @@ def _group_unweighted(
     """Distinct scores (descending) with positive and negative counts, by one key sort."""
     encoded = _order_keys(scores)
     if encoded is None:
-        return _group_by_argsort(scores, is_positive, None)
+        return _group_by_argsort(scores, is_positive)
     keys, case, exponent = encoded
     # Pack the outcome into the free low bit: one sort orders by score, then outcome.
     keys <<= _ONE
@@ -362,22 +368,43 @@ def _group_unweighted(
     return _decode_keys(keys[ends], case, exponent), positives, totals - positives
 
 
-def _group_by_argsort(
-    scores: FloatArray, is_positive: NDArray[np.bool_], weights: FloatArray | None
-) -> tuple[FloatArray, CountArray, CountArray]:
-    """Group by argsort (weights must follow the rows); counts int64 without weights."""
+def _group_weighted(
+    scores: FloatArray, is_positive: NDArray[np.bool_], weights: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Distinct scores (descending) with positive and negative weights, by one sort.
+
+    Complex numbers sort by real part, then imaginary part: the real part -score orders
+    the rows by descending score, and the imaginary part carries the row's (positive)
+    weight, negated for an actual negative, so each group's sums are read off in place.
+    """
     n = scores.size
     if n == 0:
-        return np.empty(0), empty_counts(weights is not None), empty_counts(weights is not None)
+        return np.empty(0), np.empty(0), np.empty(0)
+    pairs = np.empty(n, dtype=np.complex128)
+    np.negative(scores, out=pairs.real)
+    pairs.imag = np.where(is_positive, weights, np.negative(weights))
+    pairs.sort()
+    ordered = pairs.real
+    signed = pairs.imag
+    starts = np.flatnonzero(ordered[1:] != ordered[:-1])  # -0.0 == 0.0: one group
+    starts += 1
+    starts = np.concatenate(([0], starts))
+    positives = np.add.reduceat(np.maximum(signed, 0.0), starts)
+    negatives = np.add.reduceat(np.maximum(np.negative(signed), 0.0), starts)
+    return canonical_scores(np.negative(ordered[starts])), positives, negatives
+
+
+def _group_by_argsort(
+    scores: FloatArray, is_positive: NDArray[np.bool_]
+) -> tuple[FloatArray, CountArray, CountArray]:
+    """Group by argsort: scores whose order keys cannot be packed exactly (int64 counts)."""
+    n = scores.size
+    if n == 0:
+        return np.empty(0), empty_counts(False), empty_counts(False)
     order = np.argsort(-scores)
     ordered = scores[order]
     starts = np.concatenate(([0], np.flatnonzero(ordered[1:] != ordered[:-1]) + 1))
     outcome = is_positive[order]
-    if weights is None:
-        positives: CountArray = np.add.reduceat(outcome.astype(np.int64), starts)
-        totals = np.diff(starts, append=n).astype(np.int64)
-        return canonical_scores(ordered[starts]), positives, totals - positives
-    weight = weights[order]
-    positives = np.add.reduceat(np.where(outcome, weight, 0.0), starts)
-    negatives = np.add.reduceat(np.where(outcome, 0.0, weight), starts)
-    return canonical_scores(ordered[starts]), positives, negatives
+    positives: CountArray = np.add.reduceat(outcome.astype(np.int64), starts)
+    totals = np.diff(starts, append=n).astype(np.int64)
+    return canonical_scores(ordered[starts]), positives, totals - positives

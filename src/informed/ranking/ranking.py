@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from informed._common import readonly
-from informed.errors import InputError, InputTypeError
+from informed.errors import InputError, InputTypeError, at_row
 from informed.labels import as_vector
 from informed.ranking.display import ranking_html
 from informed.ranking.grouping import (
@@ -248,7 +248,7 @@ class Ranking(OperatingPoints):
             row, column = (int(i) for i in np.argwhere(~finite)[0])
             hint = "" if allow_infinite else " (pass `allow_infinite=True` to rank +-inf)"
             msg = (
-                f"`scores` must be finite{hint}; row {row}, column {column} "
+                f"`scores` must be finite{hint}; {at_row(row)}, column {column} "
                 f"(class {class_list[column]!r}) holds {shown(values[row, column])}."
             )
             raise InputError(msg)
@@ -257,7 +257,7 @@ class Ranking(OperatingPoints):
         if actual_array.size and not matched.all():
             row = int(np.flatnonzero(matched == 0)[0])
             msg = (
-                f"`actual` row {row} holds {shown(actual_array[row])}, which is not among "
+                f"`actual` {at_row(row)} holds {shown(actual_array[row])}, which is not among "
                 f"`classes` {class_list!r}."
             )
             raise InputError(msg)
