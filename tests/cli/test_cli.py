@@ -91,7 +91,7 @@ def test_demo_matches_the_shipped_file(capsys: pytest.CaptureFixture[str]) -> No
         (
             "y,yhat,w\na,b,-1\n",
             ["--actual", "y", "--predicted", "yhat", "--weight", "w"],
-            "line 2 (data row 0), column 'w'",
+            "line 2 (data row 1), column 'w'",
         ),
         (
             "y,yhat,w\na,b,abc\n",
@@ -106,7 +106,7 @@ def test_demo_matches_the_shipped_file(capsys: pytest.CaptureFixture[str]) -> No
         (
             "y,yhat\na,b\n,b\n",
             ["--actual", "y", "--predicted", "yhat"],
-            "line 3 (data row 1), column 'y'",
+            "line 3 (data row 2), column 'y'",
         ),
         ("y,yhat\na,b\na\n", ["--actual", "y", "--predicted", "yhat"], "line 3"),
         ("y,y\na,b\n", ["--actual", "y", "--predicted", "y"], "duplicate column"),

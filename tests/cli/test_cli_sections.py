@@ -102,7 +102,7 @@ def test_bad_score_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     path = tmp_path / "bad.csv"
     path.write_text("y,s\npos,0.5\nneg,abc\n")
     assert main(["evaluate", str(path), "--actual", "y", "--score", "s", "--positive", "pos"]) == 2
-    assert "line 3 (data row 1), column 's'" in capsys.readouterr().err
+    assert "line 3 (data row 2), column 's'" in capsys.readouterr().err
 
 
 def test_intervals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

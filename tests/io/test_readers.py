@@ -133,13 +133,13 @@ def test_integer_and_dictionary_label_columns(tmp_path: Path) -> None:
         (
             {"y": pa.array(["a", None])},
             ["--actual", "y", "--predicted", "y"],
-            "data row 1, column 'y'",
+            "data row 2, column 'y'",
         ),
         ({"y": pa.array([0.5, 1.5])}, ["--actual", "y", "--predicted", "y"], "type double"),
         (
             {"y": pa.array(["a", "b"]), "w": pa.array([1.0, -2.0])},
             ["--actual", "y", "--predicted", "y", "--weight", "w"],
-            "data row 1, column 'w'",
+            "data row 2, column 'w'",
         ),
         (
             {"y": pa.array(["a", "b"]), "s": pa.array(["x", "y"])},

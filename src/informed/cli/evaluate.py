@@ -158,79 +158,31 @@ def _check_quotas(quotas: list[int], n: float) -> None:
 
 
 def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int, int]:
-    """Stream the file in batches: the Table is merged batch by batch (memory flat in the
-    number of rows); scores are gathered for the Ranking. Returns (table, ranking, rows,
-    rows with a positive weight)."""
-    import numpy as np
-
-    from informed.io import iter_batches
+    """Read the file into its summaries (`informed.io.read_summaries`: batch by batch,
+    memory flat in the number of rows), with a progress line on stderr. Returns (table,
+    ranking, rows, rows with a positive weight)."""
+    from informed.io import read_summaries
     from informed.report.progress import Progress
-    from informed.table import Table
 
-    labels = [args.actual] + (
-        [args.predicted] if args.predicted and args.predicted != args.actual else []
-    )
-    numbers = [c for c in (args.score, args.weight) if c]
     path = Path(args.file)
     size = path.stat().st_size if path.is_file() else 0
     progress = Progress(
         path.name, size if path.suffix.lower() == ".csv" else 0, enabled=not args.quiet
     )
-    table: Table | None = None
-    actual_parts: list[Any] = []
-    score_parts: list[Any] = []
-    weight_parts: list[Any] = []
-    rows = weighted_rows = 0
     try:
-        for batch in iter_batches(
+        found = read_summaries(
             path,
-            labels=labels,
-            numbers=numbers,
-            nonnegative=[args.weight] if args.weight else [],
+            actual=args.actual,
+            predicted=args.predicted,
+            score=args.score,
+            weight=args.weight,
+            positive=args.positive,
             encoding=args.encoding,
-        ):
-            rows += batch.rows
-            weights = batch.numbers[args.weight] if args.weight else None
-            weighted_rows += batch.rows if weights is None else int(np.count_nonzero(weights))
-            if args.predicted:
-                part = Table.from_labels(
-                    actual=batch.labels[args.actual],
-                    predicted=batch.labels[args.predicted],
-                    weights=weights,
-                )
-                table = part if table is None else table + part
-            if args.score:
-                actual_parts.append(batch.labels[args.actual])
-                score_parts.append(batch.numbers[args.score])
-                if weights is not None:
-                    weight_parts.append(weights)
-            progress.update(batch.bytes_read, rows)
+            progress=progress.update,
+        )
     finally:
         progress.close()
-    if rows == 0:
-        msg = f"{args.file} has a header but no data rows: nothing to evaluate."
-        raise InputError(msg)
-    seen = set(table.labels) if table is not None else set()
-    for part in actual_parts:
-        seen.update(np.unique(part).tolist())
-    if args.positive is not None and args.positive not in seen:
-        msg = (
-            f"--positive {args.positive!r} is not a label in {args.file}; "
-            f"labels are {sorted(seen)[:20]}."
-        )
-        raise InputError(msg)
-    ranking = None
-    if args.score:
-        from informed.ranking import Ranking
-
-        # scores rank the positive class against all the others (one-vs-rest)
-        ranking = Ranking.from_scores(
-            actual=np.concatenate(actual_parts) == args.positive,
-            scores=np.concatenate(score_parts),
-            positive=True,
-            weights=np.concatenate(weight_parts) if weight_parts else None,
-        )
-    return table, ranking, rows, weighted_rows
+    return found.table, found.ranking, found.rows, found.weighted_rows
 
 
 def evaluate_file(args: argparse.Namespace, source: str) -> Output:

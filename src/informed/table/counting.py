@@ -34,6 +34,7 @@ __all__ = [
     "check_counts",
     "check_label_list",
     "check_weights",
+    "count_coded",
     "count_codes",
     "count_labels",
     "list_dtype",
@@ -76,6 +77,13 @@ def count_labels(
     if labels is not None:
         universe = check_label_list(labels, "labels")
         return _count_fixed(a, p, w, universe)
+    return count_coded(a, p, w, clusters)
+
+
+def count_coded(
+    a: Coded, p: Coded, w: NDArray[np.float64] | None = None, clusters: bool = False
+) -> Counted:
+    """Count coded columns (of equal length; weights checked): the core of `count_labels`."""
     if len(a.labels) * len(p.labels) > max(_CELL_LIMIT, 4 * a.codes.shape[0]):
         a, p = _occurring(a), _occurring(p)
     if not clusters:

@@ -1,0 +1,182 @@
+"""Parquet and Arrow IPC (Feather v2) files, read with pyarrow in record batches.
+
+Only the named columns are read. String label columns of a Parquet file are read as
+dictionaries (`read_dictionary`), so a batch hands its codes to the Table without
+building a Python string per row. Label columns must be strings, dictionary strings,
+integers or booleans; integers and booleans become their strings ("1", "true"), so a file
+gives the same labels whatever its format. Number columns must be numeric. Nulls are
+errors naming the data row (from 1) and the column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.errors import InputError
+from informed.io.files import RawBatch, check_columns, check_numbers
+
+__all__ = ["arrow_batches", "pyarrow_module"]
+
+
+def pyarrow_module() -> Any:
+    """pyarrow with its compute, IPC and Parquet modules, or an error saying how to get it."""
+    try:
+        import pyarrow
+        import pyarrow.compute
+        import pyarrow.ipc
+        import pyarrow.parquet
+    except ImportError:  # pragma: no cover - exercised only without the extra
+        msg = "reading Parquet or Arrow files needs pyarrow: pip install 'informed[parquet]'."
+        raise InputError(msg) from None
+    return pyarrow
+
+
+def _open(pa: Any, file: Path, fmt: str, labels: Sequence[str]) -> tuple[Any, Any, int | None]:
+    """(source, schema, rows the metadata promises) of a Parquet or Arrow IPC file."""
+    try:
+        if fmt == "parquet":
+            schema = pa.parquet.read_schema(str(file))
+            strings = [
+                c
+                for c in labels
+                if c in schema.names
+                and (
+                    pa.types.is_string(schema.field(c).type)
+                    or pa.types.is_large_string(schema.field(c).type)
+                )
+            ]
+            source = pa.parquet.ParquetFile(str(file), read_dictionary=strings)
+            return source, source.schema_arrow, source.metadata.num_rows
+        source = pa.ipc.open_file(str(file))
+        return source, source.schema, None
+    except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as exc:
+        msg = f"{file}: not a readable {fmt} file ({exc})."
+        raise InputError(msg) from None
+
+
+def _check_types(
+    pa: Any, file: Path, schema: Any, labels: Sequence[str], numbers: Sequence[str]
+) -> None:
+    for column in labels:
+        kind = schema.field(column).type
+        if pa.types.is_dictionary(kind):
+            kind = kind.value_type
+        if not (
+            pa.types.is_string(kind)
+            or pa.types.is_large_string(kind)
+            or pa.types.is_string_view(kind)
+            or pa.types.is_integer(kind)
+            or pa.types.is_boolean(kind)
+        ):
+            msg = (
+                f"{file}: label column {column!r} has type {kind}; "
+                "expected strings, integers or booleans."
+            )
+            raise InputError(msg)
+    for column in numbers:
+        kind = schema.field(column).type
+        if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+            msg = f"{file}: number column {column!r} has type {kind}; expected a numeric type."
+            raise InputError(msg)
+
+
+def arrow_batches(
+    file: Path,
+    fmt: str,
+    labels: Sequence[str],
+    numbers: Sequence[str],
+    nonnegative: Sequence[str],
+    batch_rows: int,
+) -> Iterator[RawBatch]:
+    """Yield the named columns of a Parquet or Arrow IPC file, batch by batch."""
+    pa = pyarrow_module()
+    wanted = list(dict.fromkeys([*labels, *numbers]))
+    source, schema, expected_rows = _open(pa, file, fmt, labels)
+    check_columns(file, list(schema.names), wanted)
+    _check_types(pa, file, schema, labels, numbers)
+    row = 0
+    try:
+        if fmt == "parquet":
+            batches: Iterator[Any] = source.iter_batches(batch_size=batch_rows, columns=wanted)
+        else:
+            batches = (source.get_batch(i).select(wanted) for i in range(source.num_record_batches))
+        for index, batch in enumerate(batches):
+            yield _raw_batch(pa, file, batch, labels, numbers, nonnegative, row, index)
+            row += batch.num_rows
+    except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as exc:
+        msg = f"{file}: failed while reading near data row {row + 1} ({exc})."
+        raise InputError(msg) from None
+    if expected_rows is not None and row != expected_rows:
+        msg = f"{file}: read {row} rows but the file's metadata says {expected_rows}."
+        raise InputError(msg)
+    if row == 0:
+        yield RawBatch(
+            labels={c: pa.array([], pa.string()) for c in labels},
+            numbers={c: np.zeros(0) for c in numbers},
+            first_row=0,
+            rows=0,
+        )
+
+
+def _as_string_labels(pa: Any, array: Any) -> Any:
+    """A label column as Arrow strings: integers and booleans by their text, dictionaries
+    kept (only the dictionary is cast)."""
+    if pa.types.is_dictionary(array.type):
+        words = array.dictionary
+        if not pa.types.is_string(words.type):
+            words = pa.compute.cast(words, pa.string())
+        return pa.DictionaryArray.from_arrays(array.indices, words)
+    if pa.types.is_integer(array.type) or pa.types.is_boolean(array.type):
+        encoded = array.dictionary_encode()  # cast the distinct values only
+        return pa.DictionaryArray.from_arrays(
+            encoded.indices, pa.compute.cast(encoded.dictionary, pa.string())
+        )
+    return array
+
+
+def _raw_batch(
+    pa: Any,
+    file: Path,
+    batch: Any,
+    labels: Sequence[str],
+    numbers: Sequence[str],
+    nonnegative: Sequence[str],
+    first: int,
+    index: int,
+) -> RawBatch:
+    out_labels: dict[str, Any] = {}
+    out_numbers: dict[str, NDArray[np.float64]] = {}
+    for column in labels:
+        array = batch.column(column)
+        if array.null_count:
+            bad = int(np.flatnonzero(np.asarray(array.is_null()))[0])
+            msg = (
+                f"{file} data row {first + bad + 1}, column {column!r}: "
+                "the label is missing (null)."
+            )
+            raise InputError(msg)
+        out_labels[column] = _as_string_labels(pa, array)
+    for column in numbers:
+        array = batch.column(column)
+        if array.null_count:
+            bad = int(np.flatnonzero(np.asarray(array.is_null()))[0])
+            msg = (
+                f"{file} data row {first + bad + 1}, column {column!r}: "
+                "the value is missing (null)."
+            )
+            raise InputError(msg)
+        values = np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.float64)
+        check_numbers(values, column in nonnegative, str(file), first, column)
+        out_numbers[column] = values
+    return RawBatch(
+        labels=out_labels,
+        numbers=out_numbers,
+        first_row=first,
+        rows=batch.num_rows,
+        bytes_read=index,
+    )
