@@ -23,8 +23,8 @@ MAX_LINES = 500
 # lowest first; units within one layer do not import each other
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
-    ("_common", "labels"),
-    ("measures", "_markup"),
+    ("_common", "columns"),
+    ("labels", "measures", "_markup"),
     ("table",),
     ("ranking", "tally"),
     ("io", "inference"),

@@ -17,11 +17,7 @@ HEAVY = ("numpy", "scipy", "rich", "pyarrow", "matplotlib", "pandas", "polars")
 
 
 def _loaded_after(code: str) -> list[str]:
-    probe = (
-        "import sys\n"
-        f"{code}\n"
-        f"print('LOADED', *(m for m in {HEAVY!r} if m in sys.modules))\n"
-    )
+    probe = f"import sys\n{code}\nprint('LOADED', *(m for m in {HEAVY!r} if m in sys.modules))\n"
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
     )

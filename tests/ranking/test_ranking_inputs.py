@@ -164,7 +164,9 @@ def test_infinite_score_names_the_row_and_the_opt_in() -> None:
 
 
 def test_third_label_names_the_row_and_lists_the_labels() -> None:
-    with raises(InputError, r"row 4 \(index 3\) holds 'maybe' besides 'no'\. Found \['maybe', 'no', 'yes'\]"):
+    with raises(
+        InputError, r"row 4 \(index 3\) holds 'maybe' besides 'no'\. Found \['maybe', 'no', 'yes'\]"
+    ):
         Ranking.from_scores(
             actual=["yes", "no", "yes", "maybe"], scores=[1, 2, 3, 4], positive="yes"
         )
@@ -176,7 +178,9 @@ def test_positive_not_found_lists_the_labels() -> None:
 
 
 def test_label_outside_positive_and_negative_names_the_row() -> None:
-    with raises(InputError, r"row 2 \(index 1\) holds 2, which is neither positive=1 nor negative=0"):
+    with raises(
+        InputError, r"row 2 \(index 1\) holds 2, which is neither positive=1 nor negative=0"
+    ):
         Ranking.from_scores(actual=[1, 2], scores=[1, 2], positive=1, negative=0)
     with raises(InputError, r"must differ"):
         Ranking.from_scores(actual=[1], scores=[1], positive=1, negative=1)
@@ -206,7 +210,9 @@ def test_length_mismatch_lists_the_lengths() -> None:
     ("weight", "shown"), [(-1.0, r"-1\.0"), (math.nan, "nan"), (math.inf, "inf")]
 )
 def test_bad_weight_names_the_row(weight: float, shown: str) -> None:
-    with raises(InputError, rf"`weights` must be finite and non-negative; row 2 \(index 1\) holds {shown}"):
+    with raises(
+        InputError, rf"`weights` must be finite and non-negative; row 2 \(index 1\) holds {shown}"
+    ):
         Ranking.from_scores(actual=[1, 0], scores=[1, 2], positive=1, weights=[1.0, weight])
 
 

@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from informed._common import readonly
+from informed.columns import frame_column
 from informed.errors import InputError, InputTypeError, at_row
 from informed.labels import as_vector
 from informed.ranking.display import ranking_html
@@ -175,6 +176,34 @@ class Ranking(OperatingPoints):
         is_positive = positive_mask(actual_array, positive, negative)
         weight_values = None if weight_array is None else as_weights(weight_array)
         return cls._trusted(*group_rows(score_values, is_positive, weight_values))
+
+    @classmethod
+    def from_frame(
+        cls,
+        frame: Any,
+        *,
+        actual: str,
+        score: str,
+        positive: Any,
+        negative: Any = NOT_GIVEN,
+        weights: str | None = None,
+        allow_infinite: bool = False,
+    ) -> Ranking:
+        """`from_scores` on the named columns of a DataFrame (pandas, polars, pyarrow, a
+        mapping of names to columns; see `Table.from_frame`).
+
+        >>> Ranking.from_frame({"y": [1, 0, 0], "s": [0.9, 0.2, 0.2]}, actual="y",
+        ...                    score="s", positive=1).n_groups
+        2
+        """
+        return cls.from_scores(
+            actual=frame_column(frame, actual, "actual"),
+            scores=frame_column(frame, score, "score"),
+            positive=positive,
+            negative=negative,
+            weights=None if weights is None else frame_column(frame, weights, "weights"),
+            allow_infinite=allow_infinite,
+        )
 
     @classmethod
     def one_vs_rest(

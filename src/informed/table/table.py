@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import loads_strict, readonly
+from informed.columns import frame_column
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label, as_label, keyed, label_key, label_kind, sort_labels
 from informed.table.counting import check_counts, check_label_list, count_labels, list_dtype
@@ -241,6 +242,36 @@ class Table:
         """
         counted = count_labels(actual, predicted, weights, labels, clusters)
         return cls(counts=counted.counts, predicted=counted.predicted, actual=counted.actual)
+
+    @classmethod
+    def from_frame(
+        cls,
+        frame: Any,
+        *,
+        actual: str,
+        predicted: str,
+        weights: str | None = None,
+        labels: Sequence[Any] | None = None,
+        clusters: bool = False,
+    ) -> Table:
+        """Count two columns of a DataFrame: `from_labels` on the named columns.
+
+        `frame` is a pandas or polars DataFrame, a pyarrow Table or RecordBatch, a mapping
+        of names to columns, or any object with the Arrow PyCapsule interface (with
+        pyarrow installed). None of these libraries is a dependency of informed. Columns
+        keep their form: a categorical or dictionary column's codes are counted directly.
+
+        >>> Table.from_frame({"y": ["a", "b", "b"], "p": ["a", "b", "a"]},
+        ...                  actual="y", predicted="p").counts.tolist()
+        [[1, 1], [0, 1]]
+        """
+        return cls.from_labels(
+            actual=frame_column(frame, actual, "actual"),
+            predicted=frame_column(frame, predicted, "predicted"),
+            weights=None if weights is None else frame_column(frame, weights, "weights"),
+            labels=labels,
+            clusters=clusters,
+        )
 
     # ------------------------------------------------------------------ properties
     @property
