@@ -91,7 +91,7 @@ def test_table_counts_are_the_brute_force_counts(pairs: list[tuple[str, str]]) -
 
 def test_long_strings_take_the_verified_hash_and_collisions_fall_back() -> None:
     """Strings too long for an exact 64-bit key are hashed, then checked row by row."""
-    words = np.array(["a long label number %d" % (i % 7) for i in range(100)])
+    words = np.array([f"a long label number {i % 7}" for i in range(100)])
     assert _decoded(words, False) == words.tolist()
 
 

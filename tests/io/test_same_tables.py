@@ -59,12 +59,14 @@ def _expected(
     return rows, cols, [[cells[(r, c)] for c in cols] for r in rows]
 
 
-def _check(table: Table, expected: tuple[list[Any], list[Any], list[list[int]]]) -> None:
+def _check(
+    table: Table, expected: tuple[list[Any], list[Any], list[list[int]]], route: str
+) -> None:
     rows, cols, counts = expected
-    assert list(table.predicted) == rows
-    assert list(table.actual) == cols
-    assert [type(x) for x in table.predicted] == [type(x) for x in rows]
-    assert table.counts.tolist() == counts
+    assert list(table.predicted) == rows, route
+    assert list(table.actual) == cols, route
+    assert [type(x) for x in table.predicted] == [type(x) for x in rows], route
+    assert table.counts.tolist() == counts, route
 
 
 def _in_memory(values: list[Any], dtype: Any) -> dict[str, Callable[[list[Any]], Any]]:
@@ -100,14 +102,14 @@ def test_every_in_memory_route_gives_one_table(
     with numpy_only(without_arrow):
         for name, make in _in_memory(values, dtype).items():
             table = Table.from_labels(actual=make(actual), predicted=make(predicted))
-            _check(table, expected)
+            _check(table, expected, name)
         for frame in (
             pd.DataFrame({"y": actual, "p": predicted}),
             pl.DataFrame({"y": actual, "p": predicted}),
             pa.table({"y": actual, "p": predicted}),
             {"y": actual, "p": predicted},
         ):
-            _check(Table.from_frame(frame, actual="y", predicted="p"), expected)
+            _check(Table.from_frame(frame, actual="y", predicted="p"), expected, str(type(frame)))
 
 
 def _files(tmp_path: Path, actual: list[Any], predicted: list[Any]) -> dict[str, Path]:
@@ -152,7 +154,7 @@ def test_every_file_route_gives_the_table_of_the_labels_as_text(
             with numpy_only(without_arrow):
                 found = read_summaries(path, actual="y", predicted="p", batch_rows=512)
             assert found.rows == len(actual), name
-            _check(found.table, expected)
+            _check(found.table, expected, name)
             in_memory = Table.from_labels(
                 actual=[str(x) for x in actual], predicted=[str(x) for x in predicted]
             )
