@@ -375,7 +375,7 @@ def _code_arrow(column: Any, original: Any, name: str) -> Coded:
         for check in (
             pa.types.is_string,
             pa.types.is_large_string,
-            pa.types.is_string_view,
+            getattr(pa.types, "is_string_view", pa.types.is_string),
             pa.types.is_integer,
             pa.types.is_floating,
             pa.types.is_boolean,
@@ -407,8 +407,14 @@ def _code_categorical(found: Categorical, original: Any, name: str) -> Coded:
 
 def _code_dictionary(found: Categorical, original: Any, name: str) -> Coded:
     """Reuse a dictionary column's codes; decode only the categories that occur."""
-    codes = found.codes.astype(np.intp, copy=False)
     categories = found.categories
+    try:  # all categories at once: when they are distinct labels, the codes are the codes
+        every = code_array(as_vector(categories, name), name)
+    except (InputError, InputTypeError):
+        every = None
+    if every is not None and np.array_equal(every.codes, np.arange(len(categories))):
+        return Coded(every.labels, found.codes)
+    codes = found.codes.astype(np.intp, copy=False)
     occurs = np.flatnonzero(np.bincount(codes, minlength=len(categories)))
     try:
         used = code_array(as_vector(categories[occurs], name), name)

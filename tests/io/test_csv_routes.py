@@ -126,3 +126,19 @@ def test_labels_are_kept_exactly(tmp_path: Path) -> None:
             assert read_columns(path, labels=["y"]).labels["y"].tolist() == words
         finally:
             informed.columns.ARROW_DISABLED = False
+
+
+def test_a_quoted_header_keeps_the_fast_route(tmp_path: Path) -> None:
+    """pyarrow and R quote the header's names; the names are read as the standard reader
+    reads them, and the rows below are read by blocks all the same."""
+    path = tmp_path / "q.csv"
+    path.write_bytes(b'"y","w, weight"\na,1\nb,2\n')
+    found = read_columns(path, labels=["y"], numbers=["w, weight"])
+    assert found.labels["y"].tolist() == ["a", "b"]
+    assert found.numbers["w, weight"].tolist() == [1.0, 2.0]
+    informed.columns.ARROW_DISABLED = True
+    try:
+        again = read_columns(path, labels=["y"], numbers=["w, weight"])
+    finally:
+        informed.columns.ARROW_DISABLED = False
+    assert again.labels["y"].tolist() == ["a", "b"]

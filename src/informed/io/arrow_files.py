@@ -69,7 +69,7 @@ def _check_types(
         if not (
             pa.types.is_string(kind)
             or pa.types.is_large_string(kind)
-            or pa.types.is_string_view(kind)
+            or getattr(pa.types, "is_string_view", pa.types.is_string)(kind)
             or pa.types.is_integer(kind)
             or pa.types.is_boolean(kind)
         ):

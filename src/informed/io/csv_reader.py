@@ -104,17 +104,18 @@ def csv_batches(
 
 
 def _plain_header(data: bytes, start: int) -> tuple[list[str], int] | None:
-    """The header's names and the offset just past it, when its line has no quote."""
+    """The header's names and the offset just past it, when it is one line (its quotes,
+    if any, balanced: no quoted name spans lines); else None, for the standard reader."""
     ends = [i for i in (data.find(b"\n", start), data.find(b"\r", start)) if i >= 0]
     if not ends:
         return None
     end = min(ends)
     text = data[start:end]
-    if b'"' in text:
+    if text.count(b'"') % 2:
         return None
     try:
-        names = next(csv.reader([text.decode("utf-8")]), [])
-    except UnicodeDecodeError:
+        names = next(csv.reader([text.decode("utf-8")], strict=True), [])
+    except (UnicodeDecodeError, csv.Error):
         return None
     if data[end : end + 2] == b"\r\n":
         end += 1

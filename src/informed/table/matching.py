@@ -29,7 +29,6 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import linear_sum_assignment
 
 from informed.errors import InputError
 from informed.labels import Label, as_label, keyed, sort_labels
@@ -160,6 +159,10 @@ def match(
     scores = _pair_scores(counts, objective)
     mapping: dict[Label, Label] = {}
     if method == "one-to-one":
+        # imported here: scipy.optimize takes most of a second to load, and every
+        # `informed evaluate` loads this module
+        from scipy.optimize import linear_sum_assignment
+
         rows, cols = linear_sum_assignment(scores, maximize=True)
         for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
             mapping[table.predicted[r]] = table.actual[c]
