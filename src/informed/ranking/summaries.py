@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import digamma
 
 from informed.measures.counts import ratio
 from informed.ranking.groups import (
@@ -62,6 +61,8 @@ def _harmonic(start: FloatArray, count: FloatArray) -> FloatArray:
         result[large] = np.log1p(q * u) - d2 / 24.0 + 7.0 * d4 / 960.0 - 31.0 * d6 / 8064.0
     small = ~large
     if small.any():
+        from scipy.special import digamma  # loaded when needed: a report without scores skips it
+
         result[small] = digamma(start[small] + count[small] + 1.0) - digamma(start[small] + 1.0)
     return result
 
