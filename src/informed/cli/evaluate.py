@@ -179,6 +179,7 @@ def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int, 
             positive=args.positive,
             encoding=args.encoding,
             progress=progress.update,
+            positive_option="--positive",
         )
     finally:
         progress.close()

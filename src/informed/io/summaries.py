@@ -66,6 +66,7 @@ def read_summaries(
     encoding: str = "utf-8",
     batch_rows: int = BATCH_ROWS,
     progress: Callable[[int, int], None] | None = None,
+    positive_option: str = "positive",
 ) -> Summaries:
     """Read a file's columns into a Table and/or a Ranking, batch by batch.
 
@@ -90,6 +91,9 @@ def read_summaries(
         Rows per batch where the reader counts rows (Parquet, Arrow).
     progress : callable, optional
         Called after each batch with (bytes read so far, rows read so far).
+    positive_option : str
+        How the message names `positive` when it is not a label of the file (the command
+        line says ``--positive``).
 
     Raises
     ------
@@ -159,11 +163,9 @@ def read_summaries(
         raise InputError(msg)
     labels = sort_labels([*seen.values(), *(table.labels if table is not None else ())])
     if positive is not None and keyed(positive) not in {keyed(x) for x in labels}:
-        shown = ", ".join(repr(x) for x in labels[:20])
-        more = f", ... ({len(labels)} in all)" if len(labels) > 20 else ""
         msg = (
-            f"the positive class {positive!r} is not a label in {path}; its labels are "
-            f"[{shown}{more}]."
+            f"{positive_option} {positive!r} is not a label in {path}; "
+            f"labels are {list(labels[:20])}."
         )
         raise InputError(msg)
     ranking = None
