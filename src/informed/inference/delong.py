@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from scipy import special
 
 from informed._common import check_choice
-from informed.errors import InputError, InputTypeError
+from informed.errors import InputError, InputTypeError, at_row
 from informed.inference.checks import check_level, check_ranking
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.significance import Significance
@@ -180,7 +180,7 @@ def _binary_actual(actual: Any) -> NDArray[np.bool_]:
     bad = ~np.isin(array, (0, 1))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        msg = f"`actual` must hold 0/1 or booleans (1 = positive); got {array[row]!r} at row {row}."
+        msg = f"`actual` must hold 0/1 or booleans (1 = positive); got {array[row]!r} at {at_row(row)}."
         raise InputError(msg)
     return np.asarray(array == 1, dtype=np.bool_)
 
@@ -202,7 +202,7 @@ def _scores(values: Any, name: str, size: int) -> Floats:
     bad = ~np.isfinite(scores)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        msg = f"`{name}` holds {scores[row]!r} at row {row}; scores must be finite."
+        msg = f"`{name}` holds {scores[row]!r} at {at_row(row)}; scores must be finite."
         raise InputError(msg)
     return scores
 
