@@ -180,7 +180,10 @@ def _binary_actual(actual: Any) -> NDArray[np.bool_]:
     bad = ~np.isin(array, (0, 1))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        msg = f"`actual` must hold 0/1 or booleans (1 = positive); got {array[row]!r} at {at_row(row)}."
+        msg = (
+            "`actual` must hold 0/1 or booleans (1 = positive); "
+            f"got {array[row]!r} at {at_row(row)}."
+        )
         raise InputError(msg)
     return np.asarray(array == 1, dtype=np.bool_)
 
