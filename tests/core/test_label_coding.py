@@ -133,3 +133,11 @@ def test_frames_name_a_missing_column() -> None:
         Table.from_frame(frame, actual="y", predicted="q")
     with pytest.raises(InputTypeError, match="expected a DataFrame"):
         Table.from_frame([1, 2], actual="y", predicted="p")
+
+
+def test_uint64_labels_beyond_int64_keep_their_values() -> None:
+    """Offsets are taken in the array's own type: 2**63 + 5 does not wrap to a negative."""
+    big = np.array([2**63 + 5, 2**63 + 6, 2**63 + 5], dtype=np.uint64)
+    table = Table.from_labels(actual=big, predicted=big)
+    assert table.actual == (2**63 + 5, 2**63 + 6)
+    assert table.counts.tolist() == [[2, 0], [0, 1]]
