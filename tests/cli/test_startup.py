@@ -56,3 +56,23 @@ def test_lazy_sources_match_all() -> None:
     assert set(informed._SOURCES) == set(informed.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         _ = informed.nope  # type: ignore[attr-defined]
+
+
+def test_evaluating_a_file_without_intervals_loads_no_statistics(tmp_path: object) -> None:
+    """scipy.stats (tests and intervals) and scipy.optimize (matching) load only when used."""
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "d.csv"
+    path.write_text("y,p\na,a\nb,a\nb,b\n")
+    code = (
+        "from informed.cli.main import main\n"
+        f"main(['evaluate', {str(path)!r}, '--actual', 'y', '--predicted', 'p', "
+        "'--format', 'json', '--quiet'])\n"
+        "print('LOADED', *(m for m in ('scipy.stats', 'scipy.optimize', 'matplotlib') "
+        "if m in sys.modules))"
+    )
+    probe = f"import sys\n{code}\n"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.splitlines()[-1].split()[1:] == []

@@ -11,41 +11,86 @@ for AUC). `threshold` bootstraps the value at a ranking's best threshold. Compar
 models on the same cases: `joint` holds the joint table of their outcomes and its
 resampling, `paired` the paired bootstrap, permutation and McNemar tests and Holm's
 adjustment, `compare` the comparison itself and `comparison` its result.
+
+The names load on first use (PEP 562): a report that shows no interval does not load
+scipy.stats.
 """
 
 from __future__ import annotations
 
-from informed.inference.compare import RANKING_COMPARED, TABLE_COMPARED, compare
-from informed.inference.comparison import Comparison, ModelResult
-from informed.inference.delong import delong_interval, delong_test
-from informed.inference.design import bootstrap_design, design_note
-from informed.inference.independence import chi_square_test, g_test
-from informed.inference.interval import Interval
-from informed.inference.joint import JointOutcomes, joint_outcomes
-from informed.inference.mcnemar import PairedCorrectness, mcnemar, paired_correctness
-from informed.inference.paired import holm, paired_permutation
-from informed.inference.permutation import permutation_test
-from informed.inference.proportions import (
-    PROPORTIONS,
-    clopper_pearson_interval,
-    proportion_interval,
-    wilson_interval,
-)
-from informed.inference.ranking_bootstrap import (
-    RANKING_QUOTA_MEASURES,
-    RANKING_SUMMARIES,
-    RankingBootstrap,
-    bootstrap_ranking,
-)
-from informed.inference.significance import Significance
-from informed.inference.table_bootstrap import (
-    BOOTSTRAP_METHODS,
-    WEIGHTS_ARE,
-    Bootstrap,
-    bootstrap,
-    intervals_report,
-)
-from informed.inference.threshold import threshold_interval
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from informed.inference.compare import RANKING_COMPARED, TABLE_COMPARED, compare
+    from informed.inference.comparison import Comparison, ModelResult
+    from informed.inference.delong import delong_interval, delong_test
+    from informed.inference.design import bootstrap_design, design_note
+    from informed.inference.independence import chi_square_test, g_test
+    from informed.inference.interval import Interval
+    from informed.inference.joint import JointOutcomes, joint_outcomes
+    from informed.inference.mcnemar import PairedCorrectness, mcnemar, paired_correctness
+    from informed.inference.paired import holm, paired_permutation
+    from informed.inference.permutation import permutation_test
+    from informed.inference.proportions import (
+        PROPORTIONS,
+        clopper_pearson_interval,
+        proportion_interval,
+        wilson_interval,
+    )
+    from informed.inference.ranking_bootstrap import (
+        RANKING_QUOTA_MEASURES,
+        RANKING_SUMMARIES,
+        RankingBootstrap,
+        bootstrap_ranking,
+    )
+    from informed.inference.significance import Significance
+    from informed.inference.table_bootstrap import (
+        BOOTSTRAP_METHODS,
+        WEIGHTS_ARE,
+        Bootstrap,
+        bootstrap,
+        intervals_report,
+    )
+    from informed.inference.threshold import threshold_interval
+
+_SOURCES = {
+    "RANKING_COMPARED": "informed.inference.compare",
+    "TABLE_COMPARED": "informed.inference.compare",
+    "compare": "informed.inference.compare",
+    "Comparison": "informed.inference.comparison",
+    "ModelResult": "informed.inference.comparison",
+    "delong_interval": "informed.inference.delong",
+    "delong_test": "informed.inference.delong",
+    "bootstrap_design": "informed.inference.design",
+    "design_note": "informed.inference.design",
+    "chi_square_test": "informed.inference.independence",
+    "g_test": "informed.inference.independence",
+    "Interval": "informed.inference.interval",
+    "JointOutcomes": "informed.inference.joint",
+    "joint_outcomes": "informed.inference.joint",
+    "PairedCorrectness": "informed.inference.mcnemar",
+    "mcnemar": "informed.inference.mcnemar",
+    "paired_correctness": "informed.inference.mcnemar",
+    "holm": "informed.inference.paired",
+    "paired_permutation": "informed.inference.paired",
+    "permutation_test": "informed.inference.permutation",
+    "PROPORTIONS": "informed.inference.proportions",
+    "clopper_pearson_interval": "informed.inference.proportions",
+    "proportion_interval": "informed.inference.proportions",
+    "wilson_interval": "informed.inference.proportions",
+    "RANKING_QUOTA_MEASURES": "informed.inference.ranking_bootstrap",
+    "RANKING_SUMMARIES": "informed.inference.ranking_bootstrap",
+    "RankingBootstrap": "informed.inference.ranking_bootstrap",
+    "bootstrap_ranking": "informed.inference.ranking_bootstrap",
+    "Significance": "informed.inference.significance",
+    "BOOTSTRAP_METHODS": "informed.inference.table_bootstrap",
+    "WEIGHTS_ARE": "informed.inference.table_bootstrap",
+    "Bootstrap": "informed.inference.table_bootstrap",
+    "bootstrap": "informed.inference.table_bootstrap",
+    "intervals_report": "informed.inference.table_bootstrap",
+    "threshold_interval": "informed.inference.threshold",
+}
 
 __all__ = [
     "BOOTSTRAP_METHODS",
@@ -84,3 +129,17 @@ __all__ = [
     "threshold_interval",
     "wilson_interval",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    source = _SOURCES.get(name)
+    if source is None:
+        msg = f"module 'informed.inference' has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(import_module(source), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
