@@ -4,7 +4,7 @@ reader checks them.
 Every column is read as text: a label is the string written in the file (`NA`, `null`
 and `007` are labels, never missing values or numbers) and a blank label is an error;
 numbers are parsed as Python's `float` parses them. The file is cut into blocks of whole
-lines (16 MiB) and each block is parsed by `pyarrow.csv` into Arrow columns. Whenever
+lines (4 MiB) and each block is parsed by `pyarrow.csv` into Arrow columns. Whenever
 pyarrow or a check finds a problem in a block (a row with too few fields, bytes that are
 not UTF-8, a blank label, a number pyarrow does not parse), that block alone is parsed
 again by the standard library's `csv` reader, whose message names the line, the data row,
@@ -32,7 +32,7 @@ from informed.io.files import RawBatch, check_columns
 
 __all__ = ["BLOCK_BYTES", "csv_batches"]
 
-BLOCK_BYTES = 1 << 24
+BLOCK_BYTES = 1 << 22
 _BOM = b"\xef\xbb\xbf"
 
 
