@@ -31,7 +31,7 @@ from informed.io.files import FORMATS, RawBatch, check_file, file_format
 
 __all__ = ["BATCH_ROWS", "FORMATS", "Batch", "Columns", "iter_batches", "iter_raw", "read_columns"]
 
-BATCH_ROWS = 1 << 20
+BATCH_ROWS = 1 << 18
 
 
 @dataclass(frozen=True)
