@@ -76,3 +76,17 @@ def test_evaluating_a_file_without_intervals_loads_no_statistics(tmp_path: objec
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
     )
     assert done.stdout.splitlines()[-1].split()[1:] == []
+
+
+def test_a_submodule_never_hides_the_function_of_its_name() -> None:
+    """`informed.inference.mcnemar` is a module and a function: importing the module first
+    (as the report does) must not turn the package's public name into the module."""
+    code = (
+        "import informed.inference.mcnemar, informed.inference.compare\n"
+        "from informed.inference import compare, mcnemar\n"
+        "print('LOADED', callable(mcnemar) and callable(compare))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split() == ["LOADED", "True"]

@@ -18,7 +18,9 @@ scipy.stats.
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -129,6 +131,19 @@ __all__ = [
     "threshold_interval",
     "wilson_interval",
 ]
+
+
+class _Package(ModuleType):
+    """This package's module: a submodule named like a public name (`mcnemar`, `compare`)
+    never replaces the name once the submodule is imported, as eager imports ensured."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, ModuleType) and name in _SOURCES and hasattr(value, name):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:

@@ -178,31 +178,20 @@ class Ranking(OperatingPoints):
         return cls._trusted(*group_rows(score_values, is_positive, weight_values))
 
     @classmethod
-    def from_frame(
-        cls,
-        frame: Any,
-        *,
-        actual: str,
-        score: str,
-        positive: Any,
-        negative: Any = NOT_GIVEN,
-        weights: str | None = None,
-        allow_infinite: bool = False,
-    ) -> Ranking:
-        """`from_scores` on the named columns of a DataFrame (pandas, polars, pyarrow, a
-        mapping of names to columns; see `Table.from_frame`).
+    def from_frame(cls, frame: Any, *, actual: str, score: str, **options: Any) -> Ranking:
+        """`from_scores` on the named columns of a DataFrame (see `Table.from_frame`);
+        `weights=` names a column too, the other options are those of `from_scores`.
 
         >>> Ranking.from_frame({"y": [1, 0, 0], "s": [0.9, 0.2, 0.2]}, actual="y",
         ...                    score="s", positive=1).n_groups
         2
         """
+        if options.get("weights") is not None:
+            options["weights"] = frame_column(frame, options["weights"], "weights")
         return cls.from_scores(
             actual=frame_column(frame, actual, "actual"),
             scores=frame_column(frame, score, "score"),
-            positive=positive,
-            negative=negative,
-            weights=None if weights is None else frame_column(frame, weights, "weights"),
-            allow_infinite=allow_infinite,
+            **options,
         )
 
     @classmethod
