@@ -151,7 +151,7 @@ def _check_text(stream: str) -> None:
     labels=st.lists(_TEXT, min_size=2, max_size=4, unique=True),
     raw_label=_BYTES,
     name=_TEXT,
-    column=_TEXT,
+    column=_TEXT.filter(lambda text: text not in {"y", "p", "s"}),  # a column the file lacks
 )
 def test_fuzz_every_output_is_safe(
     labels: list[str],
