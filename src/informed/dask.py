@@ -184,6 +184,7 @@ def summarise(
     split_every: int = SPLIT_EVERY,
     name: str | None = None,
     scheduler: Any = None,
+    partial: bool = False,
 ) -> Summaries:
     """The Table and/or Ranking of every row of `data`, with the partitions they cover.
 
@@ -201,6 +202,9 @@ def summarise(
         DataFrame). Summaries of different data merge only under different names.
     scheduler : optional
         Passed to `dask.compute`: a `distributed.Client`, "threads", "synchronous", ...
+    partial : bool
+        `data` is a part of a data set, to be merged with others: it need not hold
+        `positive`.
 
     Returns
     -------
@@ -222,7 +226,8 @@ def summarise(
     }
     columns = list(dict.fromkeys(c for c in (actual, predicted, score, weight) if c))
     found = _run(data, "summaries", options, columns, split_every, name, scheduler)
-    check_positive(found, positive, f"`positive` {positive!r} is not a label of the data")
+    if not partial:
+        check_positive(found, positive, f"`positive` {positive!r} is not a label of the data")
     return found
 
 
@@ -303,6 +308,25 @@ def rank(
     return cast("Ranking", found.ranking)  # `score` was named
 
 
+def _check_documents_column(data: Any, column: str) -> None:
+    """A column of documents' categories must hold lists: dask turns an object column of
+    Python lists into the lists' text ("['x', 'y']") unless told not to, and a text would
+    then be read as one category name."""
+    if column not in list(data.columns):
+        msg = f"the DataFrame has no column {column!r}; its columns are {list(data.columns)}."
+        raise InputError(msg)
+    dtype = data.dtypes[column]
+    if str(dtype) in {"str", "string"} or str(dtype).startswith(("string[", "large_string[")):
+        msg = (
+            f"the column {column!r} holds text (dtype {dtype}), not lists of categories: "
+            "dask turns an object column of lists into their text unless "
+            'dask.config.set({"dataframe.convert-string": False}) is set before the '
+            "DataFrame is made; or store the lists as an Arrow list column "
+            "(pd.ArrowDtype(pa.list_(pa.string())))."
+        )
+        raise InputTypeError(msg)
+
+
 def summarise_tally(
     data: Any,
     *,
@@ -318,7 +342,9 @@ def summarise_tally(
     """The Tally of every document of `data`, with the partitions it covers.
 
     A DataFrame holds one document per row, its `assigned` and `correct` columns holding
-    what `Tally.add_result` takes (lists of categories); `categories` is then required.
+    lists of categories (an Arrow list column, or an object column made with dask's
+    ``dataframe.convert-string`` off, as dask otherwise turns lists into text: refused);
+    `categories` is then required.
     Files are JSON lines as `informed tally` reads them (`informed.io.read_jsonl`).
     """
     if _is_dask_frame(data):
@@ -327,6 +353,8 @@ def summarise_tally(
             raise InputError(msg)
         options: dict[str, Any] = {"assigned": assigned, "correct": correct}
         columns = list(dict.fromkeys((assigned, correct)))
+        for column in columns:
+            _check_documents_column(data, column)
     else:
         options, columns = {}, []
     options |= {"categories": categories, "unknown": unknown, "conventions": conventions}

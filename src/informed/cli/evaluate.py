@@ -124,10 +124,11 @@ def add_parser(commands: Any) -> None:
         "workers must see the files at the same paths); needs informed[dask]",
     )
     ev.add_argument(
-        "--save-summaries",
+        "--partial",
         metavar="FILE",
-        help="also write the summaries (Table, Ranking, the files they cover) as JSON, "
-        "for `informed merge` to join with those of other files",
+        help="instead of a report, write the summaries of these files (Table, Ranking, the "
+        "files they cover) to FILE as JSON, for `informed merge` to join with the other "
+        "parts of the data; a part may hold no rows or lack the positive class",
     )
 
 
@@ -167,6 +168,23 @@ def check_options(args: argparse.Namespace) -> None:
             except ValueError:
                 msg = f"--threshold must be a number or 'best'; got {args.threshold!r}."
                 raise InputError(msg) from None
+    if getattr(args, "partial", None) is not None:
+        report = [
+            option
+            for option, given in (
+                ("--html", args.html),
+                ("--ci", args.ci is not None),
+                ("--threshold", args.threshold is not None),
+                ("--quota", args.quota),
+            )
+            if given
+        ]
+        if report:
+            msg = (
+                f"--partial writes summaries, not a report: {report[0]} belongs to the "
+                "report of the merged parts (informed merge)."
+            )
+            raise InputError(msg)
     bad = [q for q in args.quota if q < 1]
     if bad:
         msg = f"{QUOTA_RULE}; got {bad[0]}."
@@ -211,6 +229,7 @@ def _read(args: argparse.Namespace) -> Summaries:
             encoding=args.encoding,
             progress=progress.update,
             positive_option="--positive",
+            partial=args.partial is not None,
         )
     finally:
         progress.close()
@@ -226,10 +245,6 @@ def source_name(files: list[str]) -> str:
 def evaluate_file(args: argparse.Namespace, source: str) -> Output:
     """Run `evaluate` on files: every typed result, each computed once."""
     found = _read(args)
-    if args.save_summaries:
-        from informed.cli.scale import write_json
-
-        write_json(found.to_json(), args.save_summaries)
     output = report_summaries(args, found.table, found.ranking, found.weighted_rows, source)
     if len(found.parts) > 1 or args.dask is not None:
         from informed.cli.scale import coverage
@@ -318,10 +333,12 @@ def run(args: argparse.Namespace) -> None:
     check_options(args)
     if args.html:
         check_html_path(args.html)
-    if args.save_summaries:
-        from informed.cli.scale import check_save_path
+    if args.partial is not None:
+        from informed.cli.scale import check_save_path, write_partial
 
-        check_save_path(args.save_summaries)
+        check_save_path(args.partial, "--partial")
+        write_partial(args, _read(args))
+        return
     source = source_name(args.file)
     output = evaluate_file(args, source)
     emit(output, args.format)

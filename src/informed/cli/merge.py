@@ -1,6 +1,6 @@
 """`informed merge A.json B.json ...`: summaries written by separate processes, merged.
 
-The files hold summaries with their coverage (`informed evaluate --save-summaries`,
+The files hold summaries with their coverage (`informed evaluate --partial`,
 `Summaries.to_json`), or bare `Table`, `Ranking` or `Tally` JSON (`to_json()`). The merge
 is exact; summaries that record their partitions refuse a partition covered twice and
 report the rows they cover. The report of the merged result is printed as `informed
@@ -24,7 +24,7 @@ def add_parser(commands: Any) -> None:
         "merge",
         help="merge summaries written separately (JSON) and report the result",
         description="Merge the summaries of parts of one data set, written by separate "
-        "processes (informed evaluate --save-summaries, or Table/Ranking/Tally to_json), "
+        "processes (informed evaluate --partial, or Table/Ranking/Tally to_json), "
         "exactly; a partition covered twice is refused.",
     )
     me.add_argument("files", nargs="+", metavar="FILE", help="summary JSON files")

@@ -7,6 +7,7 @@ import argparse
 import importlib
 import logging
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,14 @@ from informed.errors import InputError
 if TYPE_CHECKING:
     from informed.io import Summaries
 
-__all__ = ["check_save_path", "coverage", "read_on_dask", "source_text", "write_json"]
+__all__ = [
+    "check_save_path",
+    "coverage",
+    "read_on_dask",
+    "source_text",
+    "write_json",
+    "write_partial",
+]
 
 
 def _cluster(address: str) -> tuple[Any, Any]:
@@ -32,8 +40,8 @@ def _cluster(address: str) -> tuple[Any, Any]:
             n_workers=os.cpu_count() or 1,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
+            dashboard_address=":0",  # a free port: never "8787 is already in use"
+            silence_logs=logging.CRITICAL,
         )
         return distributed.Client(cluster), cluster
     try:
@@ -58,12 +66,13 @@ def read_on_dask(args: argparse.Namespace, source: str | list[str]) -> Summaries
             weight=args.weight,
             positive=args.positive,
             scheduler=client,
+            partial=args.partial is not None,
         )
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
-    if found.rows == 0:
+    if found.rows == 0 and args.partial is None:
         msg = f"{source_text(source)}: the files hold no data rows: nothing to evaluate."
         raise InputError(msg)
     return found
@@ -87,7 +96,20 @@ def coverage(found: Summaries, engine: str) -> dict[str, Any]:
     }
 
 
-def check_save_path(path: str, option: str = "--save-summaries") -> None:
+def write_partial(args: argparse.Namespace, found: Summaries) -> None:
+    """`informed evaluate --partial FILE`: the summaries written, a line on stderr."""
+    from informed._common import printable
+
+    write_json(found.to_json(), args.partial)
+    if not args.quiet:
+        print(
+            f"informed: wrote the summaries of {found.rows:,} rows from "
+            f"{len(found.parts):,} files to {printable(args.partial)}",
+            file=sys.stderr,
+        )
+
+
+def check_save_path(path: str, option: str) -> None:
     """Refuse a path that cannot be written, before any work, naming the option."""
     target = Path(path)
     if target.is_dir():

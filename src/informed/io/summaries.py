@@ -204,6 +204,7 @@ def read_summaries(
     batch_rows: int = BATCH_ROWS,
     progress: Callable[[int, int], None] | None = None,
     positive_option: str = "positive",
+    partial: bool = False,
 ) -> Summaries:
     """Read files' columns into a Table and/or a Ranking, batch by batch, file by file.
 
@@ -234,6 +235,9 @@ def read_summaries(
     positive_option : str
         How the message names `positive` when it is not a label of the files (the
         command line says ``--positive``).
+    partial : bool
+        The files are a part of a data set, to be merged with the others: they may hold
+        no rows and need not hold `positive`.
 
     Raises
     ------
@@ -276,10 +280,12 @@ def read_summaries(
         rows_read[part_id(file)] = found.rows
         merger.add(found)
     total = merger.result()
+    check_complete(total, rows_read)
+    if partial:
+        return total
     if total.rows == 0:
         files_named = f"{where} has" if len(files) == 1 else f"the {len(files)} files have"
         msg = f"{files_named} a header but no data rows: nothing to evaluate."
         raise InputError(msg)
     check_positive(total, positive, f"{positive_option} {positive!r} is not a label in {where}")
-    check_complete(total, rows_read)
     return total
