@@ -230,3 +230,19 @@ def test_an_unreachable_scheduler_is_one_line(
     assert status == 2
     assert err.startswith("informed: error: --dask nonsense://x: cannot reach a Dask scheduler")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_bad_row_on_a_local_cluster_is_one_line_without_worker_logs(
+    data: Any, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The workers' own log of the failed task (with its traceback) stays silent: the
+    user reads one line naming the file, the row, the column and the value."""
+    folder, _ = data
+    bad = folder / "bad.parquet"
+    pq.write_table(pa.table({"y": ["spam"], "p": ["ham"], "s": [float("inf")]}), bad)
+    status = main(
+        ["evaluate", str(folder / "part-1.parquet"), str(bad), *COLUMNS, "--dask", "local"]
+    )
+    captured = capfd.readouterr()
+    assert status == 2
+    assert captured.err == f"informed: error: {bad} data row 1, column 's': inf is not finite.\n"
