@@ -26,7 +26,9 @@ Each route runs as a fresh process; its time and peak resident memory are printe
   (`ru_maxrss` of a process tree reports its largest process only).
 
 Then Dask against one process on `--compare-rows` rows (the first files): the ratio of
-their times. The machine's cores bound it: 2 workers on 2 cores can at best halve the time.
+their times, beside what the machine allows: how much faster `--workers` CPU-bound
+processes run than one (2 on 2 free cores: 2x; a virtual machine whose cores share one
+physical core gets less).
 """
 
 from __future__ import annotations
@@ -109,6 +111,10 @@ DASK = textwrap.dedent(
             "auc": summary.values["auc"],
         }))
     """
+)
+
+LOOP = (
+    "import time\nt = time.perf_counter()\nsum(range(30_000_000))\nprint(time.perf_counter() - t)"
 )
 
 MEASURE = (
@@ -208,6 +214,19 @@ def on_dask(files: list[Path], workers: int, repeat: int) -> dict:
     return best
 
 
+def parallel_speedup(workers: int) -> float:
+    """How much faster `workers` processes get through CPU-bound work than one: a loop run
+    alone, then `workers` copies at once (`workers` on a machine with as many free cores)."""
+    alone = float(subprocess.run([sys.executable, "-c", LOOP], capture_output=True,
+                                 text=True, check=True).stdout)  # fmt: skip
+    running = [
+        subprocess.Popen([sys.executable, "-c", LOOP], stdout=subprocess.PIPE, text=True)
+        for _ in range(workers)
+    ]
+    together = max(float(p.communicate()[0]) for p in running)
+    return workers * alone / together
+
+
 def report_dask(name: str, found: dict, bare: float) -> None:
     client = found["client"] / 1024
     workers = [w / 1024 for w in found["workers"]]
@@ -271,6 +290,11 @@ def main() -> None:
         print(f"  {'informed, one process (+ Ranking)':<34} {one:7.2f} s  {one_peak:7.0f} MiB peak")
         report_dask(f"informed on Dask, {args.workers} w. (+ Ranking)", many, one)
         print(f"  one process / Dask: {one / many['seconds']:.2f}x")
+        speedup = parallel_speedup(args.workers)
+        print(
+            f"  (this machine runs {args.workers} CPU-bound processes {speedup:.2f}x as fast as "
+            f"one: the most {args.workers} workers can gain here, before Dask's start-up)"
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
