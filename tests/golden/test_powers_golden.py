@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import load_golden
+from golden_files import load_golden
 
 from informed import Table, abstain, evaluate, payoff
 from informed.cli import main

@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import load_golden
+from golden_files import load_golden
 
 from informed import Table, payoff
 from informed.errors import InputError, InputTypeError

@@ -1,4 +1,4 @@
-"""`informed evaluate FILE`: contingency and ranking measures of predictions in a file."""
+"""`informed evaluate FILE...`: contingency and ranking measures of predictions in files."""
 
 from __future__ import annotations
 
@@ -11,10 +11,18 @@ from informed.errors import InputError
 
 if TYPE_CHECKING:
     from informed.inference import Interval
+    from informed.io import Summaries
     from informed.ranking import OperatingPoint, Ranking
     from informed.table import Table
 
-__all__ = ["add_parser", "check_options", "evaluate_file", "run"]
+__all__ = [
+    "add_parser",
+    "check_options",
+    "evaluate_file",
+    "report_summaries",
+    "run",
+    "source_name",
+]
 
 
 def add_parser(commands: Any) -> None:
@@ -26,7 +34,13 @@ def add_parser(commands: Any) -> None:
         description="Contingency measures of predicted labels (--predicted) and ranking "
         "measures of scores (--score) in a file, beyond chance.",
     )
-    ev.add_argument("file", help="a CSV (with a header line), Parquet or Arrow IPC file")
+    ev.add_argument(
+        "file",
+        nargs="+",
+        metavar="FILE",
+        help="CSV (with a header line), Parquet or Arrow IPC files, or a quoted glob pattern "
+        "such as 'data/*.parquet': read one batch at a time, memory flat",
+    )
     ev.add_argument("--actual", required=True, metavar="COL", help="column of actual classes")
     ev.add_argument(
         "--predicted", metavar="COL", help="column of predicted labels (contingency measures)"
@@ -102,6 +116,20 @@ def add_parser(commands: Any) -> None:
         "--encoding", default="utf-8", help="text encoding of a CSV file (default utf-8)"
     )
     ev.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    ev.add_argument(
+        "--dask",
+        metavar="local|ADDRESS",
+        help="read the files on a Dask cluster, one task per file: 'local' starts one "
+        "worker per core of this machine, tcp://HOST:8786 uses a running scheduler (its "
+        "workers must see the files at the same paths); needs informed[dask]",
+    )
+    ev.add_argument(
+        "--partial",
+        metavar="FILE",
+        help="instead of a report, write the summaries of these files (Table, Ranking, the "
+        "files they cover) to FILE as JSON, for `informed merge` to join with the other "
+        "parts of the data; a part may hold no rows or lack the positive class",
+    )
 
 
 QUOTA_RULE = "--quota must be a whole number of cases from 1 to the number of scored rows"
@@ -140,6 +168,23 @@ def check_options(args: argparse.Namespace) -> None:
             except ValueError:
                 msg = f"--threshold must be a number or 'best'; got {args.threshold!r}."
                 raise InputError(msg) from None
+    if getattr(args, "partial", None) is not None:
+        report = [
+            option
+            for option, given in (
+                ("--html", args.html),
+                ("--ci", args.ci is not None),
+                ("--threshold", args.threshold is not None),
+                ("--quota", args.quota),
+            )
+            if given
+        ]
+        if report:
+            msg = (
+                f"--partial writes summaries, not a report: {report[0]} belongs to the "
+                "report of the merged parts (informed merge)."
+            )
+            raise InputError(msg)
     bad = [q for q in args.quota if q < 1]
     if bad:
         msg = f"{QUOTA_RULE}; got {bad[0]}."
@@ -157,21 +202,25 @@ def _check_quotas(quotas: list[int], n: float) -> None:
         raise InputError(msg)
 
 
-def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int, int]:
-    """Read the file into its summaries (`informed.io.read_summaries`: batch by batch,
-    memory flat in the number of rows), with a progress line on stderr. Returns (table,
-    ranking, rows, rows with a positive weight)."""
-    from informed.io import read_summaries
+def _read(args: argparse.Namespace) -> Summaries:
+    """Read the files into their summaries (`informed.io.read_summaries`: batch by batch,
+    file by file, memory flat in the number of rows), with a progress line on stderr; or
+    on a Dask cluster with --dask (`informed.cli.scale.read_on_dask`)."""
+    from informed.io import expand_paths, read_summaries
     from informed.report.progress import Progress
 
-    path = Path(args.file)
-    size = path.stat().st_size if path.is_file() else 0
-    progress = Progress(
-        path.name, size if path.suffix.lower() == ".csv" else 0, enabled=not args.quiet
-    )
+    source = args.file[0] if len(args.file) == 1 else args.file
+    if args.dask is not None:
+        from informed.cli.scale import read_on_dask
+
+        return read_on_dask(args, source)
+    files = expand_paths(source)
+    size = sum(f.stat().st_size for f in files if f.suffix.lower() == ".csv" and f.is_file())
+    label = Path(args.file[0]).name if len(args.file) == 1 else source_name(args.file)
+    progress = Progress(label, size, enabled=not args.quiet)
     try:
-        found = read_summaries(
-            path,
+        return read_summaries(
+            source,
             actual=args.actual,
             predicted=args.predicted,
             score=args.score,
@@ -180,17 +229,41 @@ def _read(args: argparse.Namespace) -> tuple[Table | None, Ranking | None, int, 
             encoding=args.encoding,
             progress=progress.update,
             positive_option="--positive",
+            partial=args.partial is not None,
         )
     finally:
         progress.close()
-    return found.table, found.ranking, found.rows, found.weighted_rows
+
+
+def source_name(files: list[str]) -> str:
+    """How a report names its input: the file or pattern, or the first of several files."""
+    if len(files) == 1:
+        return files[0]
+    return f"{files[0]} and {len(files) - 1} more files"
 
 
 def evaluate_file(args: argparse.Namespace, source: str) -> Output:
-    """Run `evaluate` on a file: every typed result, each computed once."""
+    """Run `evaluate` on files: every typed result, each computed once."""
+    found = _read(args)
+    output = report_summaries(args, found.table, found.ranking, found.weighted_rows, source)
+    if len(found.parts) > 1 or args.dask is not None:
+        from informed.cli.scale import coverage
+
+        engine = f"Dask, {args.dask}" if args.dask is not None else "one process"
+        output.coverage = coverage(found, engine)
+    return output
+
+
+def report_summaries(
+    args: argparse.Namespace,
+    table: Table | None,
+    ranking: Ranking | None,
+    weighted_rows: int,
+    source: str,
+) -> Output:
+    """Every typed result of a Table and a Ranking, as `args` asks (`evaluate`, `merge`)."""
     from informed.table import evaluate, payoff
 
-    table, ranking, _, weighted_rows = _read(args)
     output = Output(
         source=source,
         ranking=ranking,
@@ -255,12 +328,19 @@ def _operating_point(
 
 
 def run(args: argparse.Namespace) -> None:
-    """`informed evaluate`: check the options and the --html path, evaluate the file,
+    """`informed evaluate`: check the options and the --html path, evaluate the files,
     print, write the HTML."""
     check_options(args)
     if args.html:
         check_html_path(args.html)
-    output = evaluate_file(args, args.file)
+    if args.partial is not None:
+        from informed.cli.scale import check_save_path, write_partial
+
+        check_save_path(args.partial, "--partial")
+        write_partial(args, _read(args))
+        return
+    source = source_name(args.file)
+    output = evaluate_file(args, source)
     emit(output, args.format)
     if args.html:
-        write_html(output, args.html, Path(args.file).name)
+        write_html(output, args.html, Path(source).name)

@@ -1,4 +1,4 @@
-"""The command line: `informed evaluate`, `informed compare`, `informed tally`, `informed demo`.
+"""The command line: `informed evaluate`, `compare`, `tally`, `merge` and `demo`.
 
 Parses arguments, calls the units that do the work and hands their results to
 `informed.report`; no arithmetic happens here. Each command lives in its own module
@@ -16,12 +16,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from informed.cli import compare, demo, evaluate, tally
+from informed.cli import compare, demo, evaluate, merge, tally
 from informed.errors import InputError, InputTypeError
 
 __all__ = ["SafeParser", "main", "parser", "version"]
 
-COMMANDS = {"evaluate": evaluate, "compare": compare, "tally": tally, "demo": demo}
+COMMANDS = {
+    "evaluate": evaluate,
+    "compare": compare,
+    "tally": tally,
+    "merge": merge,
+    "demo": demo,
+}
 
 
 def version() -> str:

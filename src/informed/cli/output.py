@@ -21,7 +21,15 @@ if TYPE_CHECKING:
     from informed.table import Evaluation, Payoff
     from informed.tally import TallySummary
 
-__all__ = ["FORMATS", "Output", "check_html_path", "emit", "terminal_width", "write_html"]
+__all__ = [
+    "FORMATS",
+    "Output",
+    "check_html_path",
+    "coverage_line",
+    "emit",
+    "terminal_width",
+    "write_html",
+]
 
 FORMATS = {
     "text": "a report for people (the default)",
@@ -48,6 +56,7 @@ class Output:
     preamble: str = ""
     threshold: OperatingPoint | None = None
     threshold_interval: Interval | None = None
+    coverage: dict[str, Any] | None = None
 
 
 def terminal_width() -> int:
@@ -63,7 +72,10 @@ def terminal_width() -> int:
 
 def _document(output: Output) -> dict[str, Any]:
     if output.tally is not None:
-        return output.tally.to_dict()
+        tallied = output.tally.to_dict()
+        if output.coverage is not None:
+            tallied["coverage"] = output.coverage
+        return tallied
     from informed.report import results_document
 
     document = results_document(
@@ -73,16 +85,29 @@ def _document(output: Output) -> dict[str, Any]:
         document["threshold"] = output.threshold.to_dict()
         if output.threshold_interval is not None:
             document["threshold"]["interval"] = output.threshold_interval.as_list()
+    if output.coverage is not None:
+        document["coverage"] = output.coverage
     return document
+
+
+def coverage_line(coverage: dict[str, Any]) -> str:
+    """The sentence that says no row was lost or counted twice."""
+    return (
+        f"Coverage: {coverage['rows_read']:,} rows read from {coverage['partitions']:,} "
+        f"partitions, {coverage['rows_counted']:,} counted, none twice "
+        f"({coverage['engine']})."
+    )
 
 
 def _text(output: Output, color: bool, width: int) -> str:
     from informed._common import printable
     from informed.report import render_evaluation, render_ranking, render_tally
 
-    if output.tally is not None:
-        return render_tally(output.tally, color=color, width=width)
     texts = [output.preamble] if output.preamble else []
+    if output.coverage is not None:
+        texts.append(coverage_line(output.coverage))
+    if output.tally is not None:
+        return "\n\n".join([*texts, render_tally(output.tally, color=color, width=width)])
     if output.evaluation is not None:
         texts.append(
             render_evaluation(
@@ -117,6 +142,8 @@ def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
         from informed.report import measures_csv
 
         print(measures_csv(output.evaluation, output.summary, raw=output.csv_raw), end="")
+        if output.coverage is not None:
+            print(f"informed: {coverage_line(output.coverage)}", file=sys.stderr)
     else:
         color = sys.stdout.isatty()
         print(_text(output, color, terminal_width() if width is None else width))

@@ -101,5 +101,6 @@ def check_numbers(
     if wrong.any():
         bad = int(np.flatnonzero(wrong)[0])
         what = "not finite" if not math.isfinite(values[bad]) else "negative"
-        msg = f"{where} data row {first + bad + 1}, column {column!r}: {values[bad]!r} is {what}."
+        value = values[bad].item()  # a Python float: nan, not np.float64(nan)
+        msg = f"{where} data row {first + bad + 1}, column {column!r}: {value!r} is {what}."
         raise InputError(msg)

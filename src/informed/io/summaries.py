@@ -1,61 +1,118 @@
-"""From a file to its summaries: the Table and the Ranking of a CSV, Parquet or Arrow file.
+"""From files or frames to their summaries: the Table and the Ranking, with what they cover.
 
-The file is read in batches; each batch becomes a Table and a Ranking that are merged
+A file is read in batches; each batch becomes a Table and a Ranking that are merged
 into the running ones, so memory holds one batch and the summaries, never every row: a
 Table is a few counts whatever the rows, and a Ranking holds one entry per distinct score
 (flat for rounded or otherwise repeated scores, growing with the distinct scores
 otherwise). Rankings are merged like a binary counter (a batch's Ranking merges with the
 last one when that is no more than twice its size), so the merges cost O(n log n) in all.
+Several files (a glob pattern or a list) are read one after the other, each into its own
+`Summaries`, merged the same way.
+
+Each result is a `Summaries` (`informed.io.coverage`), which records the partitions it
+covers (a file's absolute path, or the id a caller gives a partition of a frame) and the
+rows read from them; `+` merges two and refuses two that cover one partition.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from informed.columns import frame_column
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
-from informed.labels import Label, code_column, keyed, sort_labels
+from informed.io.coverage import Merger, Summaries, check_complete, check_positive
+from informed.io.paths import expand_paths, part_id
+from informed.labels import Coded, Label, code_column, keyed, sort_labels
 from informed.ranking import Ranking
 from informed.table import Table
 from informed.table.counting import check_weights, count_coded
 
-__all__ = ["Summaries", "read_summaries"]
+__all__ = ["Summaries", "read_summaries", "summarise_file", "summarise_frame"]
 
 
-@dataclass(frozen=True)
-class Summaries:
-    """What `read_summaries` found in a file.
+class _Builder:
+    """Batches of coded columns in, a Table and a Ranking out (the binary-counter merge)."""
 
-    Attributes
-    ----------
-    path : str
-    rows : int
-        Data rows read (every one counted: a bad row is an error, never skipped).
-    table : Table or None
-        Predicted against actual labels, when `predicted` was named.
-    ranking : Ranking or None
-        Scores of the `positive` class against all the others, when `score` was named.
-    labels : tuple
-        Every label of the actual column (and of the predicted one), in canonical order.
-    weighted_rows : int
-        Rows with a positive weight (all rows without `weight`): the sample size when
-        weights are normalised rather than frequencies.
-    """
+    def __init__(self, predicted: bool, score: bool, weighted: bool, positive: Any) -> None:
+        self.predicted, self.score, self.weighted = predicted, score, weighted
+        self.positive = positive
+        self.table: Table | None = None
+        self.stack: list[Ranking] = []
+        self.seen: dict[tuple[str, Label], Label] = {}
+        self.rows = self.weighted_rows = 0
 
-    path: str
-    rows: int
-    table: Table | None
-    ranking: Ranking | None
-    labels: tuple[Label, ...]
-    weighted_rows: int
+    def add(self, actual: Coded, predicted: Coded | None, scores: Any, weights: Any) -> None:
+        rows = len(actual.codes)
+        self.rows += rows
+        checked = check_weights(weights, rows) if self.weighted else None
+        self.weighted_rows += rows if checked is None else int(np.count_nonzero(checked))
+        occurs = np.bincount(actual.codes, minlength=len(actual.labels))
+        for label, count in zip(actual.labels, occurs.tolist(), strict=True):
+            if count:
+                self.seen.setdefault(keyed(label), label)
+        if self.predicted:
+            counted = count_coded(actual, predicted if predicted is not None else actual, checked)
+            part = Table(counts=counted.counts, predicted=counted.predicted, actual=counted.actual)
+            self.table = part if self.table is None else self.table + part
+        if self.score:
+            wanted = keyed(self.positive)
+            index = next((i for i, x in enumerate(actual.labels) if keyed(x) == wanted), -1)
+            self.stack.append(
+                Ranking.from_scores(
+                    actual=actual.codes == index,
+                    scores=scores,
+                    positive=True,
+                    negative=False,
+                    weights=checked,
+                )
+            )
+            while len(self.stack) > 1 and self.stack[-2].n_groups <= 2 * self.stack[-1].n_groups:
+                last = self.stack.pop()
+                self.stack[-1] = self.stack[-1] + last
+
+    def result(self, part: str) -> Summaries:
+        ranking = None
+        if self.score:
+            ranking = self.stack.pop() if self.stack else Ranking.empty(weighted=self.weighted)
+            while self.stack:
+                ranking = self.stack.pop() + ranking
+        table = self.table
+        if self.predicted and table is None:
+            empty = np.zeros((0, 0), dtype=np.float64 if self.weighted else np.int64)
+            table = Table(counts=empty, predicted=(), actual=())
+        labels = sort_labels([*self.seen.values(), *(table.labels if table is not None else ())])
+        return Summaries(self.rows, table, ranking, labels, self.weighted_rows, frozenset({part}))
 
 
-def read_summaries(
+class _Progress:
+    """A file's progress as the whole input's: bytes of the CSV files before it, rows
+    of the files before it."""
+
+    def __init__(
+        self, report: Callable[[int, int], None], before: int, text: bool, rows: int
+    ) -> None:
+        self.report, self.before, self.text, self.rows = report, before, text, rows
+
+    def update(self, done: int, rows: int) -> None:
+        self.report(self.before + done if self.text else self.before, self.rows + rows)
+
+
+def _check_spec(predicted: str | None, score: str | None, positive: Any) -> None:
+    if predicted is None and score is None:
+        msg = "name a `predicted` column, a `score` column, or both."
+        raise InputError(msg)
+    if score is not None and positive is None:
+        msg = "a `score` column needs `positive`: which class do high scores point to?"
+        raise InputError(msg)
+
+
+def summarise_file(
     path: str | Path,
     *,
     actual: str,
@@ -66,14 +123,97 @@ def read_summaries(
     encoding: str = "utf-8",
     batch_rows: int = BATCH_ROWS,
     progress: Callable[[int, int], None] | None = None,
-    positive_option: str = "positive",
 ) -> Summaries:
-    """Read a file's columns into a Table and/or a Ranking, batch by batch.
+    """One file's summaries, its absolute path as the partition id (no check that it has
+    rows or that `positive` occurs in it: a part of a data set may lack either)."""
+    _check_spec(predicted, score, positive)
+    builder = _Builder(predicted is not None, score is not None, weight is not None, positive)
+    label_columns = [actual] + ([predicted] if predicted and predicted != actual else [])
+    for batch in iter_raw(
+        path,
+        labels=label_columns,
+        numbers=[c for c in (score, weight) if c],
+        nonnegative=[weight] if weight else [],
+        encoding=encoding,
+        batch_rows=batch_rows,
+    ):
+        coded = code_column(batch.labels[actual], actual)
+        other = None
+        if predicted is not None and predicted != actual:
+            other = code_column(batch.labels[predicted], predicted)
+        builder.add(
+            coded,
+            other,
+            batch.numbers[score] if score else None,
+            batch.numbers[weight] if weight else None,
+        )
+        if progress is not None:
+            progress(batch.bytes_read, builder.rows)
+    return builder.result(part_id(path))
+
+
+def summarise_frame(
+    frame: Any,
+    *,
+    part: str,
+    actual: str,
+    predicted: str | None = None,
+    score: str | None = None,
+    weight: str | None = None,
+    positive: Any = None,
+) -> Summaries:
+    """The summaries of a frame's rows (pandas, polars, pyarrow; see `Table.from_frame`),
+    recorded as the partition `part`. A frame with no rows gives empty summaries.
+
+    >>> found = summarise_frame({"y": ["a", "b"], "p": ["a", "a"], "s": [0.9, 0.1]},
+    ...                         part="day 1", actual="y", predicted="p", score="s",
+    ...                         positive="a")
+    >>> found.rows, found.table.count("a", "b"), found.ranking.n_positive, sorted(found.parts)
+    (2, 1, 1, ['day 1'])
+    """
+    _check_spec(predicted, score, positive)
+    if not isinstance(part, str):
+        msg = f"`part` must be a str naming the partition; got {type(part).__name__}."
+        raise InputError(msg)
+    builder = _Builder(predicted is not None, score is not None, weight is not None, positive)
+    coded = code_column(frame_column(frame, actual, "actual"), "actual")
+    other = None
+    if predicted is not None and predicted != actual:
+        other = code_column(frame_column(frame, predicted, "predicted"), "predicted")
+        if len(other.codes) != len(coded.codes):  # pragma: no cover - a frame's columns agree
+            msg = f"`{predicted}` and `{actual}` differ in length."
+            raise InputError(msg)
+    builder.add(
+        coded,
+        other,
+        frame_column(frame, score, "score") if score else None,
+        frame_column(frame, weight, "weight") if weight else None,
+    )
+    return builder.result(part)
+
+
+def read_summaries(
+    path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    actual: str,
+    predicted: str | None = None,
+    score: str | None = None,
+    weight: str | None = None,
+    positive: Any = None,
+    encoding: str = "utf-8",
+    batch_rows: int = BATCH_ROWS,
+    progress: Callable[[int, int], None] | None = None,
+    positive_option: str = "positive",
+    partial: bool = False,
+) -> Summaries:
+    """Read files' columns into a Table and/or a Ranking, batch by batch, file by file.
 
     Parameters
     ----------
-    path : str or Path
-        A CSV (with a header line), Parquet or Arrow IPC file; the extension says which.
+    path : str, Path, glob pattern, or a list of them
+        CSV (with a header line), Parquet or Arrow IPC files; each extension says which.
+        A pattern such as ``"data/*.parquet"`` reads every file it matches, in sorted
+        order, one batch at a time: memory holds one batch and the summaries.
     actual : str
         Column of actual classes.
     predicted : str, optional
@@ -84,22 +224,27 @@ def read_summaries(
     weight : str, optional
         Column of non-negative case weights, applied to both summaries.
     positive : str, optional
-        The positive class, as written in the file; it must be one of its labels.
+        The positive class, as written in the files; it must be one of their labels.
     encoding : str
         Text encoding of a CSV file.
     batch_rows : int
         Rows per batch where the reader counts rows (Parquet, Arrow).
     progress : callable, optional
-        Called after each batch with (bytes read so far, rows read so far).
+        Called after each batch with (bytes read so far, rows read so far); the bytes of
+        all CSV files together.
     positive_option : str
-        How the message names `positive` when it is not a label of the file (the command
-        line says ``--positive``).
+        How the message names `positive` when it is not a label of the files (the
+        command line says ``--positive``).
+    partial : bool
+        The files are a part of a data set, to be merged with the others: they may hold
+        no rows and need not hold `positive`.
 
     Raises
     ------
     InputError
-        A missing column, a bad value (named by line or data row, column and value), no
-        data rows, or a `positive` that is not a label of the file.
+        A missing column, a bad value (named by file, line or data row, column and
+        value), no data rows in any file, a file named twice, a pattern matching nothing,
+        or a `positive` that is not a label of the files.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -109,68 +254,38 @@ def read_summaries(
     >>> found.rows, found.table.count("a", "b"), found.ranking.n_positive
     (3, 1, 1)
     """
-    if predicted is None and score is None:
-        msg = "name a `predicted` column, a `score` column, or both."
-        raise InputError(msg)
-    if score is not None and positive is None:
-        msg = "a `score` column needs `positive`: which class do high scores point to?"
-        raise InputError(msg)
-    label_columns = [actual] + ([predicted] if predicted and predicted != actual else [])
-    numbers = [c for c in (score, weight) if c]
-    table: Table | None = None
-    stack: list[Ranking] = []
-    seen: dict[tuple[str, Label], Label] = {}
-    rows = weighted_rows = 0
-    for batch in iter_raw(
-        path,
-        labels=label_columns,
-        numbers=numbers,
-        nonnegative=[weight] if weight else [],
-        encoding=encoding,
-        batch_rows=batch_rows,
-    ):
-        rows += batch.rows
-        weights = check_weights(batch.numbers[weight], batch.rows) if weight else None
-        weighted_rows += batch.rows if weights is None else int(np.count_nonzero(weights))
-        coded = code_column(batch.labels[actual], actual)
-        for label in coded.labels:
-            seen.setdefault(keyed(label), label)
-        if predicted is not None:
-            other = (
-                coded if predicted == actual else code_column(batch.labels[predicted], predicted)
-            )
-            counted = count_coded(coded, other, weights)
-            part = Table(counts=counted.counts, predicted=counted.predicted, actual=counted.actual)
-            table = part if table is None else table + part
-        if score is not None:
-            index = next((i for i, x in enumerate(coded.labels) if keyed(x) == keyed(positive)), -1)
-            stack.append(
-                Ranking.from_scores(
-                    actual=coded.codes == index,
-                    scores=batch.numbers[score],
-                    positive=True,
-                    negative=False,
-                    weights=weights,
-                )
-            )
-            while len(stack) > 1 and stack[-2].n_groups <= 2 * stack[-1].n_groups:
-                last = stack.pop()
-                stack[-1] = stack[-1] + last
+    _check_spec(predicted, score, positive)
+    files = expand_paths(path)
+    where = os.fspath(path) if isinstance(path, str | os.PathLike) else f"{len(files)} files"
+    merger = Merger()
+    rows_read: dict[str, int] = {}
+    done_bytes = 0
+    for file in files:
+        text = file.suffix.lower() == ".csv" and file.is_file()
+        report = None
         if progress is not None:
-            progress(batch.bytes_read, rows)
-    if rows == 0:
-        msg = f"{path} has a header but no data rows: nothing to evaluate."
-        raise InputError(msg)
-    labels = sort_labels([*seen.values(), *(table.labels if table is not None else ())])
-    if positive is not None and keyed(positive) not in {keyed(x) for x in labels}:
-        msg = (
-            f"{positive_option} {positive!r} is not a label in {path}; "
-            f"labels are {list(labels[:20])}."
+            report = _Progress(progress, done_bytes, text, merger.rows).update
+        found = summarise_file(
+            file,
+            actual=actual,
+            predicted=predicted,
+            score=score,
+            weight=weight,
+            positive=positive,
+            encoding=encoding,
+            batch_rows=batch_rows,
+            progress=report,
         )
+        done_bytes += file.stat().st_size if text else 0
+        rows_read[part_id(file)] = found.rows
+        merger.add(found)
+    total = merger.result()
+    check_complete(total, rows_read)
+    if partial:
+        return total
+    if total.rows == 0:
+        files_named = f"{where} has" if len(files) == 1 else f"the {len(files)} files have"
+        msg = f"{files_named} a header but no data rows: nothing to evaluate."
         raise InputError(msg)
-    ranking = None
-    if score is not None:
-        ranking = stack.pop() if stack else Ranking.empty(weighted=weight is not None)
-        while stack:
-            ranking = stack.pop() + ranking
-    return Summaries(str(path), rows, table, ranking, labels, weighted_rows)
+    check_positive(total, positive, f"{positive_option} {positive!r} is not a label in {where}")
+    return total

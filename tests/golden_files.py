@@ -1,4 +1,7 @@
-"""Shared fixtures: where the seeds' golden numbers live, and a CLI runner."""
+"""Where the seeds' golden numbers live, and how a test loads them.
+
+A module of its own, not a conftest.py: `from conftest import ...` would find whichever
+conftest.py (tests/dask has one) was imported first."""
 
 from __future__ import annotations
 

@@ -1,0 +1,112 @@
+"""`informed merge A.json B.json ...`: summaries written by separate processes, merged.
+
+The files hold summaries with their coverage (`informed evaluate --partial`,
+`Summaries.to_json`), or bare `Table`, `Ranking` or `Tally` JSON (`to_json()`). The merge
+is exact; summaries that record their partitions refuse a partition covered twice and
+report the rows they cover. The report of the merged result is printed as `informed
+evaluate` (or `informed tally`) prints it; --output also writes the merged JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from informed.cli.output import FORMATS, Output, emit
+from informed.errors import InputError
+
+__all__ = ["add_parser", "merge_output", "run"]
+
+
+def add_parser(commands: Any) -> None:
+    """The `merge` subcommand and its options."""
+    me = commands.add_parser(
+        "merge",
+        help="merge summaries written separately (JSON) and report the result",
+        description="Merge the summaries of parts of one data set, written by separate "
+        "processes (informed evaluate --partial, or Table/Ranking/Tally to_json), "
+        "exactly; a partition covered twice is refused.",
+    )
+    me.add_argument("files", nargs="+", metavar="FILE", help="summary JSON files")
+    me.add_argument(
+        "--output", metavar="FILE", help="also write the merged summaries to FILE (JSON)"
+    )
+    me.add_argument(
+        "--positive",
+        metavar="LABEL",
+        help="the positive class: its one-vs-rest view, and the name of the ranked class",
+    )
+    me.add_argument(
+        "--alpha", type=float, default=0.5, help="F-measure weight, 1/(1+beta^2) (default 0.5)"
+    )
+    me.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default="text",
+        help="what to print: " + "; ".join(f"{k}, {v}" for k, v in FORMATS.items()),
+    )
+    me.add_argument("--all-labels", action="store_true", help="list every label, however many")
+    me.add_argument(
+        "--csv-raw",
+        action="store_true",
+        help="with --format csv, write labels exactly as they are (no formula guard)",
+    )
+
+
+def merge_output(args: argparse.Namespace, merged: Any) -> Output:
+    """The report of merged summaries: a Table's and a Ranking's as `evaluate` gives it,
+    a Tally's as `tally` gives it."""
+    from informed.cli.evaluate import report_summaries, source_name
+    from informed.io import Summaries
+    from informed.ranking import Ranking
+    from informed.table import Table
+
+    source = source_name(args.files)
+    report = argparse.Namespace(
+        **vars(args), ci=None, quota=[], bins=10, threshold=None, weights_are=None, seed=0
+    )
+    if isinstance(merged, Summaries):
+        if merged.tally is not None:
+            output = _tally_output(args, merged.tally, source)
+        else:
+            output = report_summaries(
+                report, merged.table, merged.ranking, merged.weighted_rows, source
+            )
+        from informed.cli.scale import coverage
+
+        output.coverage = coverage(merged, f"merged from {len(args.files)} files")
+        return output
+    if isinstance(merged, Table):
+        return report_summaries(report, merged, None, 0, source)
+    if isinstance(merged, Ranking):
+        return report_summaries(report, None, merged, 0, source)
+    return _tally_output(args, merged, source)
+
+
+def _tally_output(args: argparse.Namespace, tally: Any, source: str) -> Output:
+    from informed.tally import summarize_tally
+
+    if args.format == "csv":
+        msg = "a Tally's report is text or json; --format csv is for a Table or a Ranking."
+        raise InputError(msg)
+    return Output(source=source, tally=summarize_tally(tally))
+
+
+def run(args: argparse.Namespace) -> None:
+    """`informed merge`: merge the files, write --output, print the report."""
+    from informed.io import merge_files
+
+    if not 0.0 <= args.alpha <= 1.0:
+        msg = f"--alpha must lie in [0, 1]; got {args.alpha}."
+        raise InputError(msg)
+    if args.output:
+        from informed.cli.scale import check_save_path
+
+        check_save_path(args.output, "--output")
+    merged = merge_files(args.files)
+    output = merge_output(args, merged)
+    if args.output:
+        from informed.cli.scale import write_json
+
+        write_json(merged.to_json(), args.output)
+    emit(output, args.format)

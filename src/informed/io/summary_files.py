@@ -1,0 +1,101 @@
+"""Summary files written by separate processes, read back and merged (``informed merge``).
+
+A file holds `Summaries` (`Summaries.to_json`: the summaries with the partitions they
+cover) or a bare `Table`, `Ranking` or `Tally` (their `to_json`); its ``kind`` says which.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from informed._common import loads_strict
+from informed.errors import InputError, InputTypeError
+from informed.io.coverage import JSON_KIND, Merger, Summaries, summaries_from_dict
+from informed.ranking import Ranking
+from informed.table import Table
+
+__all__ = ["merge_files", "read_summary_file"]
+
+
+def read_summary_file(path: str | Path) -> Any:
+    """The Summaries, Table, Ranking or Tally a JSON file holds (by its `kind`)."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        msg = f"{file}: cannot be read ({exc})."
+        raise InputError(msg) from None
+    try:
+        data = loads_strict(text, f"{file}")
+    except json.JSONDecodeError as exc:
+        msg = f"{file}: not a JSON document ({exc})."
+        raise InputError(msg) from None
+    kind = data.get("kind") if isinstance(data, dict) else None
+    readers: dict[str, Any] = {
+        JSON_KIND: summaries_from_dict,
+        "informed.Table": Table.from_dict,
+        "informed.Ranking": Ranking.from_dict,
+    }
+    if kind == "informed.Tally":
+        from informed.tally import Tally
+
+        readers[kind] = Tally.from_dict
+    if kind not in readers:
+        msg = (
+            f"{file}: not a summary of informed (its kind is {kind!r}; expected one of "
+            f"{sorted([*readers, 'informed.Tally'])})."
+        )
+        raise InputError(msg)
+    try:
+        return readers[kind](data)
+    except (InputError, InputTypeError) as exc:
+        raise type(exc)(f"{file}: {exc}") from None
+
+
+def merge_files(paths: Sequence[str | Path]) -> Any:
+    """The merge of the summaries in JSON files written separately (``informed merge``).
+
+    Every file holds `Summaries` (then no partition may be covered twice) or every file
+    holds the same kind of bare summary (Table, Ranking or Tally JSON, which records no
+    coverage, so only the sums are checked); a mix is refused, as its coverage could not
+    be checked.
+    """
+    if not paths:
+        msg = "name at least one summary file to merge."
+        raise InputError(msg)
+    found = [read_summary_file(p) for p in paths]
+    kinds = {type(x).__name__ for x in found}
+    if len(kinds) > 1:
+        msg = (
+            f"cannot merge a mix of {sorted(kinds)}: give files of one kind (summaries "
+            "that record their partitions cannot be checked against bare ones)."
+        )
+        raise InputError(msg)
+    if isinstance(found[0], Summaries):
+        owner: dict[str, str | Path] = {}
+        for path, item in zip(paths, found, strict=True):
+            for part in sorted(item.parts):
+                if part in owner:
+                    msg = (
+                        f"{owner[part]} and {path} both cover the partition {part!r}: its "
+                        "rows would be counted twice; merge each partial result once."
+                    )
+                    raise InputError(msg)
+                owner[part] = path
+        merger = Merger()
+        for path, item in zip(paths, found, strict=True):
+            try:
+                merger.add(item)
+            except (InputError, InputTypeError) as exc:
+                raise type(exc)(f"{path}: {exc}") from None
+        return merger.result()
+    total = found[0]
+    for path, item in zip(paths[1:], found[1:], strict=True):
+        try:
+            total = total + item
+        except (InputError, InputTypeError) as exc:
+            raise type(exc)(f"{path}: {exc}") from None
+    return total

@@ -1,0 +1,27 @@
+"""A Dask cluster for the tests: a LocalCluster of two worker processes (not threads),
+started once for the session and closed at its end."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import distributed
+import pytest
+
+
+@pytest.fixture(scope="session")
+def client() -> Iterator[Any]:
+    """A Client of a LocalCluster with 2 single-threaded worker processes."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # a free port: never "8787 is already in use"
+            silence_logs=logging.CRITICAL,
+        ) as cluster,
+        distributed.Client(cluster) as connected,
+    ):
+        yield connected
