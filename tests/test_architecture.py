@@ -22,7 +22,7 @@ MAX_LINES = 500
 
 # lowest first; units within one layer do not import each other
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors",),
+    ("errors", "_lazy"),
     ("_common", "columns"),
     ("labels", "measures", "_markup"),
     ("table",),

@@ -10,8 +10,9 @@ line's `informed --help` start without importing numpy, scipy or rich.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
     from informed.errors import InputError, InputTypeError, UndefinedMeasureWarning
@@ -94,16 +95,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first use and keep the name here."""
-    source = _SOURCES.get(name)
-    if source is None:
-        msg = f"module 'informed' has no attribute {name!r}"
-        raise AttributeError(msg)
-    value = getattr(import_module(source), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)

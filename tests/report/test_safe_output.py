@@ -202,8 +202,8 @@ def test_fuzz_every_output_is_safe(
     assert code == 0
     _check_text(err)
     assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", page.read_text("utf-8"))
-    # an error naming a fuzzed column
-    code, out, err = _run([*base, "--predicted", column], capsys)
+    # an error naming a fuzzed column ("--predicted=-x": a column "-x", not an option)
+    code, out, err = _run([*base, f"--predicted={column}"], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1
     _check_text(err)
     # the tally: categories are labels too

@@ -19,9 +19,10 @@ scipy.stats.
 from __future__ import annotations
 
 import sys
-from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+
+from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
     from informed.inference.compare import RANKING_COMPARED, TABLE_COMPARED, compare
@@ -146,15 +147,4 @@ class _Package(ModuleType):
 sys.modules[__name__].__class__ = _Package
 
 
-def __getattr__(name: str) -> Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        msg = f"module 'informed.inference' has no attribute {name!r}"
-        raise AttributeError(msg)
-    value = getattr(import_module(source), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)

@@ -8,8 +8,9 @@ Tally's modules (and scipy.sparse with them), nor the reverse.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
     from informed.io.batches import FORMATS, Batch, Columns, iter_batches, read_columns
@@ -57,15 +58,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        msg = f"module 'informed.io' has no attribute {name!r}"
-        raise AttributeError(msg)
-    value = getattr(import_module(source), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)
