@@ -22,7 +22,7 @@ from informed._common import loads_strict, readonly
 from informed.columns import frame_column
 from informed.errors import InputError, MemoryLimitError
 from informed.labels import Label, as_label, keyed, sort_labels
-from informed.measures import Cells, as_cells
+from informed.measures import Cells
 from informed.table.counting import count_labels, count_matrix
 from informed.table.display import table_html, table_text
 from informed.table.json_form import parts_from_dict, table_dict
@@ -357,14 +357,17 @@ class Table:
 
     def square_cells(self) -> tuple[tuple[Label, ...], Cells]:
         """The square table over the union of labels as `informed.measures.Cells`: its
-        non-zero cells (every cell of a dense table) in row-major order, read by every
-        measure as it reads the array `square` gives."""
-        if self.storage == "dense":
-            labels, square = self.square()
-            return labels, as_cells(square)
-        labels, rows, cols = self._square_positions()
-        sr, sc, values = self._stored.placed_cells(rows, cols, len(labels))
-        return labels, Cells(values, sr, sc, (len(labels), len(labels)))
+        non-zero cells in row-major order (kept), read by every measure as it reads the
+        array `square` gives, to the last bit, however the table is stored."""
+        if "cells" not in self._cache:
+            labels, rows, cols = self._square_positions()
+            sr, sc, values = self._stored.placed_cells(rows, cols, len(labels))
+            cells = Cells(values, sr, sc, (len(labels),) * 2)
+            for array in (cells.values, cells.rows, cells.cols):
+                array.flags.writeable = False
+            self._cache["cells"] = (labels, cells)
+        found: tuple[tuple[Label, ...], Cells] = self._cache["cells"]
+        return found
 
     def one_vs_rest(self, label: Any) -> OneVsRest:
         """The 2x2 view of `label` against every other label."""
