@@ -167,8 +167,9 @@ class Stored:
         return self.values[self.cols == index].sum()
 
     def placed(self, rows: Index, cols: Index, size: int) -> NDArray[Any]:
-        """A dense (size, size) matrix holding row i at rows[i] and column j at cols[j]."""
-        out = np.zeros((size, size), dtype=self.dtype)
+        """A dense (size, size) matrix holding row i at rows[i] and column j at cols[j]
+        (checked against the memory there is)."""
+        out = dense_zeros((size, size), self.dtype, "the square table")
         if self.dense is not None:
             if self.dense.size:
                 out[np.ix_(rows, cols)] = self.dense
