@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,29 +100,41 @@ def coverage_line(coverage: dict[str, Any]) -> str:
     )
 
 
-def _text(output: Output, color: bool, width: int) -> str:
+def _text(output: Output, color: bool, width: int) -> Iterator[str]:
+    """The text report in pieces, to print one after another; with --all-labels on many
+    labels, the per-label rows come one line at a time (`informed.report.rows`)."""
     from informed._common import printable
     from informed.report import render_evaluation, render_ranking, render_tally
+    from informed.report.rows import STREAMED_LABELS, per_label_lines
 
     texts = [output.preamble] if output.preamble else []
     if output.coverage is not None:
         texts.append(coverage_line(output.coverage))
     if output.tally is not None:
-        return "\n\n".join([*texts, render_tally(output.tally, color=color, width=width)])
-    if output.evaluation is not None:
+        yield "\n\n".join([*texts, render_tally(output.tally, color=color, width=width)])
+        return
+    evaluation = output.evaluation
+    streamed = False
+    if evaluation is not None:
+        streamed = output.all_labels and len(evaluation.table.labels) > STREAMED_LABELS
         texts.append(
             render_evaluation(
-                output.evaluation,
+                evaluation,
                 output.source,
                 output.intervals,
                 pay=output.pay,
                 all_labels=output.all_labels,
                 color=color,
                 width=width,
+                per_label=not streamed,
             )
         )
+        if streamed:
+            yield "\n\n".join(texts)
+            yield from per_label_lines(evaluation, width)
+            texts = []
     if output.summary is not None:
-        if output.evaluation is None:
+        if evaluation is None:
             texts.append(f"{printable(output.source)}: N = {output.summary.n:g}")
         texts.append(render_ranking(output.summary, output.positive, color=color, width=width))
     if output.threshold is not None:
@@ -130,7 +143,8 @@ def _text(output: Output, color: bool, width: int) -> str:
         texts.append(
             render_operating_point(output.threshold, output.threshold_interval, color=color)
         )
-    return "\n\n".join(texts)
+    if texts:
+        yield ("\n" if streamed else "") + "\n\n".join(texts)
 
 
 def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
@@ -146,7 +160,14 @@ def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
             print(f"informed: {coverage_line(output.coverage)}", file=sys.stderr)
     else:
         color = sys.stdout.isatty()
-        print(_text(output, color, terminal_width() if width is None else width))
+        pieces = _text(output, color, terminal_width() if width is None else width)
+        first = True
+        for piece in pieces:
+            if not first:
+                sys.stdout.write("\n")
+            sys.stdout.write(piece)
+            first = False
+        sys.stdout.write("\n")
 
 
 def check_html_path(path: str) -> None:

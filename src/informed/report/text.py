@@ -45,6 +45,7 @@ from informed.report.contents import (
 )
 from informed.report.document import bootstrap_document
 from informed.report.references import references_of
+from informed.report.rows import STREAMED_LABELS, per_label_lines
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
 from informed.tally.document import TallySummary
@@ -314,15 +315,20 @@ def render_evaluation(
     all_labels: bool = False,
     color: bool = False,
     width: int = WIDTH,
+    per_label: bool = True,
 ) -> str:
     """The contingency report as text (ANSI colours only when `color`).
 
     `intervals` is a `Bootstrap` of the same table (`informed.bootstrap`), `pay` the
     table's `Payoff` (computed here only when not given); `width` is the number of
-    columns (at least `MIN_WIDTH`).
+    columns (at least `MIN_WIDTH`). With `all_labels` and more than `STREAMED_LABELS`
+    labels, the contingency and payoff tables stay summarised and the per-label rows are
+    plain lines (`informed.report.rows.per_label_lines`, which the command line streams;
+    `per_label=False` leaves them out).
     """
     if pay is None:
         pay = payoff(result.table)
+    many = all_labels and len(result.table.labels) > STREAMED_LABELS
     head = Text(f"{printable(source)}: N = {_count(result.table.n)}", style="bold")
     if result.positive is not None:
         head.append(f", positive label {printable(repr(result.positive))}")
@@ -332,12 +338,17 @@ def render_evaluation(
         assert pay is not None
         return [_contingency(result, limit), _payoff(result, pay, limit)]
 
-    parts += [_titled(*part) for part in tables(_label_limit(tables, all_labels, width))]
+    limit = _label_limit(tables, all_labels and not many, width)
+    parts += [_titled(*part) for part in tables(limit)]
     parts.append(_measures(result, intervals))
-    per_label = _per_label(result, all_labels, width)
-    if per_label is not None:
-        parts.append(per_label)
-    return _render(parts, color, width)
+    if per_label and not many:
+        section = _per_label(result, all_labels, width)
+        if section is not None:
+            parts.append(section)
+    text = _render(parts, color, width)
+    if per_label and many:
+        text += "\n" + "\n".join(per_label_lines(result, width))
+    return text
 
 
 def _legend(names: Sequence[str]) -> Text:
