@@ -21,7 +21,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import byte_size, check_memory, readonly
+from informed._common import check_memory, readonly
 from informed.errors import InputError, InputTypeError, MemoryLimitError
 from informed.labels import Label, keyed, label_kind, sort_labels
 
@@ -253,10 +253,10 @@ def dense_zeros(shape: tuple[int, int], dtype: Any, what: str) -> NDArray[Any]:
     K, C = shape
     nbytes = K * C * np.dtype(dtype).itemsize
     way_out = (
-        "keep the table sparse (storage='sparse', the default for tables this size) and read "
-        "its non-zero cells with `table.cells`"
+        "keep the table sparse (storage='sparse', or --storage sparse on the command line; "
+        "the default for tables this size) and read its non-zero cells with `table.cells`"
     )
-    what = f"{what} of {K:,} x {C:,} labels ({byte_size(nbytes)})"
+    what = f"{what} of {K:,} x {C:,} labels"
     check_memory(nbytes, what, way_out)
     try:
         return np.zeros(shape, dtype=dtype)
