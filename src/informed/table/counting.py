@@ -25,6 +25,7 @@ from informed.labels import (
     Label,
     as_label,
     as_vector,
+    canonical_order,
     check_one_kind,
     code_column,
     label_key,
@@ -140,7 +141,7 @@ def _reordered(counts: Stored, rows: list[int], cols: list[int], storage: str) -
 
 def _canonical(labels: tuple[Label, ...]) -> list[int]:
     """Positions of `labels` in canonical order."""
-    return sorted(range(len(labels)), key=lambda i: label_key(labels[i]))
+    return canonical_order(labels)
 
 
 def _occurring(coded: Coded) -> Coded:
@@ -360,8 +361,8 @@ def count_matrix(
     if rows == "actual":
         r, c, K, C = c, r, C, K
     row_labels, col_labels = _axis_labels((K, C), labels, predicted, actual)
-    row_order = sorted(range(K), key=lambda i: label_key(row_labels[i]))
-    col_order = sorted(range(C), key=lambda j: label_key(col_labels[j]))
+    row_order = canonical_order(row_labels)
+    col_order = canonical_order(col_labels)
     new_row = np.argsort(np.asarray(row_order, dtype=np.intp)).astype(np.intp)
     new_col = np.argsort(np.asarray(col_order, dtype=np.intp)).astype(np.intp)
     return Counted(

@@ -116,8 +116,11 @@ class Payoff:
         out[self.cells.cols[start:stop]] = self.cells.values[start:stop]
         return out
 
-    def block(self, rows: Sequence[int], cols: Sequence[int]) -> NDArray[np.float64]:
-        """The cells of `rows` x `cols` (positions in `labels`) as a small dense matrix."""
+    def block(
+        self, rows: Sequence[int], cols: Sequence[int], *, counts: bool = False
+    ) -> NDArray[np.float64]:
+        """The cells of `rows` x `cols` (positions in `labels`) as a small dense matrix:
+        their payoffs, or with `counts` their counts."""
         r = np.asarray(rows, dtype=np.intp)
         c = np.asarray(cols, dtype=np.intp)
         out = np.zeros((r.size, c.size), dtype=np.float64)
@@ -127,7 +130,8 @@ class Payoff:
         where_col[c] = np.arange(c.size)
         i, j = where_row[self.cells.rows], where_col[self.cells.cols]
         keep = (i >= 0) & (j >= 0)
-        out[i[keep], j[keep]] = self.cells.values[keep]
+        values = self.cells.counts if counts else self.cells.values
+        out[i[keep], j[keep]] = values[keep]
         return out
 
     @property

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from informed._common import check_memory, readonly
 from informed.errors import InputError, InputTypeError, MemoryLimitError
-from informed.labels import Label, keyed, label_kind, sort_labels
+from informed.labels import Label, label_kinds, positions_in, sort_labels
 
 __all__ = [
     "DENSE_ALWAYS",
@@ -331,7 +331,7 @@ def merged(
         ("actual", first[2], second[2]),
     ):
         if mine and theirs:
-            kinds = {label_kind(x) for x in (*mine, *theirs)}
+            kinds = label_kinds(mine) | label_kinds(theirs)
             if len(kinds) > 1:
                 msg = (
                     f"cannot merge tables whose {axis} labels are of different kinds: "
@@ -342,14 +342,8 @@ def merged(
     cols = sort_labels((*first[2], *second[2]))
     weighted = first[0].dtype.kind == "f" or second[0].dtype.kind == "f"
     dtype = np.dtype(np.float64 if weighted else np.int64)
-    row_at = {keyed(x): i for i, x in enumerate(rows)}
-    col_at = {keyed(x): j for j, x in enumerate(cols)}
     places = [
-        (
-            stored,
-            np.array([row_at[keyed(x)] for x in predicted], dtype=np.intp),
-            np.array([col_at[keyed(x)] for x in actual], dtype=np.intp),
-        )
+        (stored, positions_in(predicted, rows), positions_in(actual, cols))
         for stored, predicted, actual in (first, second)
     ]
     if first[0].kind == second[0].kind == "dense" and len(rows) * len(cols) <= DENSE_VIEW:

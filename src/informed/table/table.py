@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from informed._common import loads_strict, readonly
 from informed.columns import frame_column
 from informed.errors import InputError, MemoryLimitError
-from informed.labels import Label, as_label, keyed, sort_labels
+from informed.labels import Label, as_label, keyed, positions_in, sort_labels
 from informed.measures import Cells
 from informed.table.counting import count_labels, count_matrix
 from informed.table.display import table_html, table_text
@@ -323,9 +323,8 @@ class Table:
         """The union of labels and where each row and column falls in it (kept)."""
         if "union" not in self._cache:
             labels = sort_labels((*self.predicted, *self.actual))
-            position = {keyed(x): i for i, x in enumerate(labels)}
-            rows = np.array([position[keyed(x)] for x in self.predicted], dtype=np.intp)
-            cols = np.array([position[keyed(x)] for x in self.actual], dtype=np.intp)
+            rows = positions_in(self.predicted, labels)
+            cols = positions_in(self.actual, labels)
             self._cache["union"] = (labels, readonly(rows), readonly(cols))
         found: tuple[tuple[Label, ...], NDArray[np.intp], NDArray[np.intp]] = self._cache["union"]
         return found

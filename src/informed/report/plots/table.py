@@ -71,8 +71,10 @@ def contingency_svg(
         else ("Contingency table: counts")
     )
     where = _index(pay.labels)
-    payoffs = pay.block([where[keyed(x)] for x in rows], [where[keyed(x)] for x in columns])
-    counts = [[table.count(p, a) for a in columns] for p in rows]
+    row_at, col_at = [where[keyed(x)] for x in rows], [where[keyed(x)] for x in columns]
+    payoffs = pay.block(row_at, col_at)
+    kind = float if table.weighted else int
+    counts = [[kind(v) for v in line] for line in pay.block(row_at, col_at, counts=True).tolist()]
     grid = np.array(counts, dtype=np.float64).reshape(len(rows), len(columns))
     cell = 1.0 if size <= 4 else (0.75 if size <= 10 else 0.5)
     width = min(max(3.0 + cell * len(columns), 5.0), 12.5)
