@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from informed.tally import TallySummary
 
 __all__ = [
+    "COMPACT_LABELS",
     "FORMATS",
     "Output",
     "check_html_path",
@@ -38,6 +39,9 @@ FORMATS = {
     "csv": "one row per label and one overall, a column per measure",
 }
 """The output formats and what each is."""
+
+COMPACT_LABELS = 1000
+"""With more labels than this, the JSON document is written on one line (not indented)."""
 
 
 @dataclass
@@ -151,7 +155,11 @@ def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
     """Print the output on stdout as JSON, CSV or text (`width` columns; by default the
     terminal's, or 100 when stdout is not a terminal)."""
     if fmt == "json":
-        print(json.dumps(_document(output), indent=1, allow_nan=False))
+        document = _document(output)
+        # indented for people; one line for thousands of labels, whose indentation would
+        # take most of the time and the bytes (and no one reads it by eye)
+        many = len(document.get("per_label", ())) > COMPACT_LABELS
+        print(json.dumps(document, indent=None if many else 1, allow_nan=False))
     elif fmt == "csv":
         from informed.report import measures_csv
 
