@@ -52,7 +52,9 @@ def make_data(folder: Path, rows: int, labels: int) -> None:
         step = 100_000
         for start in range(0, rows, step):
             a, p = actual[start : start + step], predicted[start : start + step]
-            handle.write("".join(f"c{x},c{y}\n" for x, y in zip(a.tolist(), p.tolist(), strict=True)))
+            handle.write(
+                "".join(f"c{x},c{y}\n" for x, y in zip(a.tolist(), p.tolist(), strict=True))
+            )
 
 
 def run_route(route: str, folder: Path) -> dict[str, object]:
@@ -64,7 +66,9 @@ def run_route(route: str, folder: Path) -> dict[str, object]:
 
         args = ["evaluate", str(folder / "rows.csv"), "--actual", "actual"]
         args += ["--predicted", "predicted", "--quiet"]
-        args += ["--format", "json"] if route == "informed json" else ["--html", str(folder / "r.html")]
+        args += (
+            ["--format", "json"] if route == "informed json" else ["--html", str(folder / "r.html")]
+        )
         with contextlib.redirect_stdout(io.StringIO()) as out:
             code = main(args)
         note = f"exit {code}, {len(out.getvalue()):,} bytes of stdout"

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
 from numpy.typing import NDArray
 
 from informed.errors import InputError, MemoryLimitError
@@ -21,6 +22,7 @@ __all__ = [
     "check_choice",
     "check_memory",
     "json_float",
+    "json_floats",
     "loads_strict",
     "memory_available",
     "printable",
@@ -44,6 +46,16 @@ def json_float(value: Any) -> float | None:
     """
     number = float(value)
     return None if math.isnan(number) else number
+
+
+def json_floats(values: Any) -> list[float | None]:
+    """`json_float` of every value of an array, at the speed of `tolist` (for columns of
+    hundreds of thousands of values).
+
+    >>> json_floats([0.5, float("nan")])
+    [0.5, None]
+    """
+    return [None if math.isnan(v) else v for v in np.ravel(np.asarray(values, float)).tolist()]
 
 
 def loads_strict(text: str | bytes, what: str) -> Any:

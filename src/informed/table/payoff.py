@@ -23,7 +23,6 @@ Powers, D. M. W. The Bookmaker tests your Edge (poster).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -31,7 +30,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import json_float
+from informed._common import json_float, json_floats
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label
 from informed.measures import margins, ratio, scatter
@@ -178,8 +177,7 @@ class Payoff:
         non-zero cells, positions in ``"labels"``) for a sparse one: a table of many
         labels never writes its L x L floats."""
 
-        def clean(values: NDArray[np.float64]) -> Any:
-            return [None if math.isnan(v) else v for v in np.ravel(values).tolist()]
+        clean = json_floats
 
         if self.storage == "dense":
             width = len(self.labels)
