@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING
 from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from informed.errors import InputError, InputTypeError, UndefinedMeasureWarning
+    from informed.errors import (
+        InputError,
+        InputTypeError,
+        MemoryLimitError,
+        UndefinedMeasureWarning,
+    )
     from informed.inference import Bootstrap, Comparison, Interval, bootstrap, compare
     from informed.measures import MEASURES, Measure
     from informed.ranking import OperatingPoint, Ranking, ranking_report
@@ -38,6 +43,7 @@ if TYPE_CHECKING:
 # each public name and the module that defines it
 _SOURCES = {
     "InputError": "informed.errors",
+    "MemoryLimitError": "informed.errors",
     "InputTypeError": "informed.errors",
     "UndefinedMeasureWarning": "informed.errors",
     "Bootstrap": "informed.inference",
@@ -76,6 +82,7 @@ __all__ = [
     "Interval",
     "Matching",
     "Measure",
+    "MemoryLimitError",
     "OneVsRest",
     "OperatingPoint",
     "Payoff",

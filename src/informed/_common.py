@@ -8,13 +8,26 @@ from __future__ import annotations
 
 import json
 import math
+import os
+from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
 from numpy.typing import NDArray
 
-from informed.errors import InputError
+from informed.errors import InputError, MemoryLimitError
 
-__all__ = ["check_choice", "json_float", "loads_strict", "printable", "readonly"]
+__all__ = [
+    "byte_size",
+    "check_choice",
+    "check_memory",
+    "json_float",
+    "json_floats",
+    "loads_strict",
+    "memory_available",
+    "printable",
+    "readonly",
+]
 
 Array = TypeVar("Array", bound=NDArray[Any])
 
@@ -33,6 +46,16 @@ def json_float(value: Any) -> float | None:
     """
     number = float(value)
     return None if math.isnan(number) else number
+
+
+def json_floats(values: Any) -> list[float | None]:
+    """`json_float` of every value of an array, at the speed of `tolist` (for columns of
+    hundreds of thousands of values).
+
+    >>> json_floats([0.5, float("nan")])
+    [0.5, None]
+    """
+    return [None if math.isnan(v) else v for v in np.ravel(np.asarray(values, float)).tolist()]
 
 
 def loads_strict(text: str | bytes, what: str) -> Any:
@@ -74,3 +97,90 @@ def printable(text: object) -> str:
     a\x1b[2Jb\x0dc\x09d
     """
     return str(text).translate(_UNPRINTABLE)
+
+
+def _read_number(path: Path, key: str | None = None) -> int | None:
+    """An integer from a /proc or /sys file (a `key:` line of it, in kB), None if absent."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return None
+    if key is None:
+        word = text.strip()
+        return int(word) if word.isdigit() else None
+    for line in text.splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) * 1024
+    return None
+
+
+def memory_available() -> int | None:
+    """Bytes this process may still allocate, as far as the system says: the least of the
+    memory the kernel reports available, the room left under the control group's limit,
+    and under the address-space and data limits (`ulimit -v`); None where none is known.
+    """
+    room: list[int] = []
+    available = _read_number(Path("/proc/meminfo"), "MemAvailable")
+    if available is not None:
+        room.append(available)
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        if line.startswith("0::"):  # cgroup v2
+            group = Path("/sys/fs/cgroup") / line[3:].lstrip("/")
+            limit = _read_number(group / "memory.max")
+            used = _read_number(group / "memory.current")
+            if limit is not None and used is not None:
+                room.append(max(limit - used, 0))
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not a Unix
+        return min(room) if room else None
+    status = Path("/proc/self/status")
+    for limit_name, key in (("RLIMIT_AS", "VmSize"), ("RLIMIT_DATA", "VmData")):
+        soft = resource.getrlimit(getattr(resource, limit_name))[0]
+        if soft != resource.RLIM_INFINITY:
+            used = _read_number(status, key)
+            room.append(max(soft - (used or 0), 0))
+    return min(room) if room else None
+
+
+def check_memory(nbytes: int, what: str, way_out: str) -> None:
+    """Refuse, before allocating, `nbytes` that exceed the memory available: a
+    MemoryLimitError saying `what` needs how much, what there is, and `way_out`.
+
+    Set INFORMED_MEMORY_LIMIT (bytes) to use a smaller budget than the system's.
+
+    >>> try:
+    ...     check_memory(1 << 60, "a table of 2^57 cells", "keep it sparse")
+    ... except MemoryError as error:
+    ...     print(str(error).split(",")[0])
+    a table of 2^57 cells needs 1 EiB
+    """
+    budget = memory_available()
+    override = os.environ.get("INFORMED_MEMORY_LIMIT", "")
+    if override.isdigit():
+        budget = int(override) if budget is None else min(budget, int(override))
+    if budget is not None and nbytes > budget:
+        msg = (
+            f"{what} needs {byte_size(nbytes)}, more than the {byte_size(budget)} of memory "
+            f"available; {way_out}."
+        )
+        raise MemoryLimitError(msg)
+
+
+def byte_size(nbytes: float) -> str:
+    """A number of bytes in words.
+
+    >>> byte_size(3_200_000_000), byte_size(512)
+    ('2.98 GiB', '512 bytes')
+    """
+    if nbytes < 1024:
+        return f"{int(nbytes)} bytes"
+    for unit in ("KiB", "MiB", "GiB", "TiB", "PiB"):
+        nbytes /= 1024
+        if nbytes < 1024:
+            return f"{nbytes:.3g} {unit}"
+    return f"{nbytes / 1024:.3g} EiB"

@@ -7,7 +7,7 @@ how to fix it. Bad values raise subclasses of `ValueError`, bad types subclasses
 
 from __future__ import annotations
 
-__all__ = ["InputError", "InputTypeError", "UndefinedMeasureWarning", "at_row"]
+__all__ = ["InputError", "InputTypeError", "MemoryLimitError", "UndefinedMeasureWarning", "at_row"]
 
 
 class InputError(ValueError):
@@ -16,6 +16,12 @@ class InputError(ValueError):
 
 class InputTypeError(TypeError):
     """An input has the wrong type (a set where a sequence is needed, mixed label types)."""
+
+
+class MemoryLimitError(InputError, MemoryError):
+    """A computation would need more memory than there is; the message names the sizes
+    and the way out. Both an `InputError` (the command line prints it in one line) and a
+    `MemoryError`."""
 
 
 class UndefinedMeasureWarning(UserWarning):

@@ -33,11 +33,14 @@ __all__ = [
     "Label",
     "as_label",
     "as_vector",
+    "canonical_order",
     "code_column",
     "code_labels",
     "keyed",
     "label_key",
     "label_kind",
+    "label_kinds",
+    "positions_in",
     "sort_labels",
 ]
 
@@ -84,12 +87,51 @@ def keyed(label: Label) -> tuple[str, Label]:
     return (label_kind(label), label)
 
 
+def _plain(labels: Sequence[Label]) -> bool:
+    """No bool and one kind (numbers, or strings): Python's own equality and order are
+    then the canonical ones, and labels need no `keyed` (a fast path for many labels)."""
+    types = set(map(type, labels))
+    return types <= {int, float} or types == {str}
+
+
 def sort_labels(labels: Iterable[Label]) -> tuple[Label, ...]:
     """The distinct labels in canonical order (True and 1 stay two labels)."""
+    labels = list(labels)
+    if _plain(labels):
+        return tuple(sorted(dict.fromkeys(labels)))
     distinct: dict[tuple[str, Label], Label] = {}
     for label in labels:
         distinct.setdefault(keyed(label), label)
     return tuple(sorted(distinct.values(), key=label_key))
+
+
+def canonical_order(labels: Sequence[Label]) -> list[int]:
+    """Positions of `labels` (distinct) in canonical order."""
+    if _plain(labels):
+        return sorted(range(len(labels)), key=labels.__getitem__)
+    return sorted(range(len(labels)), key=lambda i: label_key(labels[i]))
+
+
+def label_kinds(labels: Sequence[Label]) -> set[str]:
+    """The kinds of `labels` (one call of `label_kind` per Python type)."""
+    return {label_kind(next(x for x in labels if type(x) is t)) for t in set(map(type, labels))}
+
+
+def positions_in(labels: Sequence[Label], among: Sequence[Label]) -> NDArray[np.intp]:
+    """Where each of `labels` is in `among`, which is in canonical order (as
+    `sort_labels` gives it); every one of `labels` must be there; True is not 1."""
+    types = set(map(type, labels)) | set(map(type, among))
+    if types == {str} or types == {int}:  # numpy sorts these as Python does
+        try:
+            found = np.searchsorted(np.array(among), np.array(labels))
+            return np.asarray(found, dtype=np.intp)
+        except OverflowError:  # ints beyond int64: the dictionary below
+            pass
+    if _plain(among) and _plain(labels):
+        at: dict[Any, int] = {x: i for i, x in enumerate(among)}
+        return np.fromiter((at[x] for x in labels), dtype=np.intp, count=len(labels))
+    where = {keyed(x): i for i, x in enumerate(among)}
+    return np.fromiter((where[keyed(x)] for x in labels), dtype=np.intp, count=len(labels))
 
 
 def check_one_kind(labels: Sequence[Label], name: str) -> str | None:

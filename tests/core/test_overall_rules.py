@@ -195,12 +195,17 @@ def test_bootstrap_follows_undefined(undefined: str) -> None:
 @pytest.mark.parametrize("undefined", ["propagate", "omit"])
 def test_bootstrap_replicates_equal_the_brute_force(undefined: str) -> None:
     """Each replicate value is the brute-force rule of its replicate table: the replicate
-    tables are drawn again from the same seed (one multinomial call) and compared."""
+    tables are drawn again from the same seed (one multinomial call over the non-zero
+    cells, in row-major order; a zero cell stays zero) and compared."""
     square = np.array(ISSUE_TABLE)
     names = [*AVERAGED, "correlation"]
     result = bootstrap(_table(ISSUE_TABLE), names, replicates=50, seed=7, undefined=undefined)
     rng = np.random.default_rng(7)
-    drawn = rng.multinomial(int(square.sum()), (square / square.sum()).ravel(), size=50)
+    filled = square.ravel() > 0
+    assert not filled.all()  # the table has empty cells, which must stay empty
+    drawn = np.zeros((50, square.size), dtype=np.int64)
+    probabilities = (square.ravel() / square.sum())[filled]
+    drawn[:, filled] = rng.multinomial(int(square.sum()), probabilities, size=50)
     for name in names:
         expected = [brute_average(d.reshape(3, 3).tolist(), name, undefined) for d in drawn]
         got = result.distribution[name].tolist()

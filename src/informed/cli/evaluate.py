@@ -111,7 +111,18 @@ def add_parser(commands: Any) -> None:
     ev.add_argument(
         "--html", metavar="FILE", help="also write a self-contained HTML report with plots"
     )
-    ev.add_argument("--all-labels", action="store_true", help="list every label, however many")
+    ev.add_argument(
+        "--all-labels",
+        action="store_true",
+        help="list every label, however many (beyond 200, the per-label rows are streamed)",
+    )
+    ev.add_argument(
+        "--storage",
+        choices=["auto", "dense", "sparse"],
+        default="auto",
+        help="how the table holds its counts: every cell, or only the non-zero ones; auto "
+        "(the default) is sparse for many labels with few cells filled",
+    )
     ev.add_argument(
         "--encoding", default="utf-8", help="text encoding of a CSV file (default utf-8)"
     )
@@ -230,6 +241,7 @@ def _read(args: argparse.Namespace) -> Summaries:
             progress=progress.update,
             positive_option="--positive",
             partial=args.partial is not None,
+            storage=args.storage,
         )
     finally:
         progress.close()

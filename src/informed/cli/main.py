@@ -87,6 +87,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"informed: error: {printable(exc)}", file=sys.stderr)
         return 2
+    except MemoryError as exc:  # an allocation not checked before (MemoryLimitError is)
+        from informed._common import printable
+
+        print(
+            f"informed: error: out of memory ({printable(exc) or 'no detail'}); a table of "
+            "many labels is stored sparsely by default (--storage auto): check --storage, "
+            "or free memory.",
+            file=sys.stderr,
+        )
+        return 2
     return 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from informed.tally import TallySummary
 
 __all__ = [
+    "COMPACT_LABELS",
     "FORMATS",
     "Output",
     "check_html_path",
@@ -37,6 +39,9 @@ FORMATS = {
     "csv": "one row per label and one overall, a column per measure",
 }
 """The output formats and what each is."""
+
+COMPACT_LABELS = 1000
+"""With more labels than this, the JSON document is written on one line (not indented)."""
 
 
 @dataclass
@@ -99,29 +104,41 @@ def coverage_line(coverage: dict[str, Any]) -> str:
     )
 
 
-def _text(output: Output, color: bool, width: int) -> str:
+def _text(output: Output, color: bool, width: int) -> Iterator[str]:
+    """The text report in pieces, to print one after another; with --all-labels on many
+    labels, the per-label rows come one line at a time (`informed.report.rows`)."""
     from informed._common import printable
     from informed.report import render_evaluation, render_ranking, render_tally
+    from informed.report.rows import STREAMED_LABELS, per_label_lines
 
     texts = [output.preamble] if output.preamble else []
     if output.coverage is not None:
         texts.append(coverage_line(output.coverage))
     if output.tally is not None:
-        return "\n\n".join([*texts, render_tally(output.tally, color=color, width=width)])
-    if output.evaluation is not None:
+        yield "\n\n".join([*texts, render_tally(output.tally, color=color, width=width)])
+        return
+    evaluation = output.evaluation
+    streamed = False
+    if evaluation is not None:
+        streamed = output.all_labels and len(evaluation.table.labels) > STREAMED_LABELS
         texts.append(
             render_evaluation(
-                output.evaluation,
+                evaluation,
                 output.source,
                 output.intervals,
                 pay=output.pay,
                 all_labels=output.all_labels,
                 color=color,
                 width=width,
+                per_label=not streamed,
             )
         )
+        if streamed:
+            yield "\n\n".join(texts)
+            yield from per_label_lines(evaluation, width)
+            texts = []
     if output.summary is not None:
-        if output.evaluation is None:
+        if evaluation is None:
             texts.append(f"{printable(output.source)}: N = {output.summary.n:g}")
         texts.append(render_ranking(output.summary, output.positive, color=color, width=width))
     if output.threshold is not None:
@@ -130,14 +147,19 @@ def _text(output: Output, color: bool, width: int) -> str:
         texts.append(
             render_operating_point(output.threshold, output.threshold_interval, color=color)
         )
-    return "\n\n".join(texts)
+    if texts:
+        yield ("\n" if streamed else "") + "\n\n".join(texts)
 
 
 def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
     """Print the output on stdout as JSON, CSV or text (`width` columns; by default the
     terminal's, or 100 when stdout is not a terminal)."""
     if fmt == "json":
-        print(json.dumps(_document(output), indent=1, allow_nan=False))
+        document = _document(output)
+        # indented for people; one line for thousands of labels, whose indentation would
+        # take most of the time and the bytes (and no one reads it by eye)
+        many = len(document.get("per_label", ())) > COMPACT_LABELS
+        print(json.dumps(document, indent=None if many else 1, allow_nan=False))
     elif fmt == "csv":
         from informed.report import measures_csv
 
@@ -146,7 +168,14 @@ def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
             print(f"informed: {coverage_line(output.coverage)}", file=sys.stderr)
     else:
         color = sys.stdout.isatty()
-        print(_text(output, color, terminal_width() if width is None else width))
+        pieces = _text(output, color, terminal_width() if width is None else width)
+        first = True
+        for piece in pieces:
+            if not first:
+                sys.stdout.write("\n")
+            sys.stdout.write(piece)
+            first = False
+        sys.stdout.write("\n")
 
 
 def check_html_path(path: str) -> None:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
-from informed._common import check_choice, readonly
+from informed._common import check_choice, check_memory, readonly
 from informed.errors import InputError
 from informed.inference.checks import check_count, check_table, label_index
 from informed.inference.significance import Significance
@@ -116,6 +116,12 @@ def permutation_test(
         why = evaluation.reasons.get(measure, "undefined for this table")
         return Significance(math.nan, math.nan, "permutation", null, reason=why)
     labels, square = table.square()
+    size = len(labels)
+    check_memory(
+        2 * permutations * size * size * 8,
+        f"{permutations:,} permuted tables of {size:,} x {size:,} labels",
+        "use fewer permutations, or bootstrap() (which resamples only the non-zero cells)",
+    )
     index = label_index(labels, evaluation.positive)
     square_int = np.rint(square).astype(np.int64)
     rng = np.random.default_rng(seed)

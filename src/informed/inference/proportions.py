@@ -20,7 +20,7 @@ from informed._common import check_choice
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_level, check_table
 from informed.inference.interval import Interval, nan_interval
-from informed.measures import MEASURES, undefined_reason
+from informed.measures import MEASURES, margins, undefined_reason
 from informed.table.table import Table
 
 __all__ = [
@@ -156,9 +156,9 @@ def proportion_interval(
                 "bootstrap()."
             )
             raise InputError(msg)
-        _, square = table.square()
-        total = float(square.sum())
-        right = float(np.trace(square))
+        m = margins(table.square_cells()[1])  # the diagonal and N, however stored
+        total = float(m.total)
+        right = float(m.diagonal.sum())
         if total == 0:
             return nan_interval(math.nan, level, method, "no data (N = 0)")
         return function(right if measure == "accuracy" else total - right, total, level=level)

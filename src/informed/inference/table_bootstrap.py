@@ -2,9 +2,13 @@
 
 Resampling n cases (rows) with replacement and counting them into a table gives table
 counts with a multinomial distribution: n draws over the K x C cells with the observed
-cell proportions as probabilities. So a case bootstrap is one call to
-`numpy.random.Generator.multinomial`, and every registered measure of B replicates is one
-vectorised evaluation of counts of shape (B, L, L): O(B K^2) work instead of O(B n).
+cell proportions as probabilities. A cell with no case has probability 0 and stays 0,
+so only the non-zero cells are drawn from, and a sparse table of many labels is
+resampled as cheaply as a dense one of the same cells (with the same seed, to the same
+replicates). So a case bootstrap is one call to `numpy.random.Generator.multinomial`,
+and every registered measure of B replicates is one vectorised evaluation of their
+cells (`informed.measures.Cells`, shape (B, cells)): O(B (cells + L)) work instead of
+O(B n).
 The percentile and BCa rules are in `informed.inference.replicates`; analytic intervals
 of the proportions (Wilson; Clopper-Pearson) in `informed.inference.proportions`.
 
@@ -31,7 +35,7 @@ from informed.inference.checks import check_count, check_level, check_table, lab
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import jackknife_acceleration, replicate_interval
 from informed.labels import Label, as_label, keyed
-from informed.measures import MEASURES
+from informed.measures import MEASURES, Cells
 from informed.table.evaluation import evaluate, measure_values
 from informed.table.table import Table
 
@@ -50,7 +54,7 @@ BOOTSTRAP_METHODS = ("percentile", "bca")
 WEIGHTS_ARE = ("frequency", "normalised")
 
 # Bootstrap replicates are evaluated in batches of at most this many cells, so that the
-# (B, L, L) counts and their (B, L, 2, 2) one-vs-rest views stay within a few hundred MB.
+# (B, cells) counts and their (B, L, 2, 2) one-vs-rest views stay within a few hundred MB.
 _BATCH_CELLS = 4_000_000
 
 
@@ -171,8 +175,8 @@ def _evaluate_batches(
     undefined: str,
     per_label: bool,
 ) -> tuple[dict[str, Floats], dict[str, Floats]]:
-    """`measure_values` of `count` tables produced by `tables(slice) -> counts[b, L, L]`,
-    in batches of about `_BATCH_CELLS` cells (`size` = L * L cells per table)."""
+    """`measure_values` of `count` tables produced by `tables(slice)` (the `Cells` of a
+    batch of tables), in batches of about `_BATCH_CELLS` values (`size` per table)."""
     overall: dict[str, list[Floats]] = {name: [] for name in names}
     labels: dict[str, list[Floats]] = {name: [] for name in names}
     for part in _batches(count, size):
@@ -295,8 +299,8 @@ def bootstrap(
     cell (i, j) gives the same table for each of its n_ij cases, so there are at most K C
     distinct jackknife tables, weighted by n_ij: exact, with no loop over cases. (For a
     weighted table one case is one unit of the scaled counts, clamped at zero.) Each
-    jackknife table is evaluated whole, so BCa adds O(K C L^2) work: negligible for tens
-    of labels, slow for hundreds (use "percentile" there).
+    jackknife table is evaluated whole, so BCa adds O(cells x (cells + L)) work:
+    negligible for tens of labels, slow for thousands of cells (use "percentile" there).
 
     References
     ----------
@@ -322,12 +326,16 @@ def bootstrap(
     check_choice(undefined, ("propagate", "omit"), "undefined")
     draws = case_count(table, size, weights_are)
     evaluation = evaluate(table, positive=positive, alpha=alpha, undefined=undefined)
-    labels, square = table.square()
+    labels, cells = table.square_cells()
     index = label_index(labels, evaluation.positive)
-    total = float(square.sum())
+    total = float(table.n)
+    shape = cells.shape
+
+    def batch(values: Floats) -> Cells:
+        return Cells(values, cells.rows, cells.cols, shape)
 
     estimates, label_estimates = measure_values(
-        square[None].astype(np.float64), names, index, alpha, undefined
+        batch(cells.values[None]), names, index, alpha, undefined
     )
     empty = np.empty(0)
     reason: str | None = None
@@ -355,34 +363,33 @@ def bootstrap(
         )
 
     rng = np.random.default_rng(seed)
-    L = len(labels)
-    probabilities = (square.astype(np.float64) / total).ravel()
+    # only the non-zero cells are drawn from: a zero cell stays zero in every replicate
+    probabilities = cells.values / total
     scale = total / draws
+    each = cells.values.size + 4 * len(labels)  # cells and one-vs-rest views per replicate
 
-    def replicate_tables(part: slice) -> Floats:
+    def replicate_tables(part: slice) -> Cells:
         count = part.stop - part.start
         drawn = rng.multinomial(draws, probabilities, size=count).astype(np.float64)
-        return (drawn * scale).reshape(count, L, L)
+        return batch(drawn * scale)
 
     overall, per = _evaluate_batches(
-        replicate_tables, replicates, L * L, names, index, alpha, undefined, per_label
+        replicate_tables, replicates, each, names, index, alpha, undefined, per_label
     )
 
     jack_overall: dict[str, Floats] = {}
     jack_per: dict[str, Floats] = {}
     if method == "bca":
-        scaled = square.astype(np.float64) / scale
-        rows, cols = np.nonzero(scaled)
-        multiplicity = scaled[rows, cols]
+        multiplicity = cells.values / scale
 
-        def jackknife_tables(part: slice) -> Floats:
-            block = np.repeat(scaled[None], part.stop - part.start, axis=0)
+        def jackknife_tables(part: slice) -> Cells:
+            block = np.repeat(multiplicity[None], part.stop - part.start, axis=0)
             positions = np.arange(part.stop - part.start)
-            block[positions, rows[part], cols[part]] -= 1.0
-            return np.maximum(block, 0.0) * scale
+            block[positions, np.arange(part.start, part.stop)] -= 1.0
+            return batch(np.maximum(block, 0.0) * scale)
 
         values, label_values = _evaluate_batches(
-            jackknife_tables, rows.size, L * L, names, index, alpha, undefined, per_label
+            jackknife_tables, multiplicity.size, each, names, index, alpha, undefined, per_label
         )
         jack_overall = {name: jackknife_acceleration(values[name], multiplicity) for name in names}
         if per_label:

@@ -28,7 +28,7 @@ import numpy as np
 
 from informed.columns import arrow
 from informed.errors import InputError
-from informed.io.files import RawBatch, check_columns
+from informed.io.files import RawBatch, check_columns, open_binary
 
 __all__ = ["BLOCK_BYTES", "csv_batches"]
 
@@ -60,7 +60,7 @@ def csv_batches(
         return
     import pyarrow.csv  # noqa: F401 - loads pa.csv
 
-    with file.open("rb") as handle:
+    with open_binary(file) as handle:
         buffer = handle.read(block_bytes)
         offset = len(_BOM) if buffer.startswith(_BOM) else 0
         header = _plain_header(buffer, offset)
@@ -244,7 +244,7 @@ def _standard_file(
     # utf-8-sig drops a byte-order mark, so "\ufeffactual" never hides the column
     codec = "utf-8-sig" if _is_utf8(encoding) else encoding
     try:
-        with file.open(newline="", encoding=codec) as handle:
+        with io.TextIOWrapper(open_binary(file), encoding=codec, newline="") as handle:
             reader = csv.reader(handle, strict=True)
             try:
                 header = next(reader)
@@ -285,7 +285,7 @@ def _undecodable_line(file: Path, codec: str) -> int:
 
     decoder = codecs.getincrementaldecoder(codec)()
     number = 0
-    with file.open("rb") as handle:
+    with open_binary(file) as handle:
         for chunk in handle:  # split at \n; splitlines also ends a line at a lone \r
             for line in chunk.splitlines(keepends=True):
                 number += 1
@@ -308,7 +308,7 @@ def _standard_rest(
     row: int,
 ) -> Iterator[RawBatch]:
     """The rest of the file from byte `offset` (a record boundary) by the standard reader."""
-    with file.open("rb") as raw:
+    with open_binary(file) as raw:
         raw.seek(offset)
         handle = io.TextIOWrapper(raw, encoding="utf-8", newline="")
         yield from _standard_batches(

@@ -25,10 +25,14 @@ __all__ = [
     "check_file",
     "check_numbers",
     "file_format",
+    "open_binary",
 ]
+
+_GZIP_MAGIC = b"\x1f\x8b"
 
 FORMATS = {
     ".csv": "csv",
+    ".csv.gz": "csv",
     ".parquet": "parquet",
     ".pq": "parquet",
     ".arrow": "arrow",
@@ -56,7 +60,10 @@ class RawBatch:
 
 def file_format(path: Path) -> str:
     """The format named by a file's extension, or an error listing the known ones."""
-    fmt = FORMATS.get(path.suffix.lower())
+    suffix = path.suffix.lower()
+    if suffix == ".gz":  # a compressed CSV: x.csv.gz
+        suffix = "".join(path.suffixes[-2:]).lower()
+    fmt = FORMATS.get(suffix)
     if fmt is None:
         msg = (
             f"{path}: unknown file type {path.suffix!r}; expected one of "
@@ -104,3 +111,15 @@ def check_numbers(
         value = values[bad].item()  # a Python float: nan, not np.float64(nan)
         msg = f"{where} data row {first + bad + 1}, column {column!r}: {value!r} is {what}."
         raise InputError(msg)
+
+
+def open_binary(path: Path) -> Any:
+    """The bytes of a file, decompressed when it is gzip-compressed (recognised by its
+    first two bytes, whatever its name), so that ``x.csv.gz`` reads as ``x.csv`` does."""
+    with path.open("rb") as handle:
+        compressed = handle.read(2) == _GZIP_MAGIC
+    if compressed:
+        import gzip
+
+        return gzip.open(path, "rb")
+    return path.open("rb")

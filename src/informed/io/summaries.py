@@ -16,6 +16,7 @@ rows read from them; `+` merges two and refuses two that cover one partition.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -32,6 +33,7 @@ from informed.labels import Coded, Label, code_column, keyed, sort_labels
 from informed.ranking import Ranking
 from informed.table import Table
 from informed.table.counting import check_weights, count_coded
+from informed.table.storage import choose
 
 __all__ = ["Summaries", "read_summaries", "summarise_file", "summarise_frame"]
 
@@ -39,8 +41,11 @@ __all__ = ["Summaries", "read_summaries", "summarise_file", "summarise_frame"]
 class _Builder:
     """Batches of coded columns in, a Table and a Ranking out (the binary-counter merge)."""
 
-    def __init__(self, predicted: bool, score: bool, weighted: bool, positive: Any) -> None:
+    def __init__(
+        self, predicted: bool, score: bool, weighted: bool, positive: Any, storage: str = "auto"
+    ) -> None:
         self.predicted, self.score, self.weighted = predicted, score, weighted
+        self.storage = storage
         self.positive = positive
         self.table: Table | None = None
         self.stack: list[Ranking] = []
@@ -57,7 +62,12 @@ class _Builder:
             if count:
                 self.seen.setdefault(keyed(label), label)
         if self.predicted:
-            counted = count_coded(actual, predicted if predicted is not None else actual, checked)
+            counted = count_coded(
+                actual,
+                predicted if predicted is not None else actual,
+                checked,
+                storage=self.storage,
+            )
             part = Table(counts=counted.counts, predicted=counted.predicted, actual=counted.actual)
             self.table = part if self.table is None else self.table + part
         if self.score:
@@ -86,6 +96,8 @@ class _Builder:
         if self.predicted and table is None:
             empty = np.zeros((0, 0), dtype=np.float64 if self.weighted else np.int64)
             table = Table(counts=empty, predicted=(), actual=())
+        if table is not None:
+            table = stored_as(table, self.storage)
         labels = sort_labels([*self.seen.values(), *(table.labels if table is not None else ())])
         return Summaries(self.rows, table, ranking, labels, self.weighted_rows, frozenset({part}))
 
@@ -101,6 +113,14 @@ class _Progress:
 
     def update(self, done: int, rows: int) -> None:
         self.report(self.before + done if self.text else self.before, self.rows + rows)
+
+
+def stored_as(table: Table, storage: str) -> Table:
+    """`table` (a sum of batches) stored as `storage` says of the whole table."""
+    kind = choose(table.shape, len(table.cells.counts), storage)
+    if kind == table.storage:
+        return table
+    return table.to_dense() if kind == "dense" else table.to_sparse()
 
 
 def _check_spec(predicted: str | None, score: str | None, positive: Any) -> None:
@@ -123,11 +143,15 @@ def summarise_file(
     encoding: str = "utf-8",
     batch_rows: int = BATCH_ROWS,
     progress: Callable[[int, int], None] | None = None,
+    storage: str = "auto",
 ) -> Summaries:
     """One file's summaries, its absolute path as the partition id (no check that it has
     rows or that `positive` occurs in it: a part of a data set may lack either)."""
     _check_spec(predicted, score, positive)
-    builder = _Builder(predicted is not None, score is not None, weight is not None, positive)
+    choose((0, 0), 0, storage)  # a bad `storage` before any work
+    builder = _Builder(
+        predicted is not None, score is not None, weight is not None, positive, storage
+    )
     label_columns = [actual] + ([predicted] if predicted and predicted != actual else [])
     for batch in iter_raw(
         path,
@@ -205,13 +229,15 @@ def read_summaries(
     progress: Callable[[int, int], None] | None = None,
     positive_option: str = "positive",
     partial: bool = False,
+    storage: str = "auto",
 ) -> Summaries:
     """Read files' columns into a Table and/or a Ranking, batch by batch, file by file.
 
     Parameters
     ----------
     path : str, Path, glob pattern, or a list of them
-        CSV (with a header line), Parquet or Arrow IPC files; each extension says which.
+        CSV (with a header line; gzip-compressed as ``x.csv.gz``), Parquet or Arrow IPC
+        files; each extension says which.
         A pattern such as ``"data/*.parquet"`` reads every file it matches, in sorted
         order, one batch at a time: memory holds one batch and the summaries.
     actual : str
@@ -238,6 +264,9 @@ def read_summaries(
     partial : bool
         The files are a part of a data set, to be merged with the others: they may hold
         no rows and need not hold `positive`.
+    storage : {"auto", "dense", "sparse"}
+        How the Table holds its counts (`informed.Table.from_labels`): "auto" keeps only
+        the non-zero cells of a table of many labels, few of whose cells are filled.
 
     Raises
     ------
@@ -275,11 +304,14 @@ def read_summaries(
             encoding=encoding,
             batch_rows=batch_rows,
             progress=report,
+            storage=storage,
         )
         done_bytes += file.stat().st_size if text else 0
         rows_read[part_id(file)] = found.rows
         merger.add(found)
     total = merger.result()
+    if total.table is not None and len(files) > 1:
+        total = dataclasses.replace(total, table=stored_as(total.table, storage))
     check_complete(total, rows_read)
     if partial:
         return total

@@ -9,7 +9,9 @@ rows predicted (+P, -P) and columns actual (+R, -R)::
 with any leading batch dimensions, so that the one-vs-rest views of all labels and
 thousands of bootstrap replicates are one vectorised call.
 
-`counts` holds the arithmetic every measure shares (safe ratios, cell names, averages),
+`cells` holds the sums every measure reads (margins, diagonal, non-zero cells) of a dense
+array or of the `Cells` of a sparse table, `counts` the arithmetic every measure shares
+(safe ratios, cell names, averages),
 `binary` the measures of a 2x2 table, `multiclass` those that read a whole table at once
 (entropies, R_K, kappa), `overall` how a whole table gets one value from its per-label
 values, `measure` what the registry records of a measure and why one is undefined, and
@@ -44,6 +46,15 @@ from informed.measures.binary import (
     recall,
     signed_geometric,
 )
+from informed.measures.cells import (
+    Cells,
+    Margins,
+    as_cells,
+    cell_sum,
+    gather,
+    margins,
+    scatter,
+)
 from informed.measures.counts import (
     AVERAGES,
     cells,
@@ -62,6 +73,7 @@ from informed.measures.measure import (
     OverallRule,
     label_margin,
     undefined_reason,
+    undefined_reasons,
 )
 from informed.measures.multiclass import (
     accuracy_multiclass,
@@ -104,11 +116,14 @@ __all__ = [
     "MULTICLASS_CORRELATION",
     "PREVALENCE_WEIGHTED_MARKEDNESS",
     "Average",
+    "Cells",
+    "Margins",
     "Measure",
     "OverallRule",
     "SignedGeometric",
     "accuracy",
     "accuracy_multiclass",
+    "as_cells",
     "average_f_measure",
     "average_g_measure",
     "bias",
@@ -116,6 +131,7 @@ __all__ = [
     "bias_harmonic_f",
     "bias_ratio",
     "bias_weighted_informedness",
+    "cell_sum",
     "cells",
     "clip",
     "conditional_entropy",
@@ -126,6 +142,7 @@ __all__ = [
     "f_measure",
     "fallout",
     "g_measure",
+    "gather",
     "informedness",
     "inverse_f_measure",
     "inverse_g_measure",
@@ -136,6 +153,7 @@ __all__ = [
     "kappa_multiclass",
     "label_margin",
     "label_weights",
+    "margins",
     "markedness",
     "matthews_correlation",
     "matthews_correlation_multiclass",
@@ -149,8 +167,10 @@ __all__ = [
     "prevalence_weighted_markedness",
     "ratio",
     "recall",
+    "scatter",
     "signed_geometric",
     "undefined_reason",
+    "undefined_reasons",
     "weighted_geometric",
     "weighted_harmonic",
     "weighted_mean",

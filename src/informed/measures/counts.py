@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.measures.cells import margins
+
 __all__ = [
     "AVERAGES",
     "cells",
@@ -54,19 +56,18 @@ def clip(values: Floats, low: float, high: float) -> Floats:
 
 
 def one_vs_rest_counts(square: Any) -> Floats:
-    """The 2x2 one-vs-rest tables of every label of `square[..., L, L]`: shape [..., L, 2, 2].
+    """The 2x2 one-vs-rest tables of every label of `square[..., L, L]` (an array or
+    `Cells`): shape [..., L, 2, 2].
 
     For label l: tp = n(l, l), fp = row l minus tp, fn = column l minus tp,
-    tn = N - tp - fp - fn.
+    tn = N - tp - fp - fn. Only the margins and the diagonal are read, so a sparse table
+    of many labels costs O(cells + L).
     """
-    s = np.asarray(square, dtype=np.float64)
-    tp = np.diagonal(s, axis1=-2, axis2=-1)
-    rows = s.sum(axis=-1)
-    cols = s.sum(axis=-2)
-    total = s.sum(axis=(-2, -1))[..., None]
-    fp = rows - tp
-    fn = cols - tp
-    tn = total - tp - fp - fn
+    m = margins(square)
+    tp = m.diagonal
+    fp = m.rows - tp
+    fn = m.cols - tp
+    tn = m.total[..., None] - tp - fp - fn
     return np.stack([np.stack([tp, fp], axis=-1), np.stack([fn, tn], axis=-1)], axis=-2)
 
 
@@ -141,15 +142,15 @@ AVERAGES = ("macro", "micro", "prevalence", "bias")
 
 
 def label_weights(square: Any, how: str) -> Floats:
-    """Weights of each label of `square[..., L, L]` for an average: macro 1, prevalence
-    pR(l), bias pP(l)."""
-    s = np.asarray(square, dtype=np.float64)
+    """Weights of each label of `square[..., L, L]` (an array or `Cells`) for an average:
+    macro 1, prevalence pR(l), bias pP(l)."""
+    m = margins(square)
     if how == "macro":
-        return np.ones(s.shape[:-1], dtype=np.float64)
+        return np.ones(m.rows.shape, dtype=np.float64)
     if how == "prevalence":
-        return ratio(s.sum(axis=-2), s.sum(axis=(-2, -1))[..., None])
+        return ratio(m.cols, m.total[..., None])
     if how == "bias":
-        return ratio(s.sum(axis=-1), s.sum(axis=(-2, -1))[..., None])
+        return ratio(m.rows, m.total[..., None])
     msg = (
         f"label weights are 'macro', 'prevalence' or 'bias'; got {how!r} "
         "(a micro average pools the cells instead: `informed.average(table, name, 'micro')`)."

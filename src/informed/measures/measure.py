@@ -24,6 +24,7 @@ __all__ = [
     "OverallRule",
     "label_margin",
     "undefined_reason",
+    "undefined_reasons",
 ]
 
 Floats = NDArray[np.float64]
@@ -146,6 +147,34 @@ def label_margin(measure: Measure, counts: Any) -> str | None:
     return None
 
 
+def undefined_reasons(
+    measure: Measure, counts: Any, values: Any = None
+) -> tuple[NDArray[np.intp], tuple[str, ...]]:
+    """Why `measure` is nan on each 2x2 table of `counts[..., 2, 2]`, as codes: -1 where
+    it is defined, else the position in the returned texts of the first required margin
+    that vanished (or of `undefined_otherwise`). `values` are the measure's values, when
+    computed already.
+
+    >>> from informed.measures import MEASURES
+    >>> codes, texts = undefined_reasons(
+    ...     MEASURES["precision"], np.array([[[1, 0], [0, 1]], [[0, 0], [3, 2]]]))
+    >>> codes.tolist(), texts[0]
+    ([-1, 0], 'no +P predictions')
+    """
+    values = measure(counts) if values is None else np.asarray(values)
+    tp, fp, fn, tn = cells(counts)
+    codes = np.full(np.shape(values), -1, dtype=np.intp)
+    undecided = np.isnan(values)
+    for k, key in enumerate(measure.requires):
+        margin, _ = MARGIN_REASONS[key]
+        empty = undecided & (margin(tp, fp, fn, tn) == 0)
+        codes[empty] = k
+        undecided &= ~empty
+    codes[undecided] = len(measure.requires)
+    texts = (*(MARGIN_REASONS[key][1] for key in measure.requires), measure.undefined_otherwise)
+    return codes, texts
+
+
 def undefined_reason(measure: Measure, counts: Any) -> str | None:
     """Why `measure` is nan on one 2x2 table, naming the vanished margin; None if defined.
 
@@ -153,12 +182,6 @@ def undefined_reason(measure: Measure, counts: Any) -> str | None:
     >>> undefined_reason(MEASURES["inverse_precision"], np.array([[90, 10], [0, 0]]))
     'no -P predictions'
     """
-    value = measure(counts)
-    if not np.isnan(value).any():
-        return None
-    tp, fp, fn, tn = cells(counts)
-    for key in measure.requires:
-        margin, text = MARGIN_REASONS[key]
-        if float(margin(tp, fp, fn, tn)) == 0:
-            return text
-    return measure.undefined_otherwise
+    codes, texts = undefined_reasons(measure, counts)
+    found = codes[codes >= 0]
+    return texts[int(found.flat[0])] if found.size else None

@@ -1,6 +1,8 @@
 """Measures of a whole table (any K x C, or square L x L): entropies, R_K, kappa.
 
-These are not averages of one-vs-rest views: they read the whole table at once.
+These are not averages of one-vs-rest views: they read the whole table at once, through
+its margins and diagonal (accuracy, R_K, kappa) and its non-zero cells (the entropies),
+so a dense array and the `Cells` of a sparse table give the same value.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.measures.cells import Cells, as_cells, cell_sum, gather, margins
 from informed.measures.counts import clip, ratio
 
 __all__ = [
@@ -25,11 +28,13 @@ __all__ = [
 Floats = NDArray[np.float64]
 
 
-def _joint(square: Any) -> tuple[Floats, Floats, Floats, Floats]:
-    s = np.asarray(square, dtype=np.float64)
-    total = s.sum(axis=(-2, -1))
-    p = ratio(s, total[..., None, None])
-    return p, p.sum(axis=-1), p.sum(axis=-2), total
+def _joint(table: Any) -> tuple[Cells, Floats, Floats, Floats, Floats]:
+    """The cells, p(l, c) of each cell, pP(l), pR(c) and N of a table (array or Cells)."""
+    cells = as_cells(table)
+    m = margins(cells)
+    total = m.total
+    p = ratio(cells.values, total[..., None])
+    return cells, p, ratio(m.rows, total[..., None]), ratio(m.cols, total[..., None]), total
 
 
 def _xlogy_ratio(p: Floats, q: Floats) -> Floats:
@@ -49,8 +54,8 @@ def conditional_entropy(counts: Any) -> Floats:
     >>> float(conditional_entropy(np.array([[1, 1], [1, 1]])))
     1.0
     """
-    p, rows, _, total = _joint(counts)
-    value = -_xlogy_ratio(p, np.broadcast_to(rows[..., :, None], p.shape)).sum(axis=(-2, -1))
+    cells, p, rows, _, total = _joint(counts)
+    value = -cell_sum(cells, _xlogy_ratio(p, gather(rows, cells.rows)))
     return np.where(total > 0, np.abs(value), np.nan)
 
 
@@ -64,8 +69,8 @@ def conditional_entropy_given_actual(counts: Any) -> Floats:
     >>> float(conditional_entropy_given_actual(np.array([[2, 0], [0, 2]])))
     0.0
     """
-    p, _, cols, total = _joint(counts)
-    value = -_xlogy_ratio(p, np.broadcast_to(cols[..., None, :], p.shape)).sum(axis=(-2, -1))
+    cells, p, _, cols, total = _joint(counts)
+    value = -cell_sum(cells, _xlogy_ratio(p, gather(cols, cells.cols)))
     return np.where(total > 0, np.abs(value), np.nan)
 
 
@@ -77,23 +82,22 @@ def mutual_information(counts: Any) -> Floats:
     >>> float(mutual_information(np.array([[2, 0], [0, 2]])))
     1.0
     """
-    p, rows, cols, total = _joint(counts)
-    outer = rows[..., :, None] * cols[..., None, :]
-    value = _xlogy_ratio(p, outer).sum(axis=(-2, -1))
+    cells, p, rows, cols, total = _joint(counts)
+    outer = gather(rows, cells.rows) * gather(cols, cells.cols)
+    value = cell_sum(cells, _xlogy_ratio(p, outer))
     return np.where(total > 0, np.abs(value), np.nan)
 
 
 def accuracy_multiclass(square: Any) -> Floats:
     """Rand accuracy of a square L x L table: trace / N."""
-    s = np.asarray(square, dtype=np.float64)
-    return ratio(np.trace(s, axis1=-2, axis2=-1), s.sum(axis=(-2, -1)))
+    m = margins(square)
+    return ratio(m.diagonal.sum(axis=-1), m.total)
 
 
 def error_multiclass(square: Any) -> Floats:
     """Error rate of a square table: 1 - trace / N."""
-    s = np.asarray(square, dtype=np.float64)
-    total = s.sum(axis=(-2, -1))
-    return ratio(total - np.trace(s, axis1=-2, axis2=-1), total)
+    m = margins(square)
+    return ratio(m.total - m.diagonal.sum(axis=-1), m.total)
 
 
 def matthews_correlation_multiclass(square: Any) -> Floats:
@@ -103,20 +107,18 @@ def matthews_correlation_multiclass(square: Any) -> Floats:
     p_k predicted and t_k actual totals. Equals MCC for K = 2. Not the signed geometric
     mean of multiclass informedness and markedness (they differ for K > 2).
     """
-    s = np.asarray(square, dtype=np.float64)
-    total = s.sum(axis=(-2, -1))
-    p = s.sum(axis=-1)
-    t = s.sum(axis=-2)
-    numerator = total * np.trace(s, axis1=-2, axis2=-1) - (p * t).sum(axis=-1)
+    m = margins(square)
+    total, p, t = m.total, m.rows, m.cols
+    numerator = total * m.diagonal.sum(axis=-1) - (p * t).sum(axis=-1)
     denominator = np.sqrt(total**2 - (p**2).sum(axis=-1)) * np.sqrt(total**2 - (t**2).sum(axis=-1))
     return clip(ratio(numerator, denominator), -1.0, 1.0)
 
 
 def kappa_multiclass(square: Any) -> Floats:
     """Cohen's kappa of a square table: (po - pe) / (1 - pe), pe = sum_k pP(k) pR(k)."""
-    s = np.asarray(square, dtype=np.float64)
-    total = s.sum(axis=(-2, -1))
-    po = ratio(np.trace(s, axis1=-2, axis2=-1), total)
-    pe = ratio((s.sum(axis=-1) * s.sum(axis=-2)).sum(axis=-1), total**2)
+    m = margins(square)
+    total = m.total
+    po = ratio(m.diagonal.sum(axis=-1), total)
+    pe = ratio((m.rows * m.cols).sum(axis=-1), total**2)
     with np.errstate(invalid="ignore"):
         return clip(ratio(po - pe, 1.0 - pe), -1.0, 1.0)

@@ -35,6 +35,7 @@ from informed.measures.binary import (
     markedness,
     signed_geometric,
 )
+from informed.measures.cells import as_cells
 from informed.measures.counts import (
     clip,
     label_weights,
@@ -164,5 +165,4 @@ def bias_geometric_g(square: Any, undefined: str = "propagate") -> Floats:
 
 def per_label_only(square: Any) -> Floats:
     """nan for the whole table: the measure is defined per label only (bias, prevalence)."""
-    s = np.asarray(square, dtype=np.float64)
-    return np.full(s.shape[:-2], np.nan)
+    return np.full(as_cells(square).batch, np.nan)

@@ -24,6 +24,7 @@ from informed.measures import MEASURES
 from informed.ranking.document import SUMMARIES, RankingSummary
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
+from informed.table.per_label import LabelValues
 
 __all__ = [
     "FORMULA_STARTS",
@@ -46,7 +47,8 @@ def evaluation_document(result: Evaluation, pay: Payoff | None = None) -> dict[s
     """The JSON document of an evaluation.
 
     Keys: ``n``, ``positive`` (a label, of the labels' type), ``labels`` {``predicted``,
-    ``actual``}, ``table`` (rows predicted), ``measures`` {name: value}, ``undefined``
+    ``actual``}, ``table`` (rows predicted; for a sparse table its non-zero cells, as
+    `informed.Table.to_dict` writes them), ``measures`` {name: value}, ``undefined``
     {name: reason}, ``per_label`` {label: {name: value}}, ``payoff`` (see
     `informed.table.Payoff.to_dict`). `pay` is the table's payoff (computed here only
     when not given).
@@ -57,14 +59,27 @@ def evaluation_document(result: Evaluation, pay: Payoff | None = None) -> dict[s
         "n": table.n,
         "positive": result.positive,
         "labels": {"predicted": list(table.predicted), "actual": list(table.actual)},
-        "table": table.counts.tolist(),
+        "table": table.to_dict()["counts"],
         "measures": {name: json_float(v) for name, v in result.measures.items()},
         "undefined": dict(result.reasons),
-        "per_label": {
-            str(label): {name: json_float(v) for name, v in values.items()}
-            for label, values in result.per_label.items()
-        },
+        "per_label": _per_label_document(result),
         "payoff": pay.to_dict(),
+    }
+
+
+def _per_label_document(result: Evaluation) -> dict[str, dict[str, float | None]]:
+    """{label: {name: value}}, built a measure's column at a time (nan as None)."""
+    per_label = result.per_label
+    if not isinstance(per_label, LabelValues):
+        return {
+            str(label): {name: json_float(v) for name, v in values.items()}
+            for label, values in per_label.items()
+        }
+    names = per_label.names
+    columns = [[None if v != v else v for v in per_label.column(name).tolist()] for name in names]
+    return {
+        str(label): dict(zip(names, values, strict=True))
+        for label, values in zip(per_label.labels, zip(*columns, strict=True), strict=True)
     }
 
 

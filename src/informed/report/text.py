@@ -23,7 +23,6 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 from rich import box
 from rich.console import Console, Group
 from rich.measure import Measurement
@@ -34,13 +33,19 @@ from informed._common import printable
 from informed.inference.design import design_note
 from informed.inference.interval import Interval
 from informed.inference.table_bootstrap import Bootstrap
-from informed.labels import Label, keyed
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, SUMMARIES, RankingSummary, value_range
 from informed.ranking.registry import LIFT_COLUMNS, RANKING_MEASURES
-from informed.report.contents import HEADLINE, PER_LABEL, PER_LABEL_HEADINGS
+from informed.report.contents import (
+    HEADLINE,
+    PER_LABEL,
+    PER_LABEL_HEADINGS,
+    pooled_square,
+    top_labels,
+)
 from informed.report.document import bootstrap_document
 from informed.report.references import references_of
+from informed.report.rows import STREAMED_LABELS, per_label_lines
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
 from informed.tally.document import TallySummary
@@ -129,17 +134,16 @@ def _interval(intervals: Bootstrap | None, name: str) -> Text | None:
     return Text(f"[{found.low:.4f}, {found.high:.4f}]", no_wrap=True)
 
 
-def _shown_labels(evaluation: Evaluation, limit: int | None) -> tuple[list[Label], int]:
-    """At most `limit` labels to show (None: all) and how many are pooled: the most
-    frequent first, by the larger of how often a label is predicted and how often it
-    occurs."""
-    labels, square = evaluation.table.square()
-    if limit is None or len(labels) <= limit:
-        return list(labels), 0
-    frequency = np.maximum(square.sum(axis=0), square.sum(axis=1))
-    order = sorted(range(len(labels)), key=lambda i: (-float(frequency[i]), i))
-    keep = sorted(order[: max(limit - 1, 1)])
-    return [labels[i] for i in keep], len(labels) - len(keep)
+def _shown_labels(evaluation: Evaluation, limit: int | None) -> tuple[list[int], int]:
+    """Positions in the table's labels of at most `limit` labels to show (None: all) and
+    how many are pooled: the most frequent first, by the larger of how often a label is
+    predicted and how often it occurs."""
+    table = evaluation.table
+    count = len(table.labels)
+    if limit is None or count <= limit:
+        return list(range(count)), 0
+    keep = top_labels(table, max(limit - 1, 1))
+    return keep, count - len(keep)
 
 
 def _fits(grid: RichTable, width: int) -> bool:
@@ -176,11 +180,11 @@ def _split(
 
 
 def _contingency(evaluation: Evaluation, limit: int | None) -> tuple[str, RichTable]:
-    shown, pooled = _shown_labels(evaluation, limit)
-    labels, square = evaluation.table.square()
-    positions = {keyed(x): i for i, x in enumerate(labels)}
-    index = [positions[keyed(x)] for x in shown]
-    rest = [i for i in range(len(labels)) if i not in set(index)]
+    index, pooled = _shown_labels(evaluation, limit)
+    labels = evaluation.table.labels
+    shown = [labels[i] for i in index]
+    square = pooled_square(evaluation.table, index)  # the last row and column: the rest
+    integer = not evaluation.table.weighted
     title = "Contingency table: rows predicted, columns actual"
     if pooled:
         title += (
@@ -193,40 +197,40 @@ def _contingency(evaluation: Evaluation, limit: int | None) -> tuple[str, RichTa
     for name in names:
         grid.add_column(name, justify="right", no_wrap=True)
     grid.add_column("total", justify="right", style="dim", no_wrap=True)
-    rows = [square[i] for i in index] + ([square[rest].sum(axis=0)] if pooled else [])
+    size = len(shown) + (1 if pooled else 0)
     heads = [_user(x, 18) for x in shown] + ([Text("other")] if pooled else [])
-    for head, row in zip(heads, rows, strict=True):
-        cells = [row[i] for i in index] + ([row[rest].sum()] if pooled else [])
-        grid.add_row(head, *(_count(c.item()) for c in cells), _count(row.sum().item()))
+
+    def number(value: float) -> str:
+        return _count(int(value) if integer else float(value))
+
+    for k, head in enumerate(heads):
+        row = square[k]
+        grid.add_row(head, *(number(c) for c in row[:size]), number(row.sum()))
     totals = square.sum(axis=0)
-    col_cells = [totals[i] for i in index] + ([totals[rest].sum()] if pooled else [])
-    grid.add_row(
-        "total", *(_count(c.item()) for c in col_cells), _count(square.sum().item()), style="dim"
-    )
+    grid.add_row("total", *(number(c) for c in totals[:size]), number(square.sum()), style="dim")
     return title, grid
 
 
 def _payoff(evaluation: Evaluation, pay: Payoff, limit: int | None) -> tuple[str, RichTable]:
-    shown, pooled = _shown_labels(evaluation, limit)
-    positions = {keyed(x): i for i, x in enumerate(pay.labels)}
+    index, pooled = _shown_labels(evaluation, limit)
+    labels = evaluation.table.labels
+    block = pay.block(index, index)
     grid = _grid()
     grid.add_column("bet on", style="bold", no_wrap=True)
-    for label in shown:
-        grid.add_column(_user(label, 10), justify="right", no_wrap=True)
+    for i in index:
+        grid.add_column(_user(labels[i], 10), justify="right", no_wrap=True)
     grid.add_column("won", justify="right")
     grid.add_column("weighted", justify="right")
-    for label in shown:
-        i = positions[keyed(label)]
-        cells = [_value(float(pay.matrix[i, positions[keyed(c)]]), 3) for c in shown]
+    for k, i in enumerate(index):
         grid.add_row(
-            _user(label, 18),
-            *cells,
+            _user(labels[i], 18),
+            *(_value(float(v), 3) for v in block[k]),
             _value(float(pay.won[i]), 3),
             _value(float(pay.weighted[i]), 3),
         )
     if pooled:
         grid.caption = f"{pooled} labels not shown; their rows add to the total below"
-    grid.add_row("total", *([""] * len(shown)), "", _value(pay.informedness, 3), style="bold")
+    grid.add_row("total", *([""] * len(index)), "", _value(pay.informedness, 3), style="bold")
     title = (
         "Fair-odds payoff per unit stake: each row wins its label's informedness "
         "(weighted = won x pP)"
@@ -272,21 +276,15 @@ def _measures(result: Evaluation, intervals: Bootstrap | None) -> Group:
 
 
 def _per_label(result: Evaluation, all_labels: bool, width: int) -> Group | None:
-    labels = list(result.per_label)
-    if not labels:
+    every = result.table.labels
+    if not every:
         return None
     hidden = 0
-    if not all_labels and len(labels) > 2 * SHOWN_LABELS:
-
-        def frequency(label: Label) -> float:
-            values = result.per_label[label]
-            known = [v for v in (values["prevalence"], values["bias"]) if math.isfinite(v)]
-            return max(known, default=-1.0)
-
-        ranked = sorted(range(len(labels)), key=lambda i: (-frequency(labels[i]), i))
-        keep = sorted(ranked[: 2 * SHOWN_LABELS])
-        hidden = len(labels) - len(keep)
-        labels = [labels[i] for i in keep]
+    keep = list(range(len(every)))
+    if not all_labels and len(every) > 2 * SHOWN_LABELS:
+        keep = top_labels(result.table, 2 * SHOWN_LABELS)
+        hidden = len(every) - len(keep)
+    labels = [every[i] for i in keep]
 
     def grid_of(names: Sequence[str]) -> RichTable:
         grid = _grid()
@@ -317,15 +315,20 @@ def render_evaluation(
     all_labels: bool = False,
     color: bool = False,
     width: int = WIDTH,
+    per_label: bool = True,
 ) -> str:
     """The contingency report as text (ANSI colours only when `color`).
 
     `intervals` is a `Bootstrap` of the same table (`informed.bootstrap`), `pay` the
     table's `Payoff` (computed here only when not given); `width` is the number of
-    columns (at least `MIN_WIDTH`).
+    columns (at least `MIN_WIDTH`). With `all_labels` and more than `STREAMED_LABELS`
+    labels, the contingency and payoff tables stay summarised and the per-label rows are
+    plain lines (`informed.report.rows.per_label_lines`, which the command line streams;
+    `per_label=False` leaves them out).
     """
     if pay is None:
         pay = payoff(result.table)
+    many = all_labels and len(result.table.labels) > STREAMED_LABELS
     head = Text(f"{printable(source)}: N = {_count(result.table.n)}", style="bold")
     if result.positive is not None:
         head.append(f", positive label {printable(repr(result.positive))}")
@@ -335,12 +338,17 @@ def render_evaluation(
         assert pay is not None
         return [_contingency(result, limit), _payoff(result, pay, limit)]
 
-    parts += [_titled(*part) for part in tables(_label_limit(tables, all_labels, width))]
+    limit = _label_limit(tables, all_labels and not many, width)
+    parts += [_titled(*part) for part in tables(limit)]
     parts.append(_measures(result, intervals))
-    per_label = _per_label(result, all_labels, width)
-    if per_label is not None:
-        parts.append(per_label)
-    return _render(parts, color, width)
+    if per_label and not many:
+        section = _per_label(result, all_labels, width)
+        if section is not None:
+            parts.append(section)
+    text = _render(parts, color, width)
+    if per_label and many:
+        text += "\n" + "\n".join(per_label_lines(result, width))
+    return text
 
 
 def _legend(names: Sequence[str]) -> Text:

@@ -1,10 +1,13 @@
 """Counting rows into cells: the checks and the label coding behind Table's constructors.
 
-`count_labels` turns two label columns (and optional weights) into the counts matrix
-and its row and column labels: each column is coded by `informed.labels.code_column`
-(a hash, or a categorical's own codes), then one `bincount` over combined codes counts
-every cell, and only the small matrix is put in canonical label order; `check_counts`
-and `check_label_list` validate counts and labels given directly. The Table class
+`count_labels` turns two label columns (and optional weights) into the counts and its
+row and column labels: each column is coded by `informed.labels.code_column` (a hash,
+or a categorical's own codes), then one `bincount` over combined codes counts every cell
+of a table of up to `_CELL_LIMIT` cells; a larger one (thousands of labels on each
+side) is counted by sorting the combined codes, so that only its non-zero cells are ever
+held. Only the counted cells are put in canonical label order, and the storage is
+chosen as `informed.table.storage.choose` says; `check_counts` and `check_label_list`
+validate counts and labels given directly. The Table class
 (`informed.table.table`) turns their output into a frozen value.
 """
 
@@ -22,12 +25,14 @@ from informed.labels import (
     Label,
     as_label,
     as_vector,
+    canonical_order,
     check_one_kind,
     code_column,
     label_key,
     label_kind,
     sort_labels,
 )
+from informed.table.storage import Stored, choose, from_cells, from_dense
 
 __all__ = [
     "Counted",
@@ -37,6 +42,7 @@ __all__ = [
     "count_coded",
     "count_codes",
     "count_labels",
+    "count_matrix",
     "list_dtype",
 ]
 
@@ -48,7 +54,7 @@ _CELL_LIMIT = 1 << 22
 class Counted(NamedTuple):
     """Counts of predicted (rows) x actual (columns) with the labels of each axis."""
 
-    counts: NDArray[Any]
+    counts: Stored
     predicted: tuple[Label, ...]
     actual: tuple[Label, ...]
 
@@ -59,6 +65,7 @@ def count_labels(
     weights: Any = None,
     labels: Sequence[Any] | None = None,
     clusters: bool = False,
+    storage: str = "auto",
 ) -> Counted:
     """Count predicted labels against actual classes (the work of `Table.from_labels`).
 
@@ -76,12 +83,16 @@ def count_labels(
     w = check_weights(weights, a.codes.shape[0])
     if labels is not None:
         universe = check_label_list(labels, "labels")
-        return _count_fixed(a, p, w, universe)
-    return count_coded(a, p, w, clusters)
+        return _count_fixed(a, p, w, universe, storage)
+    return count_coded(a, p, w, clusters, storage)
 
 
 def count_coded(
-    a: Coded, p: Coded, w: NDArray[np.float64] | None = None, clusters: bool = False
+    a: Coded,
+    p: Coded,
+    w: NDArray[np.float64] | None = None,
+    clusters: bool = False,
+    storage: str = "auto",
 ) -> Counted:
     """Count coded columns (of equal length; weights checked): the core of `count_labels`."""
     if len(a.labels) * len(p.labels) > max(_CELL_LIMIT, 4 * a.codes.shape[0]):
@@ -99,22 +110,38 @@ def count_coded(
                 "`clusters=True` if the predictions are cluster ids."
             )
             raise InputTypeError(msg)
+    choose((len(p.labels), len(a.labels)), 0, storage)  # a bad `storage` before any work
     counts = count_codes(p.codes, len(p.labels), a.codes, len(a.labels), w)
-    # canonical order, and only labels with a row: a permutation of the small matrix
-    used_rows = counts.sum(axis=1) > 0
-    used_cols = counts.sum(axis=0) > 0
+    # canonical order, and only labels with a row: a permutation of the counted cells
+    used_rows = counts.row_sums() > 0
+    used_cols = counts.col_sums() > 0
     rows = [i for i in _canonical(p.labels) if used_rows[i]]
     cols = [j for j in _canonical(a.labels) if used_cols[j]]
     return Counted(
-        np.ascontiguousarray(counts[np.ix_(rows, cols)]),
+        _reordered(counts, rows, cols, storage),
         tuple(p.labels[i] for i in rows),
         tuple(a.labels[j] for j in cols),
     )
 
 
+def _reordered(counts: Stored, rows: list[int], cols: list[int], storage: str) -> Stored:
+    """The counts with row rows[k] moved to k and column cols[k] to k (the others are
+    empty and dropped), stored as `storage` says."""
+    if counts.dense is not None and storage != "sparse":
+        small = np.ascontiguousarray(counts.dense[np.ix_(rows, cols)])
+        if storage == "dense" or choose(small.shape, int(np.count_nonzero(small))) == "dense":
+            return from_dense(small)
+    new_row = np.full(counts.shape[0], -1, dtype=np.intp)
+    new_row[rows] = np.arange(len(rows))
+    new_col = np.full(counts.shape[1], -1, dtype=np.intp)
+    new_col[cols] = np.arange(len(cols))
+    r, c, v = counts.nonzero()
+    return from_cells(new_row[r], new_col[c], v, (len(rows), len(cols)), counts.dtype, storage)
+
+
 def _canonical(labels: tuple[Label, ...]) -> list[int]:
     """Positions of `labels` in canonical order."""
-    return sorted(range(len(labels)), key=lambda i: label_key(labels[i]))
+    return canonical_order(labels)
 
 
 def _occurring(coded: Coded) -> Coded:
@@ -248,19 +275,34 @@ def count_codes(
     a_codes: NDArray[Any],
     n_cols: int,
     weights: NDArray[np.float64] | None,
-) -> NDArray[Any]:
-    """counts[row, col] by one bincount over combined codes (int64 or float64)."""
+) -> Stored:
+    """counts[row, col] (int64 or float64) by one bincount over combined codes, or, for a
+    table of more than `_CELL_LIMIT` cells, by sorting them (only non-zero cells held)."""
+    dtype = np.dtype(np.int64 if weights is None else np.float64)
     if n_rows == 0 or n_cols == 0:
-        return np.zeros((n_rows, n_cols), dtype=np.int64 if weights is None else np.float64)
-    combined = p_codes.astype(np.int64, copy=False) * n_cols
+        return from_dense(np.zeros((n_rows, n_cols), dtype=dtype))
+    combined = p_codes.astype(np.int64, copy=True)
+    combined *= n_cols
     combined += a_codes
-    flat = np.bincount(combined, weights=weights, minlength=n_rows * n_cols)
-    counts = flat.reshape(n_rows, n_cols)
-    return counts.astype(np.int64, copy=False) if weights is None else counts
+    if n_rows * n_cols <= _CELL_LIMIT:
+        flat = np.bincount(combined, weights=weights, minlength=n_rows * n_cols)
+        return from_dense(flat.reshape(n_rows, n_cols).astype(dtype, copy=False))
+    if weights is None:
+        keys, counts = np.unique(combined, return_counts=True)
+        values: NDArray[Any] = counts.astype(np.int64)
+    else:
+        keys, inverse = np.unique(combined, return_inverse=True)
+        values = np.bincount(inverse.reshape(-1), weights=weights, minlength=keys.size)
+    rows, cols = np.divmod(keys, n_cols)
+    return from_cells(rows, cols, values, (n_rows, n_cols), dtype, "sparse")
 
 
 def _count_fixed(
-    a: Coded, p: Coded, w: NDArray[np.float64] | None, universe: tuple[Label, ...]
+    a: Coded,
+    p: Coded,
+    w: NDArray[np.float64] | None,
+    universe: tuple[Label, ...],
+    storage: str = "auto",
 ) -> Counted:
     """Count over a given label universe; any other value is an error naming its row."""
     ordered = sort_labels(universe)
@@ -282,4 +324,81 @@ def _count_fixed(
             raise InputError(msg)
         codes.append(row_codes)
     counts = count_codes(codes[1], len(ordered), codes[0], len(ordered), w)
-    return Counted(np.ascontiguousarray(counts), ordered, ordered)
+    every = list(range(len(ordered)))
+    return Counted(_reordered(counts, every, every, storage), ordered, ordered)
+
+
+# ---------------------------------------------------------------------- matrices
+def count_matrix(
+    counts: Any,
+    rows: str,
+    labels: Sequence[Any] | None,
+    predicted: Sequence[Any] | None,
+    actual: Sequence[Any] | None,
+    weighted: bool | None,
+    storage: str,
+) -> Counted:
+    """A matrix of counts (array-like or scipy.sparse) with its labels in canonical order:
+    the work of `Table.from_counts`. A sparse matrix's stored cells alone are read."""
+    choose((0, 0), 0, storage)  # a bad `storage` before any work
+    if hasattr(counts, "tocoo") and hasattr(counts, "nnz"):
+        coo = counts.tocoo()
+        if len(coo.shape) != 2:
+            msg = f"`counts` must be two-dimensional; got shape {coo.shape}."
+            raise InputError(msg)
+        values = check_counts(np.asarray(coo.data).reshape(1, -1), weighted)[0]
+        r, c = np.asarray(coo.row, dtype=np.intp), np.asarray(coo.col, dtype=np.intp)
+        K, C = (int(x) for x in coo.shape)
+        dtype = values.dtype
+    else:
+        array = check_counts(
+            np.array(counts, dtype=None if not isinstance(counts, list) else list_dtype(counts)),
+            weighted,
+        )
+        K, C = array.shape
+        r, c = (a.astype(np.intp) for a in np.nonzero(array))
+        values, dtype = array[r, c], array.dtype
+    if rows == "actual":
+        r, c, K, C = c, r, C, K
+    row_labels, col_labels = _axis_labels((K, C), labels, predicted, actual)
+    row_order = canonical_order(row_labels)
+    col_order = canonical_order(col_labels)
+    new_row = np.argsort(np.asarray(row_order, dtype=np.intp)).astype(np.intp)
+    new_col = np.argsort(np.asarray(col_order, dtype=np.intp)).astype(np.intp)
+    return Counted(
+        from_cells(new_row[r], new_col[c], values, (K, C), dtype, storage),
+        tuple(row_labels[i] for i in row_order),
+        tuple(col_labels[j] for j in col_order),
+    )
+
+
+def _axis_labels(
+    shape: tuple[int, int],
+    labels: Sequence[Any] | None,
+    predicted: Sequence[Any] | None,
+    actual: Sequence[Any] | None,
+) -> tuple[tuple[Label, ...], tuple[Label, ...]]:
+    """The checked labels of each axis of a K x C matrix (`count_matrix`)."""
+    K, C = shape
+    if labels is not None:
+        if predicted is not None or actual is not None:
+            msg = "pass either `labels` or `predicted`/`actual`, not both."
+            raise InputError(msg)
+        if K != C:
+            msg = (
+                f"`labels` names both axes of a square table, but `counts` is {K}x{C} "
+                "(predicted x actual); pass `predicted=` and `actual=` instead."
+            )
+            raise InputError(msg)
+        predicted = actual = labels
+    row_labels = (
+        check_label_list(predicted, "predicted") if predicted is not None else tuple(range(K))
+    )
+    col_labels = check_label_list(actual, "actual") if actual is not None else tuple(range(C))
+    if len(row_labels) != K or len(col_labels) != C:
+        msg = (
+            f"`counts` is {K}x{C} (predicted x actual) but {len(row_labels)} predicted and "
+            f"{len(col_labels)} actual labels were given."
+        )
+        raise InputError(msg)
+    return row_labels, col_labels

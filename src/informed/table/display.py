@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from informed._markup import (
     count_cell,
@@ -26,11 +25,22 @@ from informed._markup import (
 )
 from informed.labels import Label
 from informed.measures import MEASURES
+from informed.table.storage import Stored
 
-__all__ = ["HEADLINE", "SHOWN", "evaluation_html", "evaluation_repr", "table_html"]
+__all__ = [
+    "HEADLINE",
+    "SHOWN",
+    "TEXT_CELLS",
+    "evaluation_html",
+    "evaluation_repr",
+    "table_html",
+    "table_text",
+]
 
 SHOWN = 20
 """Labels a notebook shows of each axis of a table."""
+TEXT_CELLS = 40
+"""Non-zero cells `str` shows of a sparse table."""
 HEADLINE = ("informedness", "markedness", "correlation")
 """The measures an evaluation names first."""
 
@@ -41,34 +51,90 @@ def _number(value: Any) -> float:
 
 
 def table_html(
-    counts: NDArray[Any], predicted: Sequence[Label], actual: Sequence[Label], weighted: bool
+    stored: Stored, predicted: Sequence[Label], actual: Sequence[Label], weighted: bool
 ) -> str:
     """A table's counts with their margins, rows predicted, at most `SHOWN` labels a side.
 
-    >>> html = table_html(np.array([[1, 2], [3, 4]]), ["<b>", "y"], ["<b>", "y"], False)
+    >>> from informed.table.storage import from_dense
+    >>> html = table_html(from_dense(np.array([[1, 2], [3, 4]])), ["<b>", "y"], ["<b>", "y"], False)
     >>> "&lt;b&gt;" in html and "<b>" not in html
     True
     """
     rows, cols = list(predicted[:SHOWN]), list(actual[:SHOWN])
+    block = stored.block(range(len(rows)), range(len(cols)))
+    row_totals, totals = stored.row_sums(), stored.col_sums()
     body = [
         [header_cell(label, row=True)]
-        + [count_cell(_number(counts[i, j])) for j in range(len(cols))]
-        + [count_cell(_number(counts[i].sum()))]
+        + [count_cell(_number(block[i, j])) for j in range(len(cols))]
+        + [count_cell(_number(row_totals[i]))]
         for i, label in enumerate(rows)
     ]
-    totals = counts.sum(axis=0)
     body.append(
         [header_cell("total", row=True)]
         + [count_cell(_number(totals[j])) for j in range(len(cols))]
-        + [count_cell(_number(counts.sum()))]
+        + [count_cell(stored.total())]
     )
     hidden = len(predicted) - len(rows) + len(actual) - len(cols)
+    storage = (
+        f", stored sparsely ({stored.nonzero_count:,} non-zero cells)"
+        if stored.dense is None
+        else ""
+    )
     title = (
-        f"Table: N = {_number(counts.sum()):,}{' (weighted)' if weighted else ''}, "
-        f"{len(predicted)} predicted × {len(actual)} actual (rows predicted)"
+        f"Table: N = {stored.total():,}{' (weighted)' if weighted else ''}, "
+        f"{len(predicted)} predicted × {len(actual)} actual (rows predicted){storage}"
     )
     grid = html_table(["predicted \\ actual", *(str(c) for c in cols), "total"], body, styled=True)
     return fragment(title, [grid], note=f"{hidden} more labels not shown" if hidden else None)
+
+
+def table_text(stored: Stored, predicted: Sequence[Label], actual: Sequence[Label]) -> str:
+    """A table as text: every cell with its margins (dense); the non-zero cells, the
+    first `TEXT_CELLS` of them, one per line (sparse).
+
+    >>> from informed.table.storage import from_dense
+    >>> print(table_text(from_dense(np.array([[1, 2], [3, 4]])), ["a", "b"], ["a", "b"]))
+    predicted \\ actual  a  b  total
+    a                   1  2      3
+    b                   3  4      7
+    total               4  6     10
+    """
+    if stored.dense is not None:
+        counts = stored.dense
+        head = ["predicted \\ actual", *(str(c) for c in actual), "total"]
+        body = [
+            [str(r), *(_text(v) for v in row), _text(sum(row))]
+            for r, row in zip(predicted, counts.tolist(), strict=True)
+        ]
+        totals = counts.sum(axis=0).tolist()
+        body.append(["total", *(_text(v) for v in totals), _text(sum(totals))])
+    else:
+        head = ["predicted", "actual", "count"]
+        rows, cols, values = stored.nonzero()
+        body = [
+            [str(predicted[i]), str(actual[j]), _text(v)]
+            for i, j, v in zip(
+                rows[:TEXT_CELLS].tolist(),
+                cols[:TEXT_CELLS].tolist(),
+                values[:TEXT_CELLS].tolist(),
+                strict=True,
+            )
+        ]
+        if values.size > TEXT_CELLS:
+            body.append([f"... {values.size - TEXT_CELLS:,} more non-zero cells", "", ""])
+        body.append(["total", "", _text(stored.total())])
+    widths = [max(len(line[k]) for line in [head, *body]) for k in range(len(head))]
+    return "\n".join(
+        "  ".join(
+            cell.rjust(w) if k else cell.ljust(w)
+            for k, (cell, w) in enumerate(zip(line, widths, strict=True))
+        )
+        for line in [head, *body]
+    )
+
+
+def _text(x: Any) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
 
 
 def _short(value: float) -> str:

@@ -8,26 +8,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from informed.labels import Label, as_label, keyed
+from informed.labels import Label, as_label
 from informed.measures import (
     AVERAGES,
     MEASURES,
     Average,
     Measure,
     SignedGeometric,
+    as_cells,
     label_margin,
     label_weights,
     one_vs_rest_counts,
     undefined_reason,
+    undefined_reasons,
     weighted_mean,
 )
 from informed.table.display import evaluation_html, evaluation_repr
+from informed.table.per_label import LabelReasons, LabelValues
 from informed.table.table import Table
 
 __all__ = ["Evaluation", "average", "evaluate", "measure_values"]
@@ -46,21 +49,22 @@ class Evaluation:
         one, each measure is combined over labels as its registry entry says.
     measures : dict
         Registry name -> float (nan where undefined).
-    per_label : dict
-        Label -> registry name -> float, from each label's one-vs-rest view.
+    per_label : mapping
+        Label -> registry name -> float, from each label's one-vs-rest view (a
+        `LabelValues`: one array per measure, `per_label.column(name)`).
     reasons : dict
         Registry name -> why the overall value is nan.
-    per_label_reasons : dict
-        Label -> registry name -> why that value is nan.
+    per_label_reasons : mapping
+        Label -> registry name -> why that value is nan (a `LabelReasons`).
     """
 
     table: Table
     positive: Label | None
     alpha: float
     measures: dict[str, float]
-    per_label: dict[Label, dict[str, float]]
+    per_label: Mapping[Label, Mapping[str, float]]
     reasons: dict[str, str] = field(default_factory=dict)
-    per_label_reasons: dict[Label, dict[str, str]] = field(default_factory=dict)
+    per_label_reasons: Mapping[Label, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def n(self) -> float:
@@ -109,7 +113,7 @@ def average(
         msg = f"`how` must be one of {sorted(AVERAGES)}; got {how!r}."
         raise ValueError(msg)
     measure = MEASURES[name]
-    _, square = table.square()
+    _, square = table.square_cells()
     ovr = one_vs_rest_counts(square)
     with np.errstate(divide="ignore", invalid="ignore"):
         if how == "micro":
@@ -129,7 +133,8 @@ def measure_values(
     alpha: float = 0.5,
     undefined: str = "propagate",
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Overall values [...] and per-label values [..., L] of square tables [..., L, L].
+    """Overall values [...] and per-label values [..., L] of square tables [..., L, L]
+    (an array, or `Cells`).
 
     The one place where a table's overall value is formed: the positive label's
     one-vs-rest value when `index` is given, else the registry's rule (an `Average` of
@@ -139,6 +144,7 @@ def measure_values(
     """
     overall: dict[str, Any] = {}
     per_label: dict[str, Any] = {}
+    square = as_cells(square)  # its margins are summed once, for every measure
     # nan is the intended value of a measure on a degenerate table (an empty margin)
     with np.errstate(divide="ignore", invalid="ignore"):
         ovr = one_vs_rest_counts(square)
@@ -190,35 +196,31 @@ def evaluate(
         For averaged measures: a label whose value is nan makes the average nan
         ("propagate", the default), or is left out ("omit").
     """
-    labels, square = table.square()
+    labels, square = table.square_cells()
     ovr = one_vs_rest_counts(square)
     index: int | None = None
     if positive is not None:
         positive = as_label(positive)
-        keys = [keyed(x) for x in labels]
-        if keyed(positive) not in keys:
+        index = table.label_position(positive)
+        if index is None:
             msg = (
                 f"positive={positive!r} is not a label of the table; "
-                f"it should be one of {list(labels)}."
+                f"it should be one of {_some(labels)}."
             )
             raise ValueError(msg)
-        index = keys.index(keyed(positive))
         positive = labels[index]  # the table's own label: 1.0 names the label 1
 
     measures: dict[str, float] = {}
     reasons: dict[str, str] = {}
-    per_label: dict[Label, dict[str, float]] = {label: {} for label in labels}
-    per_label_reasons: dict[Label, dict[str, str]] = {label: {} for label in labels}
-    total = float(square.sum())
+    columns: dict[str, Any] = {}
+    codes: dict[str, Any] = {}
+    total = float(table.n)
     if labels:
         overall, values_by_name = measure_values(square, list(MEASURES), index, alpha, undefined)
     for name, measure in MEASURES.items():
         values = values_by_name[name] if labels else np.zeros(0)
-        for k, label in enumerate(labels):
-            value = float(values[k])
-            per_label[label][name] = value
-            if np.isnan(value):
-                per_label_reasons[label][name] = undefined_reason(measure, ovr[k]) or "undefined"
+        columns[name] = values
+        codes[name] = undefined_reasons(measure, ovr, values)
         value = float(overall[name]) if labels else float("nan")
         measures[name] = value
         if not np.isnan(value):
@@ -236,10 +238,16 @@ def evaluate(
         positive=positive,
         alpha=alpha,
         measures=measures,
-        per_label=per_label,
+        per_label=LabelValues(labels, columns),
         reasons=reasons,
-        per_label_reasons=per_label_reasons,
+        per_label_reasons=LabelReasons(labels, codes),
     )
+
+
+def _some(labels: Sequence[Label], shown: int = 20) -> str:
+    """At most `shown` labels for a message."""
+    more = f" and {len(labels) - shown:,} more" if len(labels) > shown else ""
+    return f"{list(labels[:shown])}{more}"
 
 
 def _rule_reason(
@@ -269,7 +277,7 @@ def _rule_reason(
     weights = label_weights(square, rule.weights)
     values = values_by_name[rule.of]
     ovr = one_vs_rest_counts(square)
-    bad = [k for k in range(len(labels)) if weights[k] > 0 and np.isnan(values[k])]
+    bad = np.flatnonzero((weights > 0) & np.isnan(values)).tolist()
     if not bad:
         return None
     first = bad[0]

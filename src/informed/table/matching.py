@@ -32,9 +32,11 @@ from numpy.typing import NDArray
 
 from informed.errors import InputError
 from informed.labels import Label, as_label, keyed, sort_labels
-from informed.measures import ratio
+from informed.measures import margins, ratio
 from informed.table.evaluation import Evaluation, evaluate
 from informed.table.payoff import payoff
+from informed.table.sparse_matching import best_classes, dense_scores_fit, diagonal_assignment
+from informed.table.storage import from_cells
 from informed.table.table import Table
 
 __all__ = ["UNMATCHED", "Abstention", "Matching", "abstain", "match"]
@@ -155,36 +157,50 @@ def match(
     if objective not in ("informedness", "diagonal"):
         msg = f"`objective` must be 'informedness' or 'diagonal'; got {objective!r}."
         raise InputError(msg)
-    counts = table.counts.astype(np.float64)
-    scores = _pair_scores(counts, objective)
     mapping: dict[Label, Label] = {}
-    if method == "one-to-one":
-        # imported here: scipy.optimize takes most of a second to load, and every
-        # `informed evaluate` loads this module
-        from scipy.optimize import linear_sum_assignment
-
-        rows, cols = linear_sum_assignment(scores, maximize=True)
-        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-            mapping[table.predicted[r]] = table.actual[c]
+    sparse = table.storage == "sparse"
+    if sparse and (method == "many-to-one" or objective == "diagonal"):
+        # from the non-zero cells alone (informed.table.sparse_matching), exactly
+        if method == "one-to-one":
+            rows, cols = diagonal_assignment(table)
+        else:
+            rows, cols = list(range(table.shape[0])), best_classes(table, objective)
+        for r, c in zip(rows, cols, strict=True):
+            mapping[table.predicted[r]] = table.actual[c] if table.actual else table.predicted[r]
+        scores = None
     else:
-        # informedness of label l alone if sent to class c (not weighted by pP(l)); ties go
-        # to the first class in canonical order
-        per_label = scores if objective == "diagonal" else _per_label_informedness(counts)
-        for r, label in enumerate(table.predicted):
-            mapping[label] = table.actual[int(np.argmax(per_label[r]))] if table.actual else label
+        if sparse:
+            dense_scores_fit(table)
+        counts = table.counts.astype(np.float64)
+        scores = _pair_scores(counts, objective)
+        if method == "one-to-one":
+            # imported here: scipy.optimize takes most of a second to load, and every
+            # `informed evaluate` loads this module
+            from scipy.optimize import linear_sum_assignment
+
+            rows, cols = (a.tolist() for a in linear_sum_assignment(scores, maximize=True))
+            for r, c in zip(rows, cols, strict=True):
+                mapping[table.predicted[r]] = table.actual[c]
+        else:
+            # informedness of label l alone if sent to class c (not weighted by pP(l));
+            # ties go to the first class in canonical order
+            per_label = scores if objective == "diagonal" else _per_label_informedness(counts)
+            for r, label in enumerate(table.predicted):
+                mapping[label] = (
+                    table.actual[int(np.argmax(per_label[r]))] if table.actual else label
+                )
     unmatched = tuple(x for x in table.predicted if x not in mapping)
     renamed = _unmatched_names(unmatched, table.actual)
     relabelled = _relabel(table, {**mapping, **renamed})
-    if method == "one-to-one" and objective == "informedness":
+    if method == "one-to-one" and objective == "informedness" and scores is not None:
         # the sum over matched pairs; an unmatched label bets nothing (Powers 2003: "assign
         # zero weight ... to cases classified in an ignored class")
-        pairs = [(table.predicted.index(k), table.actual.index(v)) for k, v in mapping.items()]
-        score = float(sum(scores[r, c] for r, c in pairs))
+        score = float(sum(scores[r, c] for r, c in zip(rows, cols, strict=True)))
     elif objective == "informedness":
         score = evaluate(relabelled).measures["informedness"]
     else:
-        _, square = relabelled.square()
-        score = float(ratio(np.trace(square), square.sum()))
+        m = margins(relabelled.square_cells()[1])
+        score = float(ratio(m.diagonal.sum(), m.total))
     return Matching(
         mapping=mapping,
         unmatched=unmatched,
@@ -229,9 +245,12 @@ def _relabel(table: Table, mapping: dict[Label, Label]) -> Table:
     names = [mapping[label] for label in table.predicted]
     rows = sort_labels(names)
     position = {keyed(x): i for i, x in enumerate(rows)}
-    counts = np.zeros((len(rows), len(table.actual)), dtype=table.counts.dtype)
-    np.add.at(counts, [position[keyed(x)] for x in names], table.counts)
-    return Table(counts=counts, predicted=rows, actual=table.actual)
+    new_row = np.array([position[keyed(x)] for x in names], dtype=np.intp)
+    r, c, values = table.cells
+    stored = from_cells(
+        new_row[r], c, values, (len(rows), len(table.actual)), table.dtype, table.storage
+    )
+    return Table(stored, predicted=rows, actual=table.actual)
 
 
 @dataclass(frozen=True)
@@ -311,12 +330,20 @@ def abstain(table: Table, ignore: Sequence[Any], *, positive: Any = None) -> Abs
         raise InputError(msg)
     drop = {keyed(x) for x in ignored}
     keep_rows = [i for i, x in enumerate(table.predicted) if keyed(x) not in drop]
-    counts = table.counts[keep_rows]
-    keep_cols = [j for j in range(counts.shape[1]) if counts[:, j].sum() > 0]
+    new_row = np.full(table.shape[0], -1, dtype=np.intp)
+    new_row[keep_rows] = np.arange(len(keep_rows))
+    r, c, values = table.cells
+    kept = new_row[r] >= 0
+    r, c, values = new_row[r[kept]], c[kept], values[kept]
+    keep_cols = np.flatnonzero(np.bincount(c, minlength=table.shape[1]) > 0)  # non-zero cells
+    new_col = np.full(table.shape[1], -1, dtype=np.intp)
+    new_col[keep_cols] = np.arange(keep_cols.size)
     retained = Table(
-        counts=np.ascontiguousarray(counts[:, keep_cols]),
+        from_cells(
+            r, new_col[c], values, (len(keep_rows), keep_cols.size), table.dtype, table.storage
+        ),
         predicted=tuple(table.predicted[i] for i in keep_rows),
-        actual=tuple(table.actual[j] for j in keep_cols),
+        actual=tuple(table.actual[j] for j in keep_cols.tolist()),
     )
     classes = {keyed(x) for x in retained.actual}
     if retained.n and not any(keyed(x) in classes for x in retained.predicted):

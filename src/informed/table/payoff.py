@@ -23,19 +23,32 @@ Powers, D. M. W. The Bookmaker tests your Edge (poster).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import json_float
+from informed._common import json_float, json_floats
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label
-from informed.measures import ratio
+from informed.measures import margins, ratio, scatter
+from informed.table.storage import dense_zeros
 from informed.table.table import Table
 
-__all__ = ["Payoff", "Stakes", "payoff"]
+__all__ = ["Payoff", "PayoffCells", "Stakes", "payoff"]
+
+
+class PayoffCells(NamedTuple):
+    """The non-zero cells of a payoff matrix over `Payoff.labels`, in row-major order:
+    cell k pays values[k] per unit stake and holds counts[k] cases, predicted
+    labels[rows[k]] with class labels[cols[k]]. Every other cell pays 0 (nothing bet)."""
+
+    rows: NDArray[np.intp]
+    cols: NDArray[np.intp]
+    values: NDArray[np.float64]
+    counts: NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -46,20 +59,21 @@ class Payoff:
     ----------
     labels : tuple
         The labels of both axes (rows predicted, columns actual).
-    matrix : ndarray (L, L)
-        Payoff per unit stake of each cell: n(l, c) / |R = l| on the diagonal,
-        -n(l, c) / (N - |R = l|) off it.
     won : ndarray (L,)
         Row sums: the informedness B(l) of each predicted label.
     weighted : ndarray (L,)
         pP(l) x B(l); their sum is the overall (bias-weighted) informedness.
     column_sums : ndarray (L,)
-        Column sums of `matrix`.
+        Column sums of the matrix.
     odds : ndarray (L,)
         Fair odds against each label, (1 - pR(l)) / pR(l): 7:3 is 7/3 for pR = 30 %.
-    counts : ndarray (L, L)
-        The table's counts over `labels` (rows predicted, columns actual), from which
-        `stakes` counts the money.
+    cells : PayoffCells
+        The non-zero cells of the matrix and their counts: all that is held, so that a
+        table of many labels never makes its L x L payoff matrix. `row(i)` gives a row,
+        `block(rows, cols)` a few cells, `matrix` the whole (checked against memory).
+    storage : {"dense", "sparse"}
+        The storage of the table: `to_dict` writes the matrix as rows (dense) or as its
+        non-zero cells (sparse).
 
     Notes
     -----
@@ -68,12 +82,56 @@ class Payoff:
     """
 
     labels: tuple[Label, ...]
-    matrix: NDArray[np.float64]
     won: NDArray[np.float64]
     weighted: NDArray[np.float64]
     column_sums: NDArray[np.float64]
     odds: NDArray[np.float64]
-    counts: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
+    cells: PayoffCells = field(repr=False)
+    storage: str = "dense"
+
+    @property
+    def matrix(self) -> NDArray[np.float64]:
+        """The (L, L) payoff per unit stake of each cell: n(l, c) / |R = l| on the
+        diagonal, -n(l, c) / (N - |R = l|) off it (made on demand, after checking that
+        L x L floats fit in memory)."""
+        return self._dense(self.cells.values, "the payoff matrix")
+
+    @property
+    def counts(self) -> NDArray[np.float64]:
+        """The table's counts over `labels` (L, L), from which `stakes` counts the money
+        (made on demand, as `matrix`)."""
+        return self._dense(self.cells.counts, "the square counts of the payoff")
+
+    def _dense(self, values: NDArray[np.float64], what: str) -> NDArray[np.float64]:
+        size = len(self.labels)
+        out = dense_zeros((size, size), np.float64, what)
+        out[self.cells.rows, self.cells.cols] = values
+        return out
+
+    def row(self, index: int) -> NDArray[np.float64]:
+        """Row `index` of the matrix (the bets on labels[index]), length L."""
+        start, stop = np.searchsorted(self.cells.rows, [index, index + 1])
+        out = np.zeros(len(self.labels), dtype=np.float64)
+        out[self.cells.cols[start:stop]] = self.cells.values[start:stop]
+        return out
+
+    def block(
+        self, rows: Sequence[int], cols: Sequence[int], *, counts: bool = False
+    ) -> NDArray[np.float64]:
+        """The cells of `rows` x `cols` (positions in `labels`) as a small dense matrix:
+        their payoffs, or with `counts` their counts."""
+        r = np.asarray(rows, dtype=np.intp)
+        c = np.asarray(cols, dtype=np.intp)
+        out = np.zeros((r.size, c.size), dtype=np.float64)
+        where_row = np.full(len(self.labels), -1, dtype=np.intp)
+        where_row[r] = np.arange(r.size)
+        where_col = np.full(len(self.labels), -1, dtype=np.intp)
+        where_col[c] = np.arange(c.size)
+        i, j = where_row[self.cells.rows], where_col[self.cells.cols]
+        keep = (i >= 0) & (j >= 0)
+        values = self.cells.counts if counts else self.cells.values
+        out[i[keep], j[keep]] = values[keep]
+        return out
 
     @property
     def informedness(self) -> float:
@@ -84,12 +142,12 @@ class Payoff:
         """The same bets at another stake (Powers' spreadsheet uses $10)."""
         return Payoff(
             labels=self.labels,
-            matrix=self.matrix * stake,
             won=self.won * stake,
             weighted=self.weighted * stake,
             column_sums=self.column_sums * stake,
             odds=self.odds,
-            counts=self.counts,
+            cells=self.cells._replace(values=self.cells.values * stake),
+            storage=self.storage,
         )
 
     def stakes(self, total: float = 10.0) -> Stakes:
@@ -114,16 +172,26 @@ class Payoff:
         return _stakes(self, float(total))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready values (nan as None)."""
+        """JSON-ready values (nan as None). ``"matrix"`` is a list of rows for a densely
+        stored table, and ``{"row": [...], "column": [...], "value": [...]}`` (the
+        non-zero cells, positions in ``"labels"``) for a sparse one: a table of many
+        labels never writes its L x L floats."""
 
-        def clean(values: NDArray[np.float64]) -> Any:
-            return [json_float(v) for v in np.ravel(values)]
+        clean = json_floats
 
-        width = len(self.labels)
-        flat = clean(self.matrix)
+        if self.storage == "dense":
+            width = len(self.labels)
+            flat = clean(self.matrix)
+            matrix: Any = [flat[i * width : (i + 1) * width] for i in range(width)]
+        else:
+            matrix = {
+                "row": self.cells.rows.tolist(),
+                "column": self.cells.cols.tolist(),
+                "value": clean(self.cells.values),
+            }
         return {
             "labels": list(self.labels),
-            "matrix": [flat[i * width : (i + 1) * width] for i in range(width)],
+            "matrix": matrix,
             "won": clean(self.won),
             "weighted": clean(self.weighted),
             "column_sums": clean(self.column_sums),
@@ -135,36 +203,37 @@ class Payoff:
 def payoff(table: Table) -> Payoff:
     """The fair-odds payoff matrix per unit stake of `table` (over the union of labels).
 
+    Only the non-zero cells are computed (a cell where nothing was bet pays nothing), so
+    a sparse table of many labels costs O(cells + labels).
+
     >>> p = payoff(Table.binary(tp=56, fp=24, fn=14, tn=6)).scaled(10)  # Figure 1, chance
     >>> [[round(float(x), 2) for x in row] for row in p.matrix]
     [[8.0, -8.0], [-2.0, 2.0]]
     >>> [round(float(x), 2) for x in p.won]
     [0.0, 0.0]
     """
-    labels, square = table.square()
-    s = square.astype(np.float64)
-    total = s.sum()
-    actual = s.sum(axis=0)
-    predicted = s.sum(axis=1)
-    diagonal = np.eye(len(labels), dtype=bool)
+    labels, square = table.square_cells()
+    size = len(labels)
+    m = margins(square)
+    actual, predicted, total = m.cols, m.rows, float(m.total)
+    keep = square.values != 0
+    rows, cols, counts = square.rows[keep], square.cols[keep], square.values[keep]
     # row l is scored against label l's own odds: positive cells over |R = l|, the others
     # over N - |R = l|, whichever column they fall in
-    win = ratio(s, np.broadcast_to(actual[:, None], s.shape))
-    loss = ratio(s, np.broadcast_to(total - actual[:, None], s.shape))
-    # a cell where nothing was bet pays nothing, whatever its odds
-    matrix = np.where(s == 0, 0.0, np.where(diagonal, win, -loss))
+    own = actual[rows]
+    values = np.where(rows == cols, ratio(counts, own), -ratio(counts, total - own))
     # a label that is never or always the real class has no fair odds: its win is undefined
     fair = (actual > 0) & (actual < total)
-    won = np.where(fair, matrix.sum(axis=1), np.nan)
+    won = np.where(fair, scatter(values, rows, size), np.nan)
     weighted = np.where(predicted > 0, ratio(predicted, total) * won, 0.0)
     return Payoff(
         labels=labels,
-        matrix=matrix,
         won=won,
         weighted=weighted,
-        column_sums=matrix.sum(axis=0),
+        column_sums=scatter(values, cols, size),
         odds=ratio(total - actual, actual),
-        counts=s,
+        cells=PayoffCells(rows, cols, values, counts),
+        storage=table.storage,
     )
 
 
@@ -226,6 +295,8 @@ class Stakes:
         }
 
     def __str__(self) -> str:
+        counts = self.rows.counts
+
         def terms(sign: int) -> str:
             parts = []
             for c in range(len(self.labels)):  # by actual class, as the poster lists them
@@ -233,7 +304,7 @@ class Stakes:
                     value = self.money[r, c]
                     if value * sign <= 0 or (r == c) != (sign > 0):
                         continue
-                    count = self.rows.counts[r, c]
+                    count = counts[r, c]
                     each = self.prize[r] if sign > 0 else self.stake[r]
                     parts.append(f"{_amount(count)} × ${_amount(each)}")
             return " + ".join(parts) if parts else "nothing"

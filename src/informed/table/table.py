@@ -3,6 +3,9 @@
 Rows are predicted labels (+P, -P, ...), columns are actual classes (+R, -R, ...), as in
 Powers (2003, 2011). A Table is frozen, carries its labels, and merges with
 `+` over the union of labels. K predicted labels may differ from C classes (clusters).
+A table of many labels, few of whose K x C cells are filled, holds only its non-zero
+cells (`storage="sparse"`, chosen automatically; `informed.table.storage`), with the
+same measures, merges, JSON and equality as the dense one.
 """
 
 from __future__ import annotations
@@ -10,22 +13,31 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import loads_strict, readonly
 from informed.columns import frame_column
-from informed.errors import InputError, InputTypeError
-from informed.labels import Label, as_label, keyed, label_key, label_kind, sort_labels
-from informed.table.counting import check_counts, check_label_list, count_labels, list_dtype
-from informed.table.display import table_html
+from informed.errors import InputError, MemoryLimitError
+from informed.labels import Label, as_label, keyed, positions_in, sort_labels
+from informed.measures import Cells
+from informed.table.counting import count_labels, count_matrix
+from informed.table.display import table_html, table_text
+from informed.table.json_form import parts_from_dict, table_dict
+from informed.table.storage import DENSE_VIEW, Stored, as_stored, merged
 
-__all__ = ["OneVsRest", "Table"]
+__all__ = ["OneVsRest", "Table", "TableCells"]
 
-_JSON_KIND = "informed.Table"
-_JSON_VERSION = 1
+
+class TableCells(NamedTuple):
+    """The non-zero cells of a Table in row-major order: cell k holds counts[k] cases
+    predicted `table.predicted[predicted[k]]` whose class is `table.actual[actual[k]]`."""
+
+    predicted: NDArray[np.intp]
+    actual: NDArray[np.intp]
+    counts: NDArray[Any]
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,7 @@ class OneVsRest:
         return np.array([[self.tp, self.fp], [self.fn, self.tn]], dtype=np.float64)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class Table:
     """Counts of predicted label (rows) x actual class (columns).
 
@@ -58,64 +70,55 @@ class Table:
 
     Attributes
     ----------
-    counts : ndarray of shape (K, C)
-        int64 counts, or float64 weights; read-only.
     predicted : tuple
         The K row labels, in canonical order.
     actual : tuple
         The C column labels, in canonical order.
+    counts : ndarray of shape (K, C)
+        int64 counts, or float64 weights; read-only. A sparse table gives it only up to
+        2^24 cells; `cells` lists the non-zero cells of any table.
+    storage : {"dense", "sparse"}
+        How the counts are held: every cell, or only the non-zero ones.
 
     >>> t = Table.binary(tp=12, fp=28, fn=18, tn=42)
     >>> t.one_vs_rest("+")
     OneVsRest(label='+', tp=12.0, fp=28.0, fn=18.0, tn=42.0)
     """
 
-    counts: NDArray[Any]
     predicted: tuple[Label, ...]
     actual: tuple[Label, ...]
-    _index: dict[tuple[str, Label], tuple[int | None, int | None]] = field(
-        init=False, repr=False, compare=False
-    )
+    _stored: Stored = field(repr=False)
+    _cache: dict[str, Any] = field(repr=False)  # label positions, made on first use
 
-    def __post_init__(self) -> None:
-        counts = np.asarray(self.counts)
-        if counts.shape != (len(self.predicted), len(self.actual)):
+    def __init__(self, counts: Any, predicted: Sequence[Label], actual: Sequence[Label]) -> None:
+        predicted, actual = tuple(predicted), tuple(actual)
+        stored = as_stored(counts)
+        if stored.shape != (len(predicted), len(actual)):
             msg = (
-                f"`counts` has shape {counts.shape} but there are {len(self.predicted)} "
-                f"predicted and {len(self.actual)} actual labels."
+                f"`counts` has shape {stored.shape} but there are {len(predicted)} "
+                f"predicted and {len(actual)} actual labels."
             )
             raise InputError(msg)
-        if counts.dtype not in (np.dtype(np.int64), np.dtype(np.float64)):
-            msg = f"`counts` must be int64 or float64; got {counts.dtype}."
-            raise InputTypeError(msg)
-        counts = counts.copy() if counts.flags.writeable else counts
-        object.__setattr__(self, "counts", readonly(counts))
-        index: dict[tuple[str, Label], tuple[int | None, int | None]] = {}
-        for i, label in enumerate(self.predicted):
-            index[keyed(label)] = (i, None)
-        for j, label in enumerate(self.actual):
-            row = index.get(keyed(label), (None, None))[0]
-            index[keyed(label)] = (row, j)
-        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "predicted", predicted)
+        object.__setattr__(self, "actual", actual)
+        object.__setattr__(self, "_stored", stored)
+        object.__setattr__(self, "_cache", {})
+
+    @property
+    def _index(self) -> dict[tuple[str, Label], tuple[int | None, int | None]]:
+        """Label -> (its row, its column), None where absent from an axis."""
+        if "index" not in self._cache:
+            index: dict[tuple[str, Label], tuple[int | None, int | None]] = {}
+            for i, label in enumerate(self.predicted):
+                index[keyed(label)] = (i, None)
+            for j, label in enumerate(self.actual):
+                row = index.get(keyed(label), (None, None))[0]
+                index[keyed(label)] = (row, j)
+            self._cache["index"] = index
+        found: dict[tuple[str, Label], tuple[int | None, int | None]] = self._cache["index"]
+        return found
 
     # ------------------------------------------------------------------ constructors
-    @classmethod
-    def _canonical(
-        cls,
-        counts: NDArray[Any],
-        predicted: Sequence[Label],
-        actual: Sequence[Label],
-    ) -> Table:
-        """Reorder rows and columns into canonical label order."""
-        row_order = sorted(range(len(predicted)), key=lambda i: label_key(predicted[i]))
-        col_order = sorted(range(len(actual)), key=lambda j: label_key(actual[j]))
-        counts = counts[np.ix_(row_order, col_order)] if counts.size else counts
-        return cls(
-            counts=np.ascontiguousarray(counts),
-            predicted=tuple(predicted[i] for i in row_order),
-            actual=tuple(actual[j] for j in col_order),
-        )
-
     @classmethod
     def from_counts(
         cls,
@@ -126,12 +129,13 @@ class Table:
         predicted: Sequence[Any] | None = None,
         actual: Sequence[Any] | None = None,
         weighted: bool | None = None,
+        storage: Literal["auto", "dense", "sparse"] = "auto",
     ) -> Table:
         """A Table from a matrix of counts whose orientation you state.
 
         Parameters
         ----------
-        counts : array-like of shape (K, C) or (C, K)
+        counts : array-like of shape (K, C) or (C, K), or a scipy.sparse matrix
             Non-negative, finite counts. Integers give an int64 table, floats a weighted
             (float64) table unless `weighted` says otherwise.
         rows : {"predicted", "actual"}
@@ -143,6 +147,9 @@ class Table:
             Labels of each axis, for rectangular tables (instead of `labels`).
         weighted : bool, optional
             True stores float64 weights; False requires integer values.
+        storage : {"auto", "dense", "sparse"}
+            Hold every cell, or only the non-zero ones; "auto" is sparse for a table of
+            more than 2^16 cells with fewer than one in four filled.
 
         >>> Table.from_counts([[5, 2], [3, 7]], rows="actual", labels=["a", "b"]).counts
         array([[5, 3],
@@ -151,35 +158,8 @@ class Table:
         if rows not in ("predicted", "actual"):
             msg = f"`rows` must be 'predicted' or 'actual'; got {rows!r}."
             raise InputError(msg)
-        array = check_counts(
-            np.array(counts, dtype=None if not isinstance(counts, list) else list_dtype(counts)),
-            weighted,
-        )
-        if rows == "actual":
-            array = array.T
-        K, C = array.shape
-        if labels is not None:
-            if predicted is not None or actual is not None:
-                msg = "pass either `labels` or `predicted`/`actual`, not both."
-                raise InputError(msg)
-            if K != C:
-                msg = (
-                    f"`labels` names both axes of a square table, but `counts` is {K}x{C} "
-                    "(predicted x actual); pass `predicted=` and `actual=` instead."
-                )
-                raise InputError(msg)
-            predicted = actual = labels
-        row_labels = (
-            check_label_list(predicted, "predicted") if predicted is not None else tuple(range(K))
-        )
-        col_labels = check_label_list(actual, "actual") if actual is not None else tuple(range(C))
-        if len(row_labels) != K or len(col_labels) != C:
-            msg = (
-                f"`counts` is {K}x{C} (predicted x actual) but {len(row_labels)} predicted and "
-                f"{len(col_labels)} actual labels were given."
-            )
-            raise InputError(msg)
-        return cls._canonical(array, row_labels, col_labels)
+        counted = count_matrix(counts, rows, labels, predicted, actual, weighted, storage)
+        return cls(counted.counts, counted.predicted, counted.actual)
 
     @classmethod
     def binary(
@@ -201,11 +181,7 @@ class Table:
         table = cls.from_counts(counts, rows="predicted", labels=list(labels))
         # keep (positive, negative) order even when it is not the canonical one
         if table.predicted != tuple(labels):
-            return cls(
-                counts=table.counts[::-1, ::-1].copy(),
-                predicted=tuple(labels),
-                actual=tuple(labels),
-            )
+            return cls(table.counts[::-1, ::-1].copy(), tuple(labels), tuple(labels))
         return table
 
     @classmethod
@@ -217,6 +193,7 @@ class Table:
         weights: Any = None,
         labels: Sequence[Any] | None = None,
         clusters: bool = False,
+        storage: Literal["auto", "dense", "sparse"] = "auto",
     ) -> Table:
         """Count predicted labels against actual classes.
 
@@ -233,6 +210,8 @@ class Table:
         clusters : bool
             The predicted values are cluster ids, unrelated to the class labels, and may
             be of another kind (ints against strings); see `informed.table`.
+        storage : {"auto", "dense", "sparse"}
+            As in `from_counts`; thousands of labels are counted without a K x C matrix.
 
         Returns
         -------
@@ -240,8 +219,8 @@ class Table:
             Rows: the labels predicted at least once (or `labels`); columns: the classes
             seen at least once (or `labels`).
         """
-        counted = count_labels(actual, predicted, weights, labels, clusters)
-        return cls(counts=counted.counts, predicted=counted.predicted, actual=counted.actual)
+        counted = count_labels(actual, predicted, weights, labels, clusters, storage)
+        return cls(counted.counts, counted.predicted, counted.actual)
 
     @classmethod
     def from_frame(
@@ -253,6 +232,7 @@ class Table:
         weights: str | None = None,
         labels: Sequence[Any] | None = None,
         clusters: bool = False,
+        storage: Literal["auto", "dense", "sparse"] = "auto",
     ) -> Table:
         """Count two columns of a DataFrame: `from_labels` on the named columns.
 
@@ -271,62 +251,141 @@ class Table:
             weights=None if weights is None else frame_column(frame, weights, "weights"),
             labels=labels,
             clusters=clusters,
+            storage=storage,
         )
 
     # ------------------------------------------------------------------ properties
     @property
+    def counts(self) -> NDArray[Any]:
+        """The (K, C) matrix of counts, read-only. A sparse table makes it on demand, up
+        to 2^24 cells; beyond, an error points to `cells` and `sparse_counts`."""
+        return self._stored.dense_view()
+
+    @property
+    def storage(self) -> str:
+        """ "dense" (every cell held) or "sparse" (only the non-zero cells)."""
+        return self._stored.kind
+
+    @property
+    def cells(self) -> TableCells:
+        """The non-zero cells in row-major order (positions in `predicted` and `actual`,
+        and their counts), for a table stored either way.
+
+        >>> Table.binary(tp=5, fp=0, fn=2, tn=3).cells.counts.tolist()
+        [5, 2, 3]
+        """
+        return TableCells(*self._stored.nonzero())
+
+    @property
+    def sparse_counts(self) -> Any:
+        """The counts as a scipy.sparse CSR array of shape (K, C) (a new copy)."""
+        from scipy import sparse
+
+        rows, cols, values = self._stored.nonzero()
+        return sparse.csr_array((values.copy(), (rows, cols)), shape=self.shape)
+
+    def to_dense(self) -> Table:
+        """The same table stored densely (checked against the memory there is)."""
+        return Table(self._stored.stored_as("dense"), self.predicted, self.actual)
+
+    def to_sparse(self) -> Table:
+        """The same table holding only its non-zero cells."""
+        return Table(self._stored.stored_as("sparse"), self.predicted, self.actual)
+
+    @property
     def n(self) -> float:
         """Total count (or total weight) N."""
-        total = self.counts.sum()
-        return int(total) if self.counts.dtype.kind == "i" else float(total)
+        return self._stored.total()
 
     @property
     def weighted(self) -> bool:
         """True when the table holds float weights rather than integer counts."""
-        return self.counts.dtype.kind == "f"
+        return self._stored.dtype.kind == "f"
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """int64 for counts, float64 for weights."""
+        return self._stored.dtype
 
     @property
     def labels(self) -> tuple[Label, ...]:
         """The union of predicted and actual labels, in canonical order."""
-        return sort_labels((*self.predicted, *self.actual))
+        return self._square_positions()[0]
 
     @property
     def shape(self) -> tuple[int, int]:
         """(K predicted labels, C actual classes)."""
-        return (len(self.predicted), len(self.actual))
+        return self._stored.shape
+
+    def _square_positions(
+        self,
+    ) -> tuple[tuple[Label, ...], NDArray[np.intp], NDArray[np.intp]]:
+        """The union of labels and where each row and column falls in it (kept)."""
+        if "union" not in self._cache:
+            labels = sort_labels((*self.predicted, *self.actual))
+            rows = positions_in(self.predicted, labels)
+            cols = positions_in(self.actual, labels)
+            self._cache["union"] = (labels, readonly(rows), readonly(cols))
+        found: tuple[tuple[Label, ...], NDArray[np.intp], NDArray[np.intp]] = self._cache["union"]
+        return found
+
+    def label_position(self, label: Any) -> int | None:
+        """Where `label` is in `labels` (True is not 1); None if it is not a label."""
+        found = self._index.get(keyed(as_label(label)))
+        if found is None:
+            return None
+        _, rows, cols = self._square_positions()
+        return int(rows[found[0]]) if found[0] is not None else int(cols[found[1] or 0])
 
     def square(self) -> tuple[tuple[Label, ...], NDArray[Any]]:
         """Counts over the union of labels on both axes: (labels, counts[L, L]).
 
         A label that was never predicted gets a row of zeros; a label that never occurs
-        gets a column of zeros. Per-label measures are computed on this square form.
+        gets a column of zeros. Per-label measures are computed on this square form; a
+        sparse table gives it as `square_cells`, and as an array only as `counts` does.
         """
-        labels = self.labels
-        position = {keyed(x): i for i, x in enumerate(labels)}
-        rows = [position[keyed(x)] for x in self.predicted]
-        cols = [position[keyed(x)] for x in self.actual]
-        out = np.zeros((len(labels), len(labels)), dtype=self.counts.dtype)
-        if self.counts.size:
-            out[np.ix_(rows, cols)] = self.counts
-        return labels, out
+        labels, rows, cols = self._square_positions()
+        L = len(labels)
+        if self.storage == "sparse" and L * L > DENSE_VIEW:
+            msg = (
+                f"the square table of {L:,} labels would have {L * L:,} cells; this table "
+                "is stored sparsely: use `table.square_cells()`."
+            )
+            raise MemoryLimitError(msg)
+        return labels, self._stored.placed(rows, cols, L)
+
+    def square_cells(self) -> tuple[tuple[Label, ...], Cells]:
+        """The square table over the union of labels as `informed.measures.Cells`: its
+        non-zero cells in row-major order (kept), read by every measure as it reads the
+        array `square` gives, to the last bit, however the table is stored."""
+        if "cells" not in self._cache:
+            labels, rows, cols = self._square_positions()
+            sr, sc, values = self._stored.placed_cells(rows, cols, len(labels))
+            cells = Cells(values, sr, sc, (len(labels),) * 2)
+            for array in (cells.values, cells.rows, cells.cols):
+                array.flags.writeable = False
+            self._cache["cells"] = (labels, cells)
+        found: tuple[tuple[Label, ...], Cells] = self._cache["cells"]
+        return found
 
     def one_vs_rest(self, label: Any) -> OneVsRest:
         """The 2x2 view of `label` against every other label."""
         label = as_label(label)
         found = self._index.get(keyed(label))
         if found is None:
-            msg = f"{label!r} is not a label of this table; labels are {list(self.labels)}."
+            msg = f"{label!r} is not a label of this table; labels are {_some(self.labels)}."
             raise InputError(msg)
         i, j = found
-        total = float(self.counts.sum())
-        tp = float(self.counts[i, j]) if i is not None and j is not None else 0.0
-        row = float(self.counts[i].sum()) if i is not None else 0.0
-        col = float(self.counts[:, j].sum()) if j is not None else 0.0
+        stored = self._stored
+        total = float(stored.total())
+        tp = float(stored.value(i, j)) if i is not None and j is not None else 0.0
+        row = float(stored.line_sum(i, axis=1)) if i is not None else 0.0
+        col = float(stored.line_sum(j, axis=0)) if j is not None else 0.0
         return OneVsRest(label=label, tp=tp, fp=row - tp, fn=col - tp, tn=total - row - col + tp)
 
     def transpose(self) -> Table:
         """Swap prediction and reality: recall <-> precision, informedness <-> markedness."""
-        return Table(counts=self.counts.T.copy(), predicted=self.actual, actual=self.predicted)
+        return Table(self._stored.transpose(), self.actual, self.predicted)
 
     def count(self, predicted: Any, actual: Any) -> float:
         """The count in one cell, 0 for labels absent from an axis."""
@@ -334,62 +393,59 @@ class Table:
         j = self._index.get(keyed(as_label(actual)), (None, None))[1]
         if i is None or j is None:
             return 0
-        value = self.counts[i, j]
-        return int(value) if self.counts.dtype.kind == "i" else float(value)
+        value = self._stored.value(i, j)
+        return int(value) if not self.weighted else float(value)
 
     # ------------------------------------------------------------------ merge, equality
     def __add__(self, other: object) -> Table:
-        """Merge two tables: counts added over the union of labels on each axis."""
+        """Merge two tables: counts added over the union of labels on each axis.
+
+        The sum is stored sparsely when both tables are, else as "auto" chooses."""
         if not isinstance(other, Table):
             return NotImplemented
-        for mine, theirs, axis in (
-            (self.predicted, other.predicted, "predicted"),
-            (self.actual, other.actual, "actual"),
-        ):
-            if mine and theirs:
-                kinds = {label_kind(x) for x in (*mine, *theirs)}
-                if len(kinds) > 1:
-                    msg = (
-                        f"cannot merge tables whose {axis} labels are of different kinds: "
-                        f"{sorted(kinds)}."
-                    )
-                    raise InputTypeError(msg)
-        rows = sort_labels((*self.predicted, *other.predicted))
-        cols = sort_labels((*self.actual, *other.actual))
-        dtype = np.int64 if not (self.weighted or other.weighted) else np.float64
-        out = np.zeros((len(rows), len(cols)), dtype=dtype)
-        for table in (self, other):
-            r = [rows.index(x) for x in table.predicted]
-            c = [cols.index(x) for x in table.actual]
-            if table.counts.size:
-                out[np.ix_(r, c)] += table.counts.astype(dtype)
-        return Table(counts=out, predicted=rows, actual=cols)
+        stored, rows, cols = merged(
+            (self._stored, self.predicted, self.actual),
+            (other._stored, other.predicted, other.actual),
+        )
+        return Table(stored, rows, cols)
 
     def __eq__(self, other: object) -> bool:
+        """Same labels on each axis, same kind of counts, same counts (however stored)."""
         if not isinstance(other, Table):
             return NotImplemented
-        return (
+        if not (
             _keyed(self.predicted) == _keyed(other.predicted)
             and _keyed(self.actual) == _keyed(other.actual)
-            and self.counts.dtype == other.counts.dtype
-            and bool(np.array_equal(self.counts, other.counts))
-        )
+            and self.dtype == other.dtype
+        ):
+            return False
+        if self.storage == other.storage == "dense":
+            return bool(np.array_equal(self.counts, other.counts))
+        mine, theirs = self._stored.nonzero(), other._stored.nonzero()
+        return all(np.array_equal(a, b) for a, b in zip(mine, theirs, strict=True))
 
     def __hash__(self) -> int:
-        return hash((_keyed(self.predicted), _keyed(self.actual), self.counts.tobytes()))
+        rows, cols, values = self._stored.nonzero()
+        return hash(
+            (
+                _keyed(self.predicted),
+                _keyed(self.actual),
+                self.dtype.str,
+                rows.tobytes(),
+                cols.tobytes(),
+                values.tobytes(),
+            )
+        )
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; `Table.from_dict` restores the table exactly."""
-        return {
-            "kind": _JSON_KIND,
-            "version": _JSON_VERSION,
-            "rows": "predicted",
-            "weighted": self.weighted,
-            "predicted": list(self.predicted),
-            "actual": list(self.actual),
-            "counts": self.counts.tolist(),
-        }
+        """A JSON-ready dict; `Table.from_dict` restores the table exactly.
+
+        ``"counts"`` is a list of rows for a dense table, and the sparse form
+        ``{"row": [...], "column": [...], "count": [...]}`` (the non-zero cells,
+        positions in ``"predicted"`` and ``"actual"``) for a sparse one.
+        """
+        return table_dict(self._stored, self.predicted, self.actual)
 
     def to_json(self) -> str:
         """Serialise to JSON (floats written with Python's shortest exact repr)."""
@@ -398,44 +454,8 @@ class Table:
     @classmethod
     def from_dict(cls, data: Any) -> Table:
         """Restore a Table from `to_dict` output, validating every field."""
-        if not isinstance(data, dict):
-            msg = f"a Table JSON document must be an object; got {type(data).__name__}."
-            raise InputTypeError(msg)
-        expected = {"kind", "version", "rows", "weighted", "predicted", "actual", "counts"}
-        if set(data) != expected:
-            msg = (
-                f"a Table JSON document has keys {sorted(expected)}; got {sorted(data)} "
-                f"(missing {sorted(expected - set(data))}, unknown {sorted(set(data) - expected)})."
-            )
-            raise InputError(msg)
-        if data["kind"] != _JSON_KIND or data["version"] != _JSON_VERSION:
-            msg = (
-                f"expected kind {_JSON_KIND!r} version {_JSON_VERSION}; got "
-                f"{data['kind']!r} version {data['version']!r}."
-            )
-            raise InputError(msg)
-        if data["rows"] != "predicted":
-            msg = f"`rows` must be 'predicted'; got {data['rows']!r}."
-            raise InputError(msg)
-        weighted = data["weighted"]
-        if not isinstance(weighted, bool):
-            msg = f"`weighted` must be true or false; got {weighted!r}."
-            raise InputError(msg)
-        predicted = check_label_list(data["predicted"], "predicted")
-        actual = check_label_list(data["actual"], "actual")
-        raw = data["counts"]
-        if not predicted or not actual:
-            counts = np.zeros(
-                (len(predicted), len(actual)), dtype=np.float64 if weighted else np.int64
-            )
-        else:
-            if not isinstance(raw, list) or any(
-                not isinstance(r, list) or len(r) != len(actual) for r in raw
-            ):
-                msg = "`counts` must be a list of rows, each as long as `actual`."
-                raise InputError(msg)
-            counts = check_counts(np.array(raw, dtype=np.float64 if weighted else object), weighted)
-        return cls(counts=counts, predicted=predicted, actual=actual)
+        stored, predicted, actual = parts_from_dict(data)
+        return cls(stored, predicted, actual)
 
     @classmethod
     def from_json(cls, text: str) -> Table:
@@ -444,37 +464,31 @@ class Table:
 
     # ------------------------------------------------------------------ display
     def __repr__(self) -> str:
+        if self.storage == "dense":
+            return (
+                f"Table(predicted={list(self.predicted)!r}, actual={list(self.actual)!r}, "
+                f"counts={self.counts.tolist()!r})"
+            )
         return (
-            f"Table(predicted={list(self.predicted)!r}, actual={list(self.actual)!r}, "
-            f"counts={self.counts.tolist()!r})"
+            f"Table(predicted={_some(self.predicted)}, actual={_some(self.actual)}, "
+            f"storage='sparse', nonzero={self._stored.nonzero_count}, n={self.n!r})"
         )
 
     def __str__(self) -> str:
-        def fmt(x: Any) -> str:
-            return f"{x:g}" if isinstance(x, float) else str(x)
-
-        head = ["predicted \\ actual", *(str(c) for c in self.actual), "total"]
-        body = [
-            [str(r), *(fmt(v) for v in row), fmt(sum(row))]
-            for r, row in zip(self.predicted, self.counts.tolist(), strict=True)
-        ]
-        totals = self.counts.sum(axis=0).tolist()
-        body.append(["total", *(fmt(v) for v in totals), fmt(sum(totals))])
-        widths = [max(len(line[k]) for line in [head, *body]) for k in range(len(head))]
-        lines = [
-            "  ".join(
-                cell.rjust(w) if k else cell.ljust(w)
-                for k, (cell, w) in enumerate(zip(line, widths, strict=True))
-            )
-            for line in [head, *body]
-        ]
-        return "\n".join(lines)
+        return table_text(self._stored, self.predicted, self.actual)
 
     def _repr_html_(self) -> str:
         """A notebook's view: the counts with their margins, rows predicted (escaped)."""
-        return table_html(self.counts, self.predicted, self.actual, self.weighted)
+        return table_html(self._stored, self.predicted, self.actual, self.weighted)
 
 
 # ---------------------------------------------------------------------- helpers
 def _keyed(labels: tuple[Label, ...]) -> tuple[tuple[str, Label], ...]:
     return tuple(keyed(x) for x in labels)
+
+
+def _some(labels: Sequence[Label], shown: int = 20) -> str:
+    """At most `shown` labels for a message, with how many more there are."""
+    if len(labels) <= shown:
+        return repr(list(labels))
+    return f"{list(labels[:shown])!r} and {len(labels) - shown:,} more"

@@ -16,7 +16,7 @@ from informed.inference.design import design_note
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import Label, keyed
 from informed.measures import MEASURES
-from informed.report.contents import HEADLINE, PER_LABEL
+from informed.report.contents import HEADLINE, PER_LABEL, table_block, top_labels
 from informed.report.document import bootstrap_document
 from informed.report.html.markup import (
     bound,
@@ -34,29 +34,30 @@ from informed.report.plots.table import PAYOFF_IN_CELLS, contingency_svg, labels
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff
 
-__all__ = ["EVALUATION_SOURCES", "MAX_HEATMAP_LABELS", "evaluation_sections"]
+__all__ = [
+    "EVALUATION_SOURCES",
+    "MAX_HEATMAP_LABELS",
+    "MAX_SCATTER_LABELS",
+    "evaluation_sections",
+]
 
 MAX_HEATMAP_LABELS = 20
 """The heat map shows at most this many labels (the most frequent): beyond, its cells
 would be too small to read their counts and payoffs."""
+
+MAX_SCATTER_LABELS = 2000
+"""The per-label scatter draws at most this many labels (the most frequent): beyond, the
+points hide each other and the page grows by a path per label."""
 
 EVALUATION_SOURCES = ("Powers (2003)", *(m.source for m in MEASURES.values()))
 """The works the evaluation's sections cite, listed in full in the page's references."""
 
 
 def _shown_labels(evaluation: Evaluation, limit: int) -> tuple[Label, ...]:
-    """At most `limit` labels, the most frequent first picked, kept in the table's order."""
-    labels = list(evaluation.per_label)
-    if len(labels) <= limit:
-        return tuple(labels)
-
-    def frequency(label: Label) -> float:
-        values = evaluation.per_label[label]
-        known = [v for v in (values["prevalence"], values["bias"]) if math.isfinite(v)]
-        return max(known, default=-1.0)
-
-    ranked = sorted(range(len(labels)), key=lambda i: (-frequency(labels[i]), i))[:limit]
-    return tuple(labels[i] for i in sorted(ranked))
+    """At most `limit` labels, the most frequent first picked (by the larger of how often
+    a label is predicted and how often it occurs), kept in the table's order."""
+    labels = evaluation.table.labels
+    return tuple(labels[i] for i in top_labels(evaluation.table, limit))
 
 
 def _left_out(shown: int, total: int, what: str) -> str:
@@ -163,21 +164,19 @@ def _contingency(evaluation: Evaluation, pay: Payoff, shown: Sequence[Label], li
     keep = {keyed(x) for x in shown}
     rows = [i for i, x in enumerate(table.predicted) if keyed(x) in keep]
     cols = [j for j, x in enumerate(table.actual) if keyed(x) in keep]
-    counts = table.counts
-    row_totals = counts.sum(axis=1).tolist()
-    col_totals = counts.sum(axis=0).tolist()
+    counts, row_totals, col_totals = table_block(table, rows, cols)
     head = "".join(f'<th class="num label">{escaped(table.actual[j])}</th>' for j in cols)
     body = []
-    for i in rows:
+    for k, i in enumerate(rows):
         cells = []
-        for j in cols:
+        for m, j in enumerate(cols):
             css = "num diagonal" if keyed(table.predicted[i]) == keyed(table.actual[j]) else "num"
-            cells.append(f'<td class="{css}">{count(counts[i, j].item())}</td>')
+            cells.append(f'<td class="{css}">{count(counts[k][m])}</td>')
         body.append(
             f'<tr><th class="label">{escaped(table.predicted[i])}</th>{"".join(cells)}'
-            f'<td class="num total">{count(row_totals[i])}</td></tr>'
+            f'<td class="num total">{count(row_totals[k])}</td></tr>'
         )
-    totals = "".join(f'<td class="num">{count(col_totals[j])}</td>' for j in cols)
+    totals = "".join(f'<td class="num">{count(col_totals[m])}</td>' for m in range(len(cols)))
     body.append(
         f'<tr class="total"><th>total</th>{totals}<td class="num">{count(table.n)}</td></tr>'
     )
@@ -229,10 +228,11 @@ def _contingency(evaluation: Evaluation, pay: Payoff, shown: Sequence[Label], li
 def _payoff_table(pay: Payoff, shown: Sequence[Label]) -> str:
     keep = {keyed(x) for x in shown}
     index = [i for i, x in enumerate(pay.labels) if keyed(x) in keep]
+    block = pay.block(index, index)
     head = "".join(f'<th class="num label">{escaped(pay.labels[j])}</th>' for j in index)
     body = []
-    for i in index:
-        cells = "".join(value_cell(float(pay.matrix[i, j])) for j in index)
+    for k, i in enumerate(index):
+        cells = "".join(value_cell(float(v)) for v in block[k])
         reason = "no fair odds: the label is never (or always) the real class"
         body.append(
             f'<tr data-label="{escaped(pay.labels[i])}"><th class="label">{escaped(pay.labels[i])}'
@@ -350,7 +350,14 @@ def _per_label(evaluation: Evaluation, shown: Sequence[Label]) -> str:
         "diagonal is under-predicted, below it over-predicted. The star is the overall value. "
         f"Sources: {escaped(informedness.source)}; {sentence(markedness.source)}"
     )
-    figure = figure_element("labels", labels_svg(evaluation, shown, name="plot-labels"), caption)
+    drawn = None
+    count = len(evaluation.table.labels)
+    if count > MAX_SCATTER_LABELS:
+        drawn = top_labels(evaluation.table, MAX_SCATTER_LABELS)
+        caption += f" The plot draws the {MAX_SCATTER_LABELS:,} most frequent of {count:,} labels."
+    figure = figure_element(
+        "labels", labels_svg(evaluation, shown, drawn=drawn, name="plot-labels"), caption
+    )
     return (
         _left_out(len(shown), len(evaluation.per_label), "labels")
         + '<div class="scroll"><table id="per-label-table"><thead><tr><th>label</th>'

@@ -27,6 +27,7 @@ from informed.report.plots.figure import (
 )
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff
+from informed.table.per_label import LabelValues
 from informed.table.table import Table
 
 __all__ = ["PAYOFF_IN_CELLS", "contingency_svg", "labels_svg"]
@@ -70,7 +71,10 @@ def contingency_svg(
         else ("Contingency table: counts")
     )
     where = _index(pay.labels)
-    counts = [[table.count(p, a) for a in columns] for p in rows]
+    row_at, col_at = [where[keyed(x)] for x in rows], [where[keyed(x)] for x in columns]
+    payoffs = pay.block(row_at, col_at)
+    kind = float if table.weighted else int
+    counts = [[kind(v) for v in line] for line in pay.block(row_at, col_at, counts=True).tolist()]
     grid = np.array(counts, dtype=np.float64).reshape(len(rows), len(columns))
     cell = 1.0 if size <= 4 else (0.75 if size <= 10 else 0.5)
     width = min(max(3.0 + cell * len(columns), 5.0), 12.5)
@@ -95,17 +99,12 @@ def contingency_svg(
         image.set_gid("cells")
         axes.set_xlim(-0.5, len(columns) - 0.5)
         axes.set_ylim(len(rows) - 0.5, -0.5)
-        for i, predicted in enumerate(rows):
-            for j, actual in enumerate(columns):
+        for i in range(len(rows)):
+            for j in range(len(columns)):
                 count = counts[i][j]
                 dark = top > 0 and float(count) > 0.55 * top
                 colour = "white" if dark else "#1a1a1a"
-                payoff_value = float(
-                    pay.matrix[
-                        where[keyed(predicted)],
-                        where[keyed(actual)],
-                    ]
-                )
+                payoff_value = float(payoffs[i, j])
                 axes.text(
                     j,
                     i - 0.13 if with_payoff else i,
@@ -147,24 +146,42 @@ def contingency_svg(
         return svg(figure, name, title)
 
 
+def _points(
+    evaluation: Evaluation, drawn: Sequence[int] | None
+) -> list[tuple[Label, float, float]]:
+    """(label, B, M) of the labels at positions `drawn` (None: every label) whose B and
+    M are both defined, read from the per-label columns."""
+    labels = evaluation.table.labels
+    per_label = evaluation.per_label
+    index = range(len(labels)) if drawn is None else drawn
+    if isinstance(per_label, LabelValues):
+        b = per_label.column("informedness")
+        m = per_label.column("markedness")
+        pairs = [(labels[k], float(b[k]), float(m[k])) for k in index]
+    else:
+        pairs = [
+            (labels[k], per_label[labels[k]]["informedness"], per_label[labels[k]]["markedness"])
+            for k in index
+        ]
+    return [p for p in pairs if math.isfinite(p[1]) and math.isfinite(p[2])]
+
+
 def labels_svg(
     evaluation: Evaluation,
     annotate: Sequence[Label],
     *,
+    drawn: Sequence[int] | None = None,
     name: str = "plot-labels",
 ) -> str:
     """Per-label informedness (x) against markedness (y), with the B = M diagonal.
 
-    Every label with both values defined is drawn; the labels in `annotate` are named.
+    The labels at positions `drawn` (default every label) with both values defined are
+    drawn; the labels in `annotate` are named.
     """
     informedness, markedness = MEASURES["informedness"], MEASURES["markedness"]
     title = f"{informedness.title} and {markedness.title} per label"
     names = _index(annotate)
-    points = [
-        (label, values["informedness"], values["markedness"])
-        for label, values in evaluation.per_label.items()
-        if math.isfinite(values["informedness"]) and math.isfinite(values["markedness"])
-    ]
+    points = _points(evaluation, drawn)
     low = min(informedness.low, markedness.low)
     high = max(informedness.high, markedness.high)
     with style(name):
@@ -213,8 +230,8 @@ def labels_svg(
         # from chance (or the lowest value, if below it) to the top of the range: the
         # worse-than-chance corner is drawn only when a label lies in it
         chances = [c for c in (informedness.chance, markedness.chance) if c is not None]
-        drawn = [v for p in points for v in p[1:]] + [overall_b, overall_m]
-        bottom = max(low, min([*chances, *(v for v in drawn if math.isfinite(v))], default=low))
+        values = [v for p in points for v in p[1:]] + [overall_b, overall_m]
+        bottom = max(low, min([*chances, *(v for v in values if math.isfinite(v))], default=low))
         pad = 0.05 * (high - bottom)
         axes.set_xlim(bottom - pad, high + pad)
         axes.set_ylim(bottom - pad, high + pad)
