@@ -60,8 +60,8 @@ def per_label_lines(result: Evaluation, width: int = 100) -> Iterator[str]:
     >>> from informed import Table, evaluate
     >>> lines = list(per_label_lines(evaluate(Table.binary(tp=3, fp=1, fn=2, tn=4)), 60))
     >>> print(lines[1]); print(lines[3])
-    label         recall  precision          F  informed.    marked.
-    +              0.600      0.750      0.667      0.400      0.417
+    label     recall  precision          F  informed.
+    +          0.600      0.750      0.667      0.400
     """
     labels = result.table.labels
     label_width = min(max((len(printable(x)) for x in labels), default=5), _LABEL_WIDTH)
