@@ -1,8 +1,9 @@
 """From files or frames to their summaries: the Table and the Ranking, with what they cover.
 
-A file is read in batches; each batch becomes a Table and a Ranking that are merged
-into the running ones, so memory holds one batch and the summaries, never every row: a
-Table is a few counts whatever the rows, and a Ranking holds one entry per distinct score
+A file is read in batches; each batch's cells are added to a running Table
+(`informed.io.running_table`: labels sorted once, at the end) and its Ranking merged
+into the running one, so memory holds one batch and the summaries, never every row: a
+Table is its non-zero cells whatever the rows, and a Ranking holds one entry per distinct score
 (flat for rounded or otherwise repeated scores, growing with the distinct scores
 otherwise). Rankings are merged like a binary counter (a batch's Ranking merges with the
 last one when that is no more than twice its size), so the merges cost O(n log n) in all.
@@ -29,17 +30,19 @@ from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
 from informed.io.paths import expand_paths, part_id
+from informed.io.running_table import RunningTable, key_of
 from informed.labels import Coded, Label, code_column, keyed, sort_labels
 from informed.ranking import Ranking
 from informed.table import Table
-from informed.table.counting import check_weights, count_coded
+from informed.table.counting import check_weights
 from informed.table.storage import choose
 
 __all__ = ["Summaries", "read_summaries", "summarise_file", "summarise_frame"]
 
 
 class _Builder:
-    """Batches of coded columns in, a Table and a Ranking out (the binary-counter merge)."""
+    """Batches of coded columns in, a Table and a Ranking out (the Rankings by the
+    binary-counter merge)."""
 
     def __init__(
         self, predicted: bool, score: bool, weighted: bool, positive: Any, storage: str = "auto"
@@ -47,9 +50,9 @@ class _Builder:
         self.predicted, self.score, self.weighted = predicted, score, weighted
         self.storage = storage
         self.positive = positive
-        self.table: Table | None = None
+        self.table = RunningTable() if predicted else None
         self.stack: list[Ranking] = []
-        self.seen: dict[tuple[str, Label], Label] = {}
+        self.seen: dict[Any, Label] = {}
         self.rows = self.weighted_rows = 0
 
     def add(self, actual: Coded, predicted: Coded | None, scores: Any, weights: Any) -> None:
@@ -58,18 +61,12 @@ class _Builder:
         checked = check_weights(weights, rows) if self.weighted else None
         self.weighted_rows += rows if checked is None else int(np.count_nonzero(checked))
         occurs = np.bincount(actual.codes, minlength=len(actual.labels))
+        seen = self.seen
         for label, count in zip(actual.labels, occurs.tolist(), strict=True):
             if count:
-                self.seen.setdefault(keyed(label), label)
-        if self.predicted:
-            counted = count_coded(
-                actual,
-                predicted if predicted is not None else actual,
-                checked,
-                storage=self.storage,
-            )
-            part = Table(counts=counted.counts, predicted=counted.predicted, actual=counted.actual)
-            self.table = part if self.table is None else self.table + part
+                seen.setdefault(key_of(label), label)
+        if self.table is not None:
+            self.table.add(actual, predicted if predicted is not None else actual, checked)
         if self.score:
             wanted = keyed(self.positive)
             index = next((i for i, x in enumerate(actual.labels) if keyed(x) == wanted), -1)
@@ -92,12 +89,10 @@ class _Builder:
             ranking = self.stack.pop() if self.stack else Ranking.empty(weighted=self.weighted)
             while self.stack:
                 ranking = self.stack.pop() + ranking
-        table = self.table
-        if self.predicted and table is None:
-            empty = np.zeros((0, 0), dtype=np.float64 if self.weighted else np.int64)
-            table = Table(counts=empty, predicted=(), actual=())
-        if table is not None:
-            table = stored_as(table, self.storage)
+        table = None
+        if self.table is not None:
+            self.table.weighted = self.weighted
+            table = self.table.table(self.storage)
         labels = sort_labels([*self.seen.values(), *(table.labels if table is not None else ())])
         return Summaries(self.rows, table, ranking, labels, self.weighted_rows, frozenset({part}))
 
