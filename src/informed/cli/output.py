@@ -75,7 +75,7 @@ def terminal_width() -> int:
     return Console(file=sys.stdout).width
 
 
-def _document(output: Output) -> dict[str, Any]:
+def _document(output: Output, lazy: bool = False) -> dict[str, Any]:
     if output.tally is not None:
         tallied = output.tally.to_dict()
         if output.coverage is not None:
@@ -84,7 +84,7 @@ def _document(output: Output) -> dict[str, Any]:
     from informed.report import results_document
 
     document = results_document(
-        output.evaluation, output.pay, output.summary, output.intervals, output.positive
+        output.evaluation, output.pay, output.summary, output.intervals, output.positive, lazy=lazy
     )
     if output.threshold is not None:
         document["threshold"] = output.threshold.to_dict()
@@ -155,11 +155,18 @@ def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
     """Print the output on stdout as JSON, CSV or text (`width` columns; by default the
     terminal's, or 100 when stdout is not a terminal)."""
     if fmt == "json":
-        document = _document(output)
-        # indented for people; one line for thousands of labels, whose indentation would
-        # take most of the time and the bytes (and no one reads it by eye)
-        many = len(document.get("per_label", ())) > COMPACT_LABELS
-        print(json.dumps(document, indent=None if many else 1, allow_nan=False))
+        # indented for people; for thousands of labels one line, whose per-label entries
+        # are made and written a thousand labels at a time (indentation would take most
+        # of the time and the bytes, and no one reads it by eye)
+        many = output.evaluation is not None and len(output.evaluation.per_label) > COMPACT_LABELS
+        document = _document(output, lazy=many)
+        if many:
+            from informed.report import write_json
+
+            write_json(document, sys.stdout.write)
+            sys.stdout.write("\n")
+        else:
+            print(json.dumps(document, indent=1, allow_nan=False))
     elif fmt == "csv":
         from informed.report import measures_csv
 

@@ -11,6 +11,7 @@ from informed.report.document import (
     intervals_document,
     measures_csv,
     results_document,
+    write_json,
 )
 from informed.report.text import render_evaluation, render_ranking, render_tally
 
@@ -22,4 +23,5 @@ __all__ = [
     "render_ranking",
     "render_tally",
     "results_document",
+    "write_json",
 ]

@@ -14,7 +14,10 @@ that are numbers such as -1 or +2.5, are never changed.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import Any
 
 from informed._common import json_float
@@ -34,6 +37,7 @@ __all__ = [
     "intervals_document",
     "measures_csv",
     "results_document",
+    "write_json",
 ]
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -43,7 +47,9 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _NEEDS_QUOTES = re.compile(r'[",\r\n]')
 
 
-def evaluation_document(result: Evaluation, pay: Payoff | None = None) -> dict[str, Any]:
+def evaluation_document(
+    result: Evaluation, pay: Payoff | None = None, *, lazy: bool = False
+) -> dict[str, Any]:
     """The JSON document of an evaluation.
 
     Keys: ``n``, ``positive`` (a label, of the labels' type), ``labels`` {``predicted``,
@@ -51,7 +57,8 @@ def evaluation_document(result: Evaluation, pay: Payoff | None = None) -> dict[s
     `informed.Table.to_dict` writes them), ``measures`` {name: value}, ``undefined``
     {name: reason}, ``per_label`` {label: {name: value}}, ``payoff`` (see
     `informed.table.Payoff.to_dict`). `pay` is the table's payoff (computed here only
-    when not given).
+    when not given). With `lazy`, ``per_label`` is a `PerLabelEntries`, made one label
+    at a time as `write_json` writes it.
     """
     table = result.table
     pay = payoff(table) if pay is None else pay
@@ -62,25 +69,64 @@ def evaluation_document(result: Evaluation, pay: Payoff | None = None) -> dict[s
         "table": table.to_dict()["counts"],
         "measures": {name: json_float(v) for name, v in result.measures.items()},
         "undefined": dict(result.reasons),
-        "per_label": _per_label_document(result),
+        "per_label": PerLabelEntries(result) if lazy else dict(per_label_items(result)),
         "payoff": pay.to_dict(),
     }
 
 
-def _per_label_document(result: Evaluation) -> dict[str, dict[str, float | None]]:
-    """{label: {name: value}}, built a measure's column at a time (nan as None)."""
+def per_label_items(result: Evaluation) -> Iterator[tuple[str, dict[str, float | None]]]:
+    """(label, {name: value}) for each label, from a measure's column at a time (nan as
+    None)."""
     per_label = result.per_label
     if not isinstance(per_label, LabelValues):
-        return {
-            str(label): {name: json_float(v) for name, v in values.items()}
-            for label, values in per_label.items()
-        }
+        for label, values in per_label.items():
+            yield str(label), {name: json_float(v) for name, v in values.items()}
+        return
     names = per_label.names
     columns = [[None if v != v else v for v in per_label.column(name).tolist()] for name in names]
-    return {
-        str(label): dict(zip(names, values, strict=True))
-        for label, values in zip(per_label.labels, zip(*columns, strict=True), strict=True)
-    }
+    for label, values in zip(per_label.labels, zip(*columns, strict=True), strict=True):
+        yield str(label), dict(zip(names, values, strict=True))
+
+
+class PerLabelEntries:
+    """The ``per_label`` entry of a JSON document, made one label at a time as
+    `write_json` writes it: 200,000 labels x 26 measures never sit in memory as Python
+    objects all at once."""
+
+    def __init__(self, result: Evaluation) -> None:
+        self.result = result
+
+    def __len__(self) -> int:
+        return len(self.result.per_label)
+
+    def __iter__(self) -> Iterator[tuple[str, dict[str, float | None]]]:
+        return per_label_items(self.result)
+
+
+def write_json(document: dict[str, Any], write: Callable[[str], Any], chunk: int = 1000) -> None:
+    """Write `document` as one line of JSON, the text `json.dumps(document)` gives, with a
+    `PerLabelEntries` value written `chunk` labels at a time (nan refused, as ever).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> write_json({"n": 3, "per_label": {"a": {"recall": None}}}, out.write)
+    >>> out.getvalue()
+    '{"n": 3, "per_label": {"a": {"recall": null}}}'
+    """
+    encode = json.JSONEncoder(allow_nan=False).encode
+    write("{")
+    for k, (key, value) in enumerate(document.items()):
+        write((", " if k else "") + encode(key) + ": ")
+        if not isinstance(value, PerLabelEntries):
+            write(encode(value))
+            continue
+        write("{")
+        items, first = iter(value), True
+        while part := dict(islice(items, chunk)):
+            write(("" if first else ", ") + encode(part)[1:-1])
+            first = False
+        write("}")
+    write("}")
 
 
 def intervals_document(intervals: Bootstrap) -> dict[str, list[float | None]]:
@@ -108,8 +154,11 @@ def results_document(
     ranking: RankingSummary | None = None,
     intervals: Bootstrap | None = None,
     positive: Any = None,
+    *,
+    lazy: bool = False,
 ) -> dict[str, Any]:
-    """The JSON document of `informed evaluate`: the evaluation's keys (with `pay`), then
+    """The JSON document of `informed evaluate`: the evaluation's keys (with `pay`; `lazy`
+    as in `evaluation_document`), then
     ``"intervals"``, ``"ci_level"`` and ``"bootstrap"`` from `intervals`, ``"ranking"``
     from `ranking`.
 
@@ -117,7 +166,7 @@ def results_document(
     """
     document: dict[str, Any] = {}
     if evaluation is not None:
-        document.update(evaluation_document(evaluation, pay))
+        document.update(evaluation_document(evaluation, pay, lazy=lazy))
         if intervals is not None:
             document["intervals"] = intervals_document(intervals)
             document["ci_level"] = intervals.level
