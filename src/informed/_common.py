@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.errors import InputError, MemoryLimitError
+from informed.errors import InputError, InputTypeError, MemoryLimitError
 
 __all__ = [
     "byte_size",
@@ -69,6 +69,31 @@ def loads_strict(text: str | bytes, what: str) -> Any:
         raise InputError(msg)
 
     return json.loads(text, parse_constant=refuse)
+
+
+def check_document(data: Any, what: str, keys: frozenset[str], kind: str, version: int) -> None:
+    """Refuse a JSON document of a `what` (Table, Tally, ...) that is not an object with
+    exactly `keys`, of `kind` and `version` (a version `true` is not 1).
+
+    >>> check_document({"kind": "k", "version": True}, "Thing", frozenset({"kind", "version"}),
+    ...                "k", 1)
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputError: expected kind 'k' version 1; got 'k' version True.
+    """
+    if not isinstance(data, dict):
+        msg = f"a {what} JSON document must be an object; got {type(data).__name__}."
+        raise InputTypeError(msg)
+    if set(data) != keys:
+        msg = (
+            f"a {what} JSON document has the keys {sorted(keys)}; missing "
+            f"{sorted(keys - set(data))}, unknown {sorted(set(data) - keys)}."
+        )
+        raise InputError(msg)
+    found = data["version"]
+    if data["kind"] != kind or isinstance(found, bool) or found != version:
+        msg = f"expected kind {kind!r} version {version}; got {data['kind']!r} version {found!r}."
+        raise InputError(msg)
 
 
 def check_choice(value: Any, choices: tuple[str, ...], name: str) -> Any:

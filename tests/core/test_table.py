@@ -275,6 +275,7 @@ def test_json_round_trip_of_weights_and_label_kinds() -> None:
     [
         (lambda d: d.update(kind="other"), "expected kind"),
         (lambda d: d.update(version=99), "version"),
+        (lambda d: d.update(version=True), "version True"),  # True == 1 in Python
         (lambda d: d.update(extra=1), "unknown"),
         (lambda d: d.pop("counts"), "missing"),
         (lambda d: d.update(counts=[[1, -2], [0, 0]]), "non-negative"),

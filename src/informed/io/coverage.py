@@ -20,8 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from informed._common import loads_strict
-from informed.errors import InputError, InputTypeError
+from informed._common import check_document, loads_strict
+from informed.errors import InputError
 from informed.labels import Label, as_label, keyed, sort_labels
 from informed.ranking import Ranking
 from informed.table import Table
@@ -286,21 +286,7 @@ def _count(value: Any, name: str) -> int:
 def summaries_from_dict(data: Any) -> Summaries:
     """Summaries from `summaries_to_dict` output, every field checked (an edited or
     truncated document is refused, never merged)."""
-    if not isinstance(data, dict):
-        msg = f"a Summaries JSON document must be an object; got {type(data).__name__}."
-        raise InputTypeError(msg)
-    if set(data) != _KEYS:
-        msg = (
-            f"a Summaries JSON document has the keys {sorted(_KEYS)}; missing "
-            f"{sorted(_KEYS - set(data))}, unknown {sorted(set(data) - _KEYS)}."
-        )
-        raise InputError(msg)
-    if data["kind"] != JSON_KIND or data["version"] != JSON_VERSION:
-        msg = (
-            f"expected kind {JSON_KIND!r} version {JSON_VERSION}; got {data['kind']!r} "
-            f"version {data['version']!r}."
-        )
-        raise InputError(msg)
+    check_document(data, "Summaries", _KEYS, JSON_KIND, JSON_VERSION)
     rows = _count(data["rows_read"], "rows_read")
     weighted_rows = _count(data["weighted_rows"], "weighted_rows")
     if weighted_rows > rows:

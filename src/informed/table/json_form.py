@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from informed._common import check_document
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label
 from informed.table.counting import check_counts, check_label_list
@@ -56,25 +57,13 @@ def counts_json(stored: Stored) -> Any:
     return {"row": rows.tolist(), "column": cols.tolist(), "count": values.tolist()}
 
 
+_KEYS = frozenset({"kind", "version", "rows", "weighted", "predicted", "actual", "counts"})
+
+
 def parts_from_dict(data: Any) -> tuple[Stored, tuple[Label, ...], tuple[Label, ...]]:
     """The counts and the labels of each axis of a Table's JSON document, every field
     checked (`Table.from_dict`)."""
-    if not isinstance(data, dict):
-        msg = f"a Table JSON document must be an object; got {type(data).__name__}."
-        raise InputTypeError(msg)
-    expected = {"kind", "version", "rows", "weighted", "predicted", "actual", "counts"}
-    if set(data) != expected:
-        msg = (
-            f"a Table JSON document has keys {sorted(expected)}; got {sorted(data)} "
-            f"(missing {sorted(expected - set(data))}, unknown {sorted(set(data) - expected)})."
-        )
-        raise InputError(msg)
-    if data["kind"] != JSON_KIND or data["version"] != JSON_VERSION:
-        msg = (
-            f"expected kind {JSON_KIND!r} version {JSON_VERSION}; got "
-            f"{data['kind']!r} version {data['version']!r}."
-        )
-        raise InputError(msg)
+    check_document(data, "Table", _KEYS, JSON_KIND, JSON_VERSION)
     if data["rows"] != "predicted":
         msg = f"`rows` must be 'predicted'; got {data['rows']!r}."
         raise InputError(msg)

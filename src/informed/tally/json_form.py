@@ -16,8 +16,8 @@ from typing import Any, Final, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import loads_strict
-from informed.errors import InputError, InputTypeError
+from informed._common import check_document, loads_strict
+from informed.errors import InputError
 from informed.tally.conventions import STATISTICS_CONTINGENCY
 from informed.tally.counting import from_fields
 from informed.tally.state import INT64_MAX, UNKNOWN, TallyState
@@ -61,25 +61,7 @@ def to_dict(tally: TallyState) -> dict[str, Any]:
 
 def from_dict(cls: type[State], data: Any) -> State:
     """A `cls` (a Tally) restored from its JSON form, every field validated."""
-    if not isinstance(data, dict):
-        msg = f"a Tally JSON document must be an object; got {type(data).__name__}."
-        raise InputTypeError(msg)
-    if set(data) != _JSON_KEYS:
-        msg = (
-            f"a Tally JSON document has the keys {sorted(_JSON_KEYS)}; missing "
-            f"{sorted(_JSON_KEYS - set(data))}, unknown {sorted(set(data) - _JSON_KEYS)}."
-        )
-        raise InputError(msg)
-    if (
-        data["kind"] != _JSON_KIND
-        or data["version"] != _JSON_VERSION
-        or isinstance(data["version"], bool)
-    ):
-        msg = (
-            f"expected kind {_JSON_KIND!r} version {_JSON_VERSION}; got "
-            f"{data['kind']!r} version {data['version']!r}."
-        )
-        raise InputError(msg)
+    check_document(data, "Tally", _JSON_KEYS, _JSON_KIND, _JSON_VERSION)
     if not isinstance(data["categories"], list):
         msg = f"`categories` must be a list; got {type(data['categories']).__name__}."
         raise InputError(msg)
