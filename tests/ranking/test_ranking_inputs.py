@@ -306,6 +306,7 @@ def test_json_encodes_infinity_explicitly() -> None:
     [
         ({"kind": "informed.Table"}, r"Not a Ranking document"),
         ({"schema_version": 2}, r"Unsupported Ranking schema_version 2"),
+        ({"schema_version": True}, r"Unsupported Ranking schema_version True"),
         ({"scores": [0.5, "NaN"]}, r"`scores` entry 1 must be a number"),
         ({"positives": [1, 1.5]}, r"`positives` entry 1 must be an integer"),
         ({"weighted": "no"}, r"`weighted` must be true or false"),

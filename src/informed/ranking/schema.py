@@ -43,7 +43,8 @@ def decode_ranking(data: Mapping[str, Any]) -> tuple[FloatArray, CountArray, Cou
     if data.get("kind") != JSON_KIND:
         msg = f"Not a Ranking document: `kind` is {data.get('kind')!r}, expected {JSON_KIND!r}."
         raise InputError(msg)
-    if data.get("schema_version") != JSON_VERSION:
+    found = data.get("schema_version")
+    if isinstance(found, bool) or found != JSON_VERSION:  # True == 1 in Python
         msg = (
             f"Unsupported Ranking schema_version {data.get('schema_version')!r}; "
             f"this version of informed reads {JSON_VERSION}."
