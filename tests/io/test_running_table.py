@@ -29,7 +29,7 @@ LABELS = st.sampled_from(
 def _by_batches(
     actual: list[Any], predicted: list[Any], cuts: list[int], weights: Any, slack: int
 ) -> Table:
-    running = RunningTable(slack=slack)
+    running = RunningTable(weights is not None, slack=slack)
     edges = [0, *sorted(cuts), len(actual)]
     for start, stop in itertools.pairwise(edges):
         if start == stop:
@@ -39,7 +39,6 @@ def _by_batches(
             code_column(predicted[start:stop], "predicted"),
             None if weights is None else np.asarray(weights[start:stop], dtype=np.float64),
         )
-    running.weighted = weights is not None
     return running.table("auto")
 
 

@@ -25,10 +25,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.errors import InputTypeError
-from informed.labels import Coded, Label, canonical_order, keyed, label_kinds
+from informed.labels import Coded, Label, canonical_order, keyed
 from informed.table import Table
-from informed.table.counting import count_codes
+from informed.table.counting import check_same_kind, count_codes
 from informed.table.storage import choose, from_cells
 
 __all__ = ["RunningTable", "key_of"]
@@ -71,18 +70,19 @@ class _Axis:
 class RunningTable:
     """Predicted against actual, counted one batch of coded columns at a time."""
 
-    def __init__(self, slack: int = 1 << 20) -> None:
-        """`slack`: how many cells beyond twice those summed may be held before summing."""
+    def __init__(self, weighted: bool = False, slack: int = 1 << 20) -> None:
+        """`weighted`: every batch comes with weights (float counts); `slack`: how many
+        cells beyond twice those summed may be held before summing."""
+        self.dtype = np.dtype(np.float64 if weighted else np.int64)
         self.slack = slack
         self.predicted, self.actual = _Axis(), _Axis()
         self.parts: list[tuple[NDArray[np.intp], NDArray[np.intp], NDArray[Any]]] = []
         self.summed = 0  # cells in parts[0] after the last sum
         self.held = 0
-        self.weighted = False
 
     def add(self, actual: Coded, predicted: Coded, weights: NDArray[np.float64] | None) -> None:
-        """Count one batch (columns of equal length, weights already checked)."""
-        self.weighted = self.weighted or weights is not None
+        """Count one batch (columns of equal length, weights already checked, given
+        exactly when the table is weighted)."""
         counts = count_codes(
             predicted.codes, len(predicted.labels), actual.codes, len(actual.labels), weights
         )
@@ -98,20 +98,27 @@ class RunningTable:
         if self.held > 2 * self.summed + self.slack:
             self._sum()
 
-    def _sum(self) -> None:
-        """The cells kept so far as one part, each cell once."""
+    def _concatenated(
+        self, row_at: NDArray[np.intp] | None = None, col_at: NDArray[np.intp] | None = None
+    ) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[Any]]:
+        """Every cell kept (a cell may appear more than once), ids moved by `row_at` and
+        `col_at` when given."""
         rows = np.concatenate([p[0] for p in self.parts])
         cols = np.concatenate([p[1] for p in self.parts])
-        values = np.concatenate([p[2].astype(self._dtype()) for p in self.parts])
-        width = max(len(self.actual.labels), 1)
-        keys, inverse = np.unique(rows.astype(np.int64) * width + cols, return_inverse=True)
-        summed = np.bincount(inverse.reshape(-1), weights=values, minlength=keys.size)
-        r, c = np.divmod(keys, width)
-        self.parts = [(r.astype(np.intp), c.astype(np.intp), summed.astype(self._dtype()))]
-        self.summed = self.held = int(keys.size)
+        values = np.concatenate([p[2] for p in self.parts]).astype(self.dtype, copy=False)
+        return (
+            rows if row_at is None else row_at[rows],
+            cols if col_at is None else col_at[cols],
+            values,
+        )
 
-    def _dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.float64 if self.weighted else np.int64)
+    def _sum(self) -> None:
+        """The cells kept so far as one part, each cell once (summed exactly, by
+        `from_cells`)."""
+        shape = (len(self.predicted.labels), len(self.actual.labels))
+        summed = from_cells(*self._concatenated(), shape, self.dtype, "sparse")
+        self.parts = [summed.nonzero()]
+        self.summed = self.held = summed.nonzero_count
 
     def table(self, storage: str) -> Table:
         """The Table of every batch added, its labels in canonical order, stored as
@@ -119,20 +126,11 @@ class RunningTable:
         choose((0, 0), 0, storage)  # a bad `storage` is refused even for no rows
         predicted, row_at = self.predicted.order()
         actual, col_at = self.actual.order()
-        kinds_p, kinds_a = label_kinds(predicted), label_kinds(actual)
-        if kinds_p and kinds_a and kinds_p != kinds_a:
-            msg = (
-                "Labels in `actual` and `predicted` should be of the same kind: actual "
-                f"holds {sorted(kinds_a)} such as {actual[0]!r}, predicted holds "
-                f"{sorted(kinds_p)} such as {predicted[0]!r}. Convert one side."
-            )
-            raise InputTypeError(msg)
-        dtype = self._dtype()
+        check_same_kind(actual, predicted, "")
+        dtype = self.dtype
         if not self.parts:
             empty = np.zeros((len(predicted), len(actual)), dtype=dtype)
             return Table(counts=empty, predicted=predicted, actual=actual)
-        rows = np.concatenate([row_at[p[0]] for p in self.parts])
-        cols = np.concatenate([col_at[p[1]] for p in self.parts])
-        values = np.concatenate([p[2].astype(dtype) for p in self.parts])
-        stored = from_cells(rows, cols, values, (len(predicted), len(actual)), dtype, storage)
+        cells = self._concatenated(row_at, col_at)
+        stored = from_cells(*cells, (len(predicted), len(actual)), dtype, storage)
         return Table(counts=stored, predicted=predicted, actual=actual)

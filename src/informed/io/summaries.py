@@ -50,7 +50,7 @@ class _Builder:
         self.predicted, self.score, self.weighted = predicted, score, weighted
         self.storage = storage
         self.positive = positive
-        self.table = RunningTable() if predicted else None
+        self.table = RunningTable(weighted) if predicted else None
         self.stack: list[Ranking] = []
         self.seen: dict[Any, Label] = {}
         self.rows = self.weighted_rows = 0
@@ -91,7 +91,6 @@ class _Builder:
                 ranking = self.stack.pop() + ranking
         table = None
         if self.table is not None:
-            self.table.weighted = self.weighted
             table = self.table.table(self.storage)
         labels = sort_labels([*self.seen.values(), *(table.labels if table is not None else ())])
         return Summaries(self.rows, table, ranking, labels, self.weighted_rows, frozenset({part}))

@@ -30,6 +30,7 @@ from informed.labels import (
     code_column,
     label_key,
     label_kind,
+    label_kinds,
     sort_labels,
 )
 from informed.table.storage import Stored, choose, from_cells, from_dense
@@ -98,18 +99,9 @@ def count_coded(
     if len(a.labels) * len(p.labels) > max(_CELL_LIMIT, 4 * a.codes.shape[0]):
         a, p = _occurring(a), _occurring(p)
     if not clusters:
-        kinds_a = {label_kind(x) for x in a.labels}
-        kinds_p = {label_kind(x) for x in p.labels}
-        if kinds_a and kinds_p and kinds_a != kinds_p:
-            first_a = min(a.labels, key=label_key)
-            first_p = min(p.labels, key=label_key)
-            msg = (
-                "Labels in `actual` and `predicted` should be of the same kind: actual "
-                f"holds {sorted(kinds_a)} such as {first_a!r}, predicted holds "
-                f"{sorted(kinds_p)} such as {first_p!r}. Convert one side, or pass "
-                "`clusters=True` if the predictions are cluster ids."
-            )
-            raise InputTypeError(msg)
+        check_same_kind(
+            a.labels, p.labels, "or pass `clusters=True` if the predictions are cluster ids"
+        )
     choose((len(p.labels), len(a.labels)), 0, storage)  # a bad `storage` before any work
     counts = count_codes(p.codes, len(p.labels), a.codes, len(a.labels), w)
     # canonical order, and only labels with a row: a permutation of the counted cells
@@ -122,6 +114,20 @@ def count_coded(
         tuple(p.labels[i] for i in rows),
         tuple(a.labels[j] for j in cols),
     )
+
+
+def check_same_kind(actual: Sequence[Label], predicted: Sequence[Label], way_out: str) -> None:
+    """Refuse actual and predicted labels of different kinds (strings against numbers),
+    naming an example of each; `way_out` ends the message ("Convert one side, ...")."""
+    kinds_a, kinds_p = label_kinds(actual), label_kinds(predicted)
+    if kinds_a and kinds_p and kinds_a != kinds_p:
+        msg = (
+            "Labels in `actual` and `predicted` should be of the same kind: actual "
+            f"holds {sorted(kinds_a)} such as {min(actual, key=label_key)!r}, predicted "
+            f"holds {sorted(kinds_p)} such as {min(predicted, key=label_key)!r}. Convert "
+            f"one side{', ' + way_out if way_out else ''}."
+        )
+        raise InputTypeError(msg)
 
 
 def _reordered(counts: Stored, rows: list[int], cols: list[int], storage: str) -> Stored:
