@@ -267,15 +267,20 @@ def _standard_file(
                 codec,
             )
     except UnicodeDecodeError as exc:
-        msg = (
-            f"{file}: bytes that are not valid {encoding} near line "
-            f"{_undecodable_line(file, codec)} ({exc.reason}); "
-            "pass --encoding with the file's encoding."
-        )
-        raise InputError(msg) from None
+        raise _undecodable(file, codec, encoding, exc) from None
     except csv.Error as exc:
         msg = f"{file} line 1: malformed CSV ({exc})."
         raise InputError(msg) from None
+
+
+def _undecodable(file: Path, codec: str, encoding: str, exc: UnicodeDecodeError) -> InputError:
+    """The error for bytes of `file` that `encoding` cannot decode, naming their line."""
+    msg = (
+        f"{file}: bytes that are not valid {encoding} near line "
+        f"{_undecodable_line(file, codec)} ({exc.reason}); "
+        "pass --encoding with the file's encoding."
+    )
+    return InputError(msg)
 
 
 def _undecodable_line(file: Path, codec: str) -> int:
@@ -391,12 +396,7 @@ def _standard_batches(
         if row > first or row == 0:
             yield _batch(label_values, number_values, first, row - first, tell())
     except UnicodeDecodeError as exc:
-        msg = (
-            f"{file}: bytes that are not valid {encoding} near line "
-            f"{_undecodable_line(file, codec)} ({exc.reason}); "
-            "pass --encoding with the file's encoding."
-        )
-        raise InputError(msg) from None
+        raise _undecodable(file, codec, encoding, exc) from None
     except csv.Error as exc:
         msg = f"{file} line {line + 1}: malformed CSV ({exc})."
         raise InputError(msg) from None
