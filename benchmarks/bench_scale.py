@@ -97,7 +97,7 @@ DASK = textwrap.dedent(
             client.run(__import__, "informed.io.summaries")  # each worker's imports
             ready = time.perf_counter()
             found = informed.dask.summarise(
-                files, actual="actual", predicted="predicted", score="score",
+                files, actual="actual", predicted="predicted", scores="score",
                 positive="click", scheduler=client,
             )
             evaluation = evaluate(found.table, positive="click")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, cast
 from informed.errors import InputError, InputTypeError
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
 from informed.io.paths import expand_paths, part_id
-from informed.io.summaries import summarise_file, summarise_frame
+from informed.io.summaries import column_names, summarise_file, summarise_frame
 from informed.io.tallies import summarise_documents, summarise_jsonl
 
 if TYPE_CHECKING:
@@ -178,13 +178,14 @@ def summarise(
     *,
     actual: str,
     predicted: str | None = None,
-    score: str | None = None,
-    weight: str | None = None,
+    scores: str | None = None,
+    weights: str | None = None,
     positive: Any = None,
     split_every: int = SPLIT_EVERY,
     name: str | None = None,
     scheduler: Any = None,
     partial: bool = False,
+    **aliases: Any,
 ) -> Summaries:
     """The Table and/or Ranking of every row of `data`, with the partitions they cover.
 
@@ -192,9 +193,10 @@ def summarise(
     ----------
     data : dask.dataframe.DataFrame, path, glob pattern or list of paths
         The rows; files are read one task per file (CSV, Parquet, Arrow IPC).
-    actual, predicted, score, weight, positive
-        As in `informed.io.read_summaries`: `predicted` gives the Table, `score` (with
-        `positive`) the Ranking of the positive class against all others.
+    actual, predicted, scores, weights, positive
+        As in `informed.io.read_summaries`: `predicted` gives the Table, `scores` (with
+        `positive`) the Ranking of the positive class against all others (``score=`` and
+        ``weight=`` are accepted).
     split_every : int
         How many summaries a task of the merge tree takes (at least 2).
     name : str, optional
@@ -211,17 +213,18 @@ def summarise(
     Summaries
         `table`, `ranking`, `rows` (= the rows read), `parts` (every partition once).
     """
+    score, weight = column_names("informed.dask.summarise", scores, weights, aliases)
     if predicted is None and score is None:
-        msg = "name a `predicted` column, a `score` column, or both."
+        msg = "name a `predicted` column, a `scores` column, or both."
         raise InputError(msg)
     if score is not None and positive is None:
-        msg = "a `score` column needs `positive`: which class do high scores point to?"
+        msg = "a `scores` column needs `positive`: which class do high scores point to?"
         raise InputError(msg)
     options = {
         "actual": actual,
         "predicted": predicted,
-        "score": score,
-        "weight": weight,
+        "scores": score,
+        "weights": weight,
         "positive": positive,
     }
     columns = list(dict.fromkeys(c for c in (actual, predicted, score, weight) if c))
@@ -236,18 +239,20 @@ def table(
     *,
     actual: str,
     predicted: str,
-    weight: str | None = None,
+    weights: str | None = None,
     split_every: int = SPLIT_EVERY,
     name: str | None = None,
     scheduler: Any = None,
+    **aliases: Any,
 ) -> Table:
     """The Table of predicted against actual labels of every row of `data`: equal to
     `Table.from_frame` on all the rows at once (see `summarise` for the parameters)."""
+    _, weight = column_names("informed.dask.table", None, weights, aliases)
     found = summarise(
         data,
         actual=actual,
         predicted=predicted,
-        weight=weight,
+        weights=weight,
         split_every=split_every,
         name=name,
         scheduler=scheduler,
@@ -260,21 +265,23 @@ def evaluate(
     *,
     actual: str,
     predicted: str,
-    weight: str | None = None,
+    weights: str | None = None,
     positive: Any = None,
     alpha: float = 0.5,
     split_every: int = SPLIT_EVERY,
     name: str | None = None,
     scheduler: Any = None,
+    **aliases: Any,
 ) -> Evaluation:
     """Every measure of the Table of `data` (`informed.evaluate` of `table(data, ...)`)."""
     from informed.table import evaluate as evaluate_table
 
+    _, weight = column_names("informed.dask.evaluate", None, weights, aliases)
     counted = table(
         data,
         actual=actual,
         predicted=predicted,
-        weight=weight,
+        weights=weight,
         split_every=split_every,
         name=name,
         scheduler=scheduler,
@@ -286,21 +293,27 @@ def rank(
     data: Any,
     *,
     actual: str,
-    score: str,
-    positive: Any,
-    weight: str | None = None,
+    scores: str | None = None,
+    positive: Any = None,
+    weights: str | None = None,
     split_every: int = SPLIT_EVERY,
     name: str | None = None,
     scheduler: Any = None,
+    **aliases: Any,
 ) -> Ranking:
-    """The Ranking of the `positive` class against all others by `score`, over every row
-    of `data`: equal to `Ranking.from_scores` on all the rows at once."""
+    """The Ranking of the `positive` class against all others by the `scores` column,
+    over every row of `data`: the counts of `Ranking.from_scores` on all the rows at once
+    (with `positive` its class and `negative` None, all the others)."""
+    score, weight = column_names("informed.dask.rank", scores, weights, aliases)
+    if score is None:
+        msg = "informed.dask.rank() needs the `scores` column: rank(data, actual=..., scores=...)."
+        raise InputError(msg)
     found = summarise(
         data,
         actual=actual,
-        score=score,
+        scores=score,
         positive=positive,
-        weight=weight,
+        weights=weight,
         split_every=split_every,
         name=name,
         scheduler=scheduler,

@@ -112,7 +112,7 @@ def test_random_partitions_give_the_in_memory_ranking(client: Any, data: Any, wh
             positive=True,
             negative=False,
             weights=None if weight is None else frame.w.to_numpy(),
-        )
+        ).with_classes(positive)  # the positive against all the other classes
         assert found == expected
     # pandas groups the rows by score: the oracle for the unweighted counts
     grouped = (
@@ -146,7 +146,7 @@ def test_one_label_per_partition(client: Any) -> None:
     assert found.table == Table.from_frame(frame, actual="y", predicted="p")
     assert found.ranking == Ranking.from_scores(
         actual=frame.y == "south", scores=frame.s, positive=True, negative=False
-    )
+    ).with_classes("south")
     assert found.labels == ("east", "north", "south", "west")
 
 

@@ -53,7 +53,7 @@ def _expected(frame: pd.DataFrame, weights: bool = False) -> tuple[Table, Rankin
         positive=True,
         negative=False,
         weights=frame.w if weights else None,
-    )
+    ).with_classes("spam")  # spam against all the other classes
     return table, ranking
 
 

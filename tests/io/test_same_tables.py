@@ -179,7 +179,7 @@ def test_a_file_ranking_equals_the_in_memory_ranking(tmp_path: Path) -> None:
             scores=scores,
             positive=True,
             weights=None if weight is None else weights,
-        )
+        ).with_classes("b")
         assert found.labels == ("a", "b", "c")
 
 

@@ -221,7 +221,7 @@ def test_threshold_interval_at_a_fixed_threshold_is_the_table_bootstrap() -> Non
     point = ranking.best_threshold()
     fixed = threshold_interval(ranking, threshold=point.threshold, replicates=4000, seed=1)
     table = bootstrap(
-        point.table, ["informedness"], positive="+", replicates=4000, seed=2
+        point.table, ["informedness"], positive=True, replicates=4000, seed=2
     ).intervals["informedness"]
     assert fixed.estimate == pytest.approx(table.estimate, abs=1e-12)
     assert fixed.low == pytest.approx(table.low, abs=0.02)

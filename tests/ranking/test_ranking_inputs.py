@@ -263,7 +263,7 @@ def test_counts_given_directly_are_checked() -> None:
         Ranking(scores=[math.nan], positives=[1], negatives=[0])
     with raises(InputError, r"one entry per group"):
         Ranking(scores=[0.5], positives=[1, 2], negatives=[0])
-    direct = Ranking(scores=[0.9, -0.0], positives=[1, 0], negatives=[0, 2])
+    direct = Ranking(scores=[0.9, -0.0], positives=[1, 0], negatives=[0, 2], positive=1, negative=0)
     assert direct == Ranking.from_scores(actual=[1, 0, 0], scores=[0.9, 0.0, 0.0], positive=1)
     assert not direct.weighted
     assert Ranking(scores=[0.9], positives=[1.0], negatives=[0]).weighted
@@ -305,7 +305,7 @@ def test_json_encodes_infinity_explicitly() -> None:
     ("edit", "pattern"),
     [
         ({"kind": "informed.Table"}, r"Not a Ranking document"),
-        ({"schema_version": 2}, r"Unsupported Ranking schema_version 2"),
+        ({"schema_version": 3}, r"Unsupported Ranking schema_version 3"),
         ({"schema_version": True}, r"Unsupported Ranking schema_version True"),
         ({"scores": [0.5, "NaN"]}, r"`scores` entry 1 must be a number"),
         ({"positives": [1, 1.5]}, r"`positives` entry 1 must be an integer"),
@@ -367,7 +367,7 @@ def test_one_vs_rest_equals_binary_rankings() -> None:
             negative=False,
             weights=weights,
         )
-        assert rankings[label] == expected
+        assert rankings[label] == expected.with_classes(label)
     assert smallest_class(rankings) == "owl"
     assert largest_class(rankings) == "cat"
 
@@ -399,7 +399,7 @@ def test_smallest_class_skips_absent_classes_and_breaks_ties_by_order() -> None:
 def test_empty_input_gives_an_empty_ranking() -> None:
     """RELIABILITY 2.D: no rows is an empty summary whose measures are NaN."""
     ranking = Ranking.from_scores(actual=[], scores=[], positive=1, negative=0)
-    assert ranking == Ranking.empty()
+    assert ranking == Ranking.empty(positive=1, negative=0)
     assert math.isnan(auc(ranking))
     assert math.isnan(hit_rate(ranking, 0))
     assert np.isnan(lift_table(ranking).lift).all()

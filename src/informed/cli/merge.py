@@ -62,6 +62,10 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
     from informed.table import Table
 
     source = source_name(args.files)
+    ranking = merged.ranking if isinstance(merged, Summaries) else merged
+    if isinstance(ranking, Ranking):
+        table = merged.table if isinstance(merged, Summaries) else None
+        args = _ranked_class(args, ranking, name_it=table is None)
     report = argparse.Namespace(
         **vars(args), ci=None, quota=[], bins=10, threshold=None, weights_are=None, seed=0
     )
@@ -81,6 +85,25 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
     if isinstance(merged, Ranking):
         return report_summaries(report, None, merged, 0, source)
     return _tally_output(args, merged, source)
+
+
+def _ranked_class(args: argparse.Namespace, ranking: Any, *, name_it: bool) -> argparse.Namespace:
+    """--positive checked against the class the merged Ranking ranks (the files record it);
+    when not given and no Table needs a view (`name_it`), the report names that class."""
+    from informed.labels import keyed
+
+    known = ranking.positive
+    if known is None:
+        return args
+    if args.positive is None:
+        return argparse.Namespace(**{**vars(args), "positive": known}) if name_it else args
+    if keyed(args.positive) != keyed(known) and args.positive != str(known):
+        msg = (
+            f"--positive {args.positive!r} but the merged Ranking ranks the class {known!r}; "
+            f"give --positive {str(known)!r} or leave it out."
+        )
+        raise InputError(msg)
+    return args
 
 
 def _tally_output(args: argparse.Namespace, tally: Any, source: str) -> Output:

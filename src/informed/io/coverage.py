@@ -69,7 +69,9 @@ class Summaries:
     table : Table or None
         Predicted against actual labels, when `predicted` was named.
     ranking : Ranking or None
-        Scores of the `positive` class against all the others, when `score` was named.
+        Scores of the `positive` class against all the others, when `scores` was named;
+        `ranking.positive` names that class, so summaries of different positive classes
+        refuse to merge (`Ranking.__add__` names both).
     labels : tuple
         Every label that occurs in the actual column (and the predicted one), in
         canonical order.

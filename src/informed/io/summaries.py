@@ -12,7 +12,11 @@ Several files (a glob pattern or a list) are read one after the other, each into
 
 Each result is a `Summaries` (`informed.io.coverage`), which records the partitions it
 covers (a file's absolute path, or the id a caller gives a partition of a frame) and the
-rows read from them; `+` merges two and refuses two that cover one partition.
+rows read from them; `+` merges two and refuses two that cover one partition, and two
+whose Rankings rank different positive classes.
+
+The columns are named as on every call of informed: `actual`, `predicted`, `scores`,
+`weights` (``score=`` and ``weight=``, the spellings of earlier releases, are accepted).
 """
 
 from __future__ import annotations
@@ -25,19 +29,34 @@ from typing import Any
 
 import numpy as np
 
+from informed._arguments import canonical_arguments
 from informed.columns import frame_column
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
 from informed.io.paths import expand_paths, part_id
 from informed.io.running_table import RunningTable, key_of
-from informed.labels import Coded, Label, code_column, keyed, sort_labels
+from informed.labels import Coded, Label, as_label, code_column, keyed, sort_labels
 from informed.ranking import Ranking
 from informed.table import Table
 from informed.table.counting import check_weights
 from informed.table.storage import choose
 
-__all__ = ["Summaries", "read_summaries", "summarise_file", "summarise_frame"]
+__all__ = ["Summaries", "column_names", "read_summaries", "summarise_file", "summarise_frame"]
+
+
+def column_names(
+    call: str, scores: str | None, weights: str | None, aliases: dict[str, Any]
+) -> tuple[str | None, str | None]:
+    """The `scores` and `weights` columns of a call, the old spellings (``score=``,
+    ``weight=``) renamed; an unknown argument or a column named twice is an error.
+
+    >>> column_names("read_summaries", None, None, {"score": "s", "weight": "w"})
+    ('s', 'w')
+    """
+    given = {k: v for k, v in (("scores", scores), ("weights", weights)) if v is not None}
+    found = canonical_arguments(call, {**given, **aliases}, ("scores", "weights"))
+    return found.get("scores"), found.get("weights")
 
 
 class _Builder:
@@ -49,7 +68,7 @@ class _Builder:
     ) -> None:
         self.predicted, self.score, self.weighted = predicted, score, weighted
         self.storage = storage
-        self.positive = positive
+        self.positive = None if positive is None else as_label(positive)
         self.table = RunningTable(weighted) if predicted else None
         self.stack: list[Ranking] = []
         self.seen: dict[Any, Label] = {}
@@ -67,18 +86,14 @@ class _Builder:
                 seen.setdefault(key_of(label), label)
         if self.table is not None:
             self.table.add(actual, predicted if predicted is not None else actual, checked)
-        if self.score:
+        if self.score and self.positive is not None:
             wanted = keyed(self.positive)
             index = next((i for i, x in enumerate(actual.labels) if keyed(x) == wanted), -1)
-            self.stack.append(
-                Ranking.from_scores(
-                    actual=actual.codes == index,
-                    scores=scores,
-                    positive=True,
-                    negative=False,
-                    weights=checked,
-                )
+            coded = Ranking.from_scores(
+                actual.codes == index, scores, positive=True, negative=False, weights=checked
             )
+            # the positive class against all the others: the negative is not one class
+            self.stack.append(coded.with_classes(self.positive))
             while len(self.stack) > 1 and self.stack[-2].n_groups <= 2 * self.stack[-1].n_groups:
                 last = self.stack.pop()
                 self.stack[-1] = self.stack[-1] + last
@@ -86,7 +101,11 @@ class _Builder:
     def result(self, part: str) -> Summaries:
         ranking = None
         if self.score:
-            ranking = self.stack.pop() if self.stack else Ranking.empty(weighted=self.weighted)
+            ranking = (
+                self.stack.pop()
+                if self.stack
+                else Ranking.empty(weighted=self.weighted, positive=self.positive)
+            )
             while self.stack:
                 ranking = self.stack.pop() + ranking
         table = None
@@ -119,10 +138,10 @@ def stored_as(table: Table, storage: str) -> Table:
 
 def _check_spec(predicted: str | None, score: str | None, positive: Any) -> None:
     if predicted is None and score is None:
-        msg = "name a `predicted` column, a `score` column, or both."
+        msg = "name a `predicted` column, a `scores` column, or both."
         raise InputError(msg)
     if score is not None and positive is None:
-        msg = "a `score` column needs `positive`: which class do high scores point to?"
+        msg = "a `scores` column needs `positive`: which class do high scores point to?"
         raise InputError(msg)
 
 
@@ -131,16 +150,18 @@ def summarise_file(
     *,
     actual: str,
     predicted: str | None = None,
-    score: str | None = None,
-    weight: str | None = None,
+    scores: str | None = None,
+    weights: str | None = None,
     positive: Any = None,
     encoding: str = "utf-8",
     batch_rows: int = BATCH_ROWS,
     progress: Callable[[int, int], None] | None = None,
     storage: str = "auto",
+    **aliases: Any,
 ) -> Summaries:
     """One file's summaries, its absolute path as the partition id (no check that it has
     rows or that `positive` occurs in it: a part of a data set may lack either)."""
+    score, weight = column_names("summarise_file", scores, weights, aliases)
     _check_spec(predicted, score, positive)
     choose((0, 0), 0, storage)  # a bad `storage` before any work
     builder = _Builder(
@@ -176,19 +197,24 @@ def summarise_frame(
     part: str,
     actual: str,
     predicted: str | None = None,
-    score: str | None = None,
-    weight: str | None = None,
+    scores: str | None = None,
+    weights: str | None = None,
     positive: Any = None,
+    **aliases: Any,
 ) -> Summaries:
     """The summaries of a frame's rows (pandas, polars, pyarrow; see `Table.from_frame`),
-    recorded as the partition `part`. A frame with no rows gives empty summaries.
+    recorded as the partition `part`. A frame with no rows gives empty summaries. The
+    Ranking (with `scores`) ranks `positive` against all the other classes.
 
     >>> found = summarise_frame({"y": ["a", "b"], "p": ["a", "a"], "s": [0.9, 0.1]},
-    ...                         part="day 1", actual="y", predicted="p", score="s",
+    ...                         part="day 1", actual="y", predicted="p", scores="s",
     ...                         positive="a")
     >>> found.rows, found.table.count("a", "b"), found.ranking.n_positive, sorted(found.parts)
     (2, 1, 1, ['day 1'])
+    >>> found.ranking.positive, found.ranking.negative
+    ('a', None)
     """
+    score, weight = column_names("summarise_frame", scores, weights, aliases)
     _check_spec(predicted, score, positive)
     if not isinstance(part, str):
         msg = f"`part` must be a str naming the partition; got {type(part).__name__}."
@@ -204,8 +230,8 @@ def summarise_frame(
     builder.add(
         coded,
         other,
-        frame_column(frame, score, "score") if score else None,
-        frame_column(frame, weight, "weight") if weight else None,
+        frame_column(frame, score, "scores") if score else None,
+        frame_column(frame, weight, "weights") if weight else None,
     )
     return builder.result(part)
 
@@ -215,8 +241,8 @@ def read_summaries(
     *,
     actual: str,
     predicted: str | None = None,
-    score: str | None = None,
-    weight: str | None = None,
+    scores: str | None = None,
+    weights: str | None = None,
     positive: Any = None,
     encoding: str = "utf-8",
     batch_rows: int = BATCH_ROWS,
@@ -224,6 +250,7 @@ def read_summaries(
     positive_option: str = "positive",
     partial: bool = False,
     storage: str = "auto",
+    **aliases: Any,
 ) -> Summaries:
     """Read files' columns into a Table and/or a Ranking, batch by batch, file by file.
 
@@ -238,11 +265,12 @@ def read_summaries(
         Column of actual classes.
     predicted : str, optional
         Column of predicted labels: gives the Table.
-    score : str, optional
+    scores : str, optional
         Column of scores, higher meaning more likely `positive`: gives the Ranking of the
-        positive class against all the others (needs `positive`).
-    weight : str, optional
-        Column of non-negative case weights, applied to both summaries.
+        positive class against all the others (needs `positive`; ``score=`` is accepted).
+    weights : str, optional
+        Column of non-negative case weights, applied to both summaries (``weight=`` is
+        accepted).
     positive : str, optional
         The positive class, as written in the files; it must be one of their labels.
     encoding : str
@@ -272,11 +300,12 @@ def read_summaries(
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "p.csv").write_text("y,p,s\\na,a,0.9\\nb,a,0.8\\nb,b,0.1\\n")
-    >>> found = read_summaries(folder / "p.csv", actual="y", predicted="p", score="s",
+    >>> found = read_summaries(folder / "p.csv", actual="y", predicted="p", scores="s",
     ...                        positive="a")
     >>> found.rows, found.table.count("a", "b"), found.ranking.n_positive
     (3, 1, 1)
     """
+    score, weight = column_names("read_summaries", scores, weights, aliases)
     _check_spec(predicted, score, positive)
     files = expand_paths(path)
     where = os.fspath(path) if isinstance(path, str | os.PathLike) else f"{len(files)} files"
@@ -292,8 +321,8 @@ def read_summaries(
             file,
             actual=actual,
             predicted=predicted,
-            score=score,
-            weight=weight,
+            scores=score,
+            weights=weight,
             positive=positive,
             encoding=encoding,
             batch_rows=batch_rows,

@@ -1,7 +1,10 @@
 """The Ranking summary: scores by tie group, its curves and its summaries.
 
 `ranking` holds the Ranking (distinct scores with the actual positives and negatives at
-each; construction, merge, JSON), `schema` the checks of its JSON form, `grouping` the
+each, and the classes it counts; construction, merge, JSON), `classes` the positive and
+negative class a Ranking carries and how they merge, `calls` the arguments of its calls,
+`methods` the registry's measures as its methods, `rows` rows to tie groups (two classes,
+or one Ranking per class) and merges, `schema` the checks of its JSON form, `grouping` the
 input checks and the one sort, `groups` the group arrays and quota locations the curves
 share, `thresholds` precision and recall at a score threshold, the ROC curve and its
 hull, `quotas` the quota curves of Arbel & Rokach (hit rate, Qrecall, lift, Pearson) and
@@ -27,8 +30,9 @@ from informed.ranking.quotas import (
     random_qrecall,
     threshold_at,
 )
-from informed.ranking.ranking import Ranking, largest_class, smallest_class
+from informed.ranking.ranking import Ranking
 from informed.ranking.registry import RANKING_MEASURES, RankingMeasure, undefined_reason
+from informed.ranking.rows import largest_class, smallest_class
 from informed.ranking.summaries import (
     auc,
     average_hit_rate,

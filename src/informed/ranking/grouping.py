@@ -27,7 +27,9 @@ __all__ = [
     "as_scores",
     "as_weights",
     "canonical_scores",
+    "check_exact_integers",
     "check_groups",
+    "check_listed_integers",
     "empty_counts",
     "equal_mask",
     "group_rows",
@@ -95,16 +97,8 @@ def as_numeric(name: str, array: NDArray[Any]) -> NDArray[Any]:
 
 def as_scores(array: NDArray[Any], *, allow_infinite: bool, name: str = "scores") -> FloatArray:
     """Scores as float64, every value checked; -0.0 left for the grouping to merge."""
+    check_exact_integers(array, name)
     array = as_numeric(name, array)
-    if array.dtype.kind in "iu" and array.size:
-        largest = max(abs(int(array.min())), abs(int(array.max())))
-        if largest > _EXACT_INT:
-            row = int(np.flatnonzero(np.abs(array.astype(np.float64)) > _EXACT_INT)[0])
-            msg = (
-                f"`{name}` {at_row(row)} holds {shown(array[row])}, an integer beyond 2**53 that "
-                "float64 cannot hold exactly (distinct scores could merge); rescale the scores."
-            )
-            raise InputError(msg)
     values = np.asarray(array, dtype=np.float64)
     finite = np.isfinite(values)
     if not finite.all():
@@ -122,6 +116,51 @@ def as_scores(array: NDArray[Any], *, allow_infinite: bool, name: str = "scores"
     return values
 
 
+def check_exact_integers(array: NDArray[Any], name: str) -> None:
+    """Refuse integers beyond 2**53 in magnitude (int64, uint64, or Python ints of any
+    size in an object array): float64 cannot hold them all, and distinct scores could
+    merge. Compared as integers, so 2**53 + 1 is caught (as a float it equals 2**53)."""
+    kind = array.dtype.kind
+    if kind not in "iuO" or not array.size:
+        return
+    if kind == "O":
+        beyond = np.array(
+            [
+                isinstance(v, int | np.integer)
+                and not isinstance(v, bool | np.bool_)
+                and abs(int(v)) > _EXACT_INT
+                for v in array.ravel().tolist()
+            ],
+            dtype=bool,
+        )
+    elif kind == "u":
+        beyond = (array > _EXACT_INT).ravel()
+    else:
+        beyond = ((array > _EXACT_INT) | (array < -_EXACT_INT)).ravel()
+    if beyond.any():
+        index = int(np.flatnonzero(beyond)[0])
+        where = at_row(index) if array.ndim == 1 else at_row(index // array.shape[1])
+        value = array.ravel()[index]
+        msg = (
+            f"`{name}` {where} holds {shown(value)}, an integer beyond 2**53 that "
+            "float64 cannot hold exactly (distinct scores could merge); rescale the scores."
+        )
+        raise InputError(msg)
+
+
+def check_listed_integers(given: Any, array: NDArray[Any], name: str) -> None:
+    """`check_exact_integers` on a list as given: numpy turns [2**63 + 1, 1] into float64
+    (rounding it) before any check could see the integer. Only a float array holding a
+    value of 2**53 or more is looked at again, element by element."""
+    if (
+        isinstance(given, list | tuple)
+        and array.dtype.kind == "f"
+        and array.size
+        and bool((np.abs(array) >= _EXACT_INT).any())
+    ):
+        check_exact_integers(np.array(given, dtype=object), name)
+
+
 def as_weights(array: NDArray[Any]) -> FloatArray:
     values = np.asarray(as_numeric("weights", array), dtype=np.float64)
     bad = ~(values >= 0) | ~np.isfinite(values)
@@ -135,11 +174,35 @@ def as_weights(array: NDArray[Any]) -> FloatArray:
 
 
 def equal_mask(array: NDArray[Any], label: Any) -> NDArray[np.bool_]:
-    """Elementwise array == label as a boolean array (mismatched types compare unequal)."""
+    """Elementwise array == label as a boolean array, by `informed.labels.keyed`: labels of
+    different kinds compare unequal (True is not 1, nor "1" 1), as everywhere in informed."""
+    wanted = _label_kind(label)
+    kind = array.dtype.kind
+    if kind != "O" and _ARRAY_KINDS.get(kind) != wanted:
+        return np.zeros(array.shape, dtype=bool)
     mask = np.asarray(array == label)
     if mask.shape != array.shape or mask.dtype != np.bool_:
         mask = np.array([value == label for value in array.tolist()], dtype=bool)
+    if kind == "O" and wanted != "str" and mask.any():
+        # True == 1 in Python: drop the matches of another kind (only matches are looked at).
+        hits = np.flatnonzero(mask)
+        other = [_label_kind(v) != wanted for v in array[hits].tolist()]
+        mask[hits[np.array(other, dtype=bool)]] = False
     return mask
+
+
+_ARRAY_KINDS = {"b": "bool", "i": "number", "u": "number", "f": "number", "U": "str"}
+
+
+def _label_kind(value: Any) -> str | None:
+    """bool, number or str (numpy scalars as their Python kind); None for anything else."""
+    if isinstance(value, bool | np.bool_):
+        return "bool"
+    if isinstance(value, int | float | np.integer | np.floating):
+        return "number"
+    if isinstance(value, str):
+        return "str"
+    return None
 
 
 def _nan_labels(array: NDArray[Any]) -> NDArray[np.bool_]:
@@ -200,7 +263,7 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
         msg = (
             f"positive={shown(positive)} does not occur in `actual`, which holds "
             f"{_found_labels(actual)}. Pass the positive label as it appears in `actual` "
-            "(mind 1 vs '1'), or pass `negative=` for data with no positives."
+            "(1, '1' and True are three labels), or pass `negative=` for data with no positives."
         )
         raise InputError(msg)
     others = ~is_positive

@@ -356,6 +356,10 @@ class OperatingPoints:
         """(distinct scores descending, tie-group arrays, weighted): the Ranking gives them."""
         raise NotImplementedError
 
+    def _table_labels(self) -> tuple[Label, Label]:
+        """(positive, negative) labels of a table cut from the Ranking: it gives them."""
+        raise NotImplementedError
+
     def best_threshold(
         self,
         measure: str = "informedness",
@@ -363,7 +367,7 @@ class OperatingPoints:
         alpha: float = 0.5,
         cost_ratio: float | None = None,
         quota: float | None = None,
-        labels: tuple[Label, Label] = ("+", "-"),
+        labels: tuple[Label, Label] | None = None,
     ) -> OperatingPoint:
         """The threshold on the scores that optimises `measure`, with the 2x2 table there.
 
@@ -380,8 +384,9 @@ class OperatingPoints:
             value is the mean cost per case, (fp + cost_ratio x fn) / n.
         quota : float, optional
             Consider only thresholds that predict at most `quota` cases positive.
-        labels : (positive, negative)
-            The labels of the returned table.
+        labels : (positive, negative), optional
+            The labels of the returned table; by default the Ranking's own classes
+            (`informed.ranking.classes.table_labels`: "+" and "-" where it knows none).
 
         Returns
         -------
@@ -401,6 +406,8 @@ class OperatingPoints:
         >>> point = r.best_threshold()
         >>> point.threshold, round(point.value, 4), point.table.counts.tolist()
         (5.0, 0.6667, [[2, 0], [1, 3]])
+        >>> point.table.predicted  # the Ranking's classes: positive 1, negative 0
+        (1, 0)
         """
         scores, groups, weighted = self._cuts()
         return best_threshold(
@@ -410,7 +417,7 @@ class OperatingPoints:
             alpha=alpha,
             cost_ratio=cost_ratio,
             quota=quota,
-            labels=labels,
+            labels=self._table_labels() if labels is None else labels,
             weighted=weighted,
         )
 
@@ -421,7 +428,7 @@ class OperatingPoints:
         *,
         alpha: float = 0.5,
         cost_ratio: float | None = None,
-        labels: tuple[Label, Label] = ("+", "-"),
+        labels: tuple[Label, Label] | None = None,
     ) -> OperatingPoint:
         """The operating point of a threshold you chose (rows scored `threshold` or more
         predicted positive): its 2x2 table and the value of `measure` there.
@@ -440,6 +447,6 @@ class OperatingPoints:
             measure=measure,
             alpha=alpha,
             cost_ratio=cost_ratio,
-            labels=labels,
+            labels=self._table_labels() if labels is None else labels,
             weighted=weighted,
         )

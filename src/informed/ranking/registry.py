@@ -26,6 +26,7 @@ import numpy as np
 from informed._common import check_choice
 from informed.errors import InputError
 from informed.ranking.groups import Groups, cumulative_positives, quota_array
+from informed.ranking.methods import use_registry
 from informed.ranking.quotas import (
     hit_rate,
     lift,
@@ -375,6 +376,8 @@ _REGISTERED = (
 
 RANKING_MEASURES: dict[str, RankingMeasure] = {m.name: m for m in _REGISTERED}
 """The ranking registry: every measure of a Ranking by name, in report order."""
+
+use_registry(RANKING_MEASURES)  # the methods r.auc(), r.pem(), ... call these functions
 
 _ALIASES = {"pem_areas": "s1"}
 """Older names `undefined_reason` still answers for: S1, S2 and S3 share their rules."""

@@ -1,10 +1,16 @@
 """The JSON form of a Ranking: its kind and schema version, scores out, every field checked in.
 
-A Ranking document is an object with exactly the keys kind, schema_version, weighted,
-scores, positives and negatives. Scores are JSON numbers, with +-inf as the strings
-"Infinity" and "-Infinity" (JSON has no infinities); counts are integers, or numbers when
-`weighted` is true. Decoding checks every field and names the first bad entry; the
-Ranking's constructor then checks the arrays themselves (order, signs).
+A Ranking document (schema version 2) is an object with exactly the keys kind,
+schema_version, weighted, positive, negative, scores, positives and negatives. `positive`
+and `negative` are the Ranking's classes (a JSON string, number or boolean, or null when
+not known: see `informed.ranking.classes`). Scores are JSON numbers, with +-inf as the
+strings "Infinity" and "-Infinity" (JSON has no infinities); counts are integers, or
+numbers when `weighted` is true. Decoding checks every field and names the first bad
+entry; the Ranking's constructor then checks the arrays themselves (order, signs).
+
+Version 1 documents (written before a Ranking knew its classes) have no `positive` and
+`negative` keys; they are read with both unknown (None), so they merge with a Ranking of
+any class: the reader vouches that they count the same one.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ import numpy as np
 from informed.errors import InputError, InputTypeError
 from informed.ranking.groups import CountArray, FloatArray
 
-__all__ = ["JSON_KIND", "JSON_VERSION", "decode_ranking", "encode_scores"]
+__all__ = ["JSON_KIND", "JSON_VERSION", "decode_classes", "decode_ranking", "encode_scores"]
 
 JSON_KIND = "informed.Ranking"
-JSON_VERSION = 1
+JSON_VERSION = 2
+_READS = (1, 2)
+_KEYS = {"kind", "schema_version", "weighted", "scores", "positives", "negatives"}
 
 
 def encode_scores(scores: FloatArray) -> list[float | str]:
@@ -32,10 +40,26 @@ def encode_scores(scores: FloatArray) -> list[float | str]:
     ]
 
 
+def decode_classes(data: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The (positive, negative) of a checked Ranking document: None in a version 1 one."""
+    if data["schema_version"] == 1:
+        return None, None
+    for key in ("positive", "negative"):
+        value = data[key]
+        if value is not None and (
+            not isinstance(value, str | int | float)
+            or (isinstance(value, float) and not math.isfinite(value))
+        ):
+            msg = f"`{key}` must be a label (a string, number or boolean) or null; got {value!r}."
+            raise InputError(msg)
+    return data["positive"], data["negative"]
+
+
 def decode_ranking(data: Mapping[str, Any]) -> tuple[FloatArray, CountArray, CountArray]:
     """The scores, positives and negatives of a Ranking document, each field checked.
 
-    Counts come back as float64 when the document is weighted, int64 otherwise.
+    Counts come back as float64 when the document is weighted, int64 otherwise; the
+    classes are read by `decode_classes`.
     """
     if not isinstance(data, Mapping):
         msg = f"A Ranking document must be a JSON object; got {type(data).__name__}."
@@ -44,13 +68,13 @@ def decode_ranking(data: Mapping[str, Any]) -> tuple[FloatArray, CountArray, Cou
         msg = f"Not a Ranking document: `kind` is {data.get('kind')!r}, expected {JSON_KIND!r}."
         raise InputError(msg)
     found = data.get("schema_version")
-    if isinstance(found, bool) or found != JSON_VERSION:  # True == 1 in Python
+    if isinstance(found, bool) or found not in _READS:  # True == 1 in Python
         msg = (
             f"Unsupported Ranking schema_version {data.get('schema_version')!r}; "
-            f"this version of informed reads {JSON_VERSION}."
+            f"this version of informed reads {' and '.join(map(str, _READS))}."
         )
         raise InputError(msg)
-    expected = {"kind", "schema_version", "weighted", "scores", "positives", "negatives"}
+    expected = _KEYS if found == 1 else _KEYS | {"positive", "negative"}
     if set(data) != expected:
         msg = f"A Ranking document has exactly the keys {sorted(expected)}; got {sorted(data)}."
         raise InputError(msg)

@@ -1,0 +1,198 @@
+"""Rows to a Ranking's tie groups and classes, two Rankings' groups merged, and the
+smallest and largest class of Arbel & Rokach's Tables 8 and 9.
+
+`Ranking.from_scores` wraps `two_class_groups` (one positive class against one other),
+`Ranking.one_vs_rest` wraps `one_vs_rest_groups` (one Ranking per column of a score
+matrix), `Ranking.__add__` wraps `merge_groups`; this module holds their checks, so that
+the Ranking's own module stays small.
+
+References
+----------
+Arbel, R. & Rokach, L. (2006). Classifier evaluation under limited resources. Pattern
+Recognition Letters 27(14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.errors import InputError, InputTypeError, at_row
+from informed.labels import Label, as_vector
+from informed.ranking.classes import check_classes
+from informed.ranking.grouping import (
+    NOT_GIVEN,
+    as_numeric,
+    as_scores,
+    as_weights,
+    canonical_scores,
+    check_exact_integers,
+    check_listed_integers,
+    equal_mask,
+    group_rows,
+    label_array,
+    positive_mask,
+    shown,
+)
+from informed.ranking.groups import CountArray, FloatArray
+
+
+class _Sized(Protocol):
+    """What the class selections read of a Ranking (which imports this module)."""
+
+    @property
+    def n_positive(self) -> int | float: ...
+
+
+__all__ = [
+    "check_lengths",
+    "largest_class",
+    "merge_groups",
+    "one_vs_rest_groups",
+    "smallest_class",
+    "two_class_groups",
+]
+
+ClassLabel = TypeVar("ClassLabel", bound=Hashable)
+Grouped = tuple[FloatArray, CountArray, CountArray]
+
+
+def two_class_groups(
+    actual: Any, scores: Any, positive: Any, negative: Any, weights: Any, allow_infinite: bool
+) -> tuple[Grouped, tuple[Label | None, Label | None]]:
+    """The tie groups of rows of `positive` against one other class, and the checked
+    (positive, negative) classes: `negative` as given, else the other label seen (None
+    when every row is positive)."""
+    actual_array = label_array(actual)
+    score_array = as_vector(scores, "scores", labels=False)
+    check_listed_integers(scores, score_array, "scores")
+    weight_array = None if weights is None else as_vector(weights, "weights", labels=False)
+    check_lengths(actual=actual_array.size, scores=score_array.size, weights=weight_array)
+    score_values = as_scores(score_array, allow_infinite=allow_infinite)
+    is_positive = positive_mask(actual_array, positive, negative)
+    if negative is NOT_GIVEN:
+        others = np.flatnonzero(~is_positive)
+        negative = actual_array[others[0]] if others.size else None
+    weight_values = None if weight_array is None else as_weights(weight_array)
+    grouped = group_rows(score_values, is_positive, weight_values)
+    return grouped, check_classes(positive, negative)
+
+
+def merge_groups(left: Grouped, right: Grouped) -> Grouped:
+    """The union of two Rankings' scores (both descending), counts added where a score is
+    in both."""
+    scores = np.concatenate([left[0], right[0]])
+    # Both inputs are descending, so a stable sort of -scores merges two runs.
+    order = np.argsort(-scores, kind="stable")
+    ordered = scores[order]
+    starts = np.concatenate(([0], np.flatnonzero(ordered[1:] != ordered[:-1]) + 1))
+    positives = np.add.reduceat(np.concatenate([left[1], right[1]])[order], starts)
+    negatives = np.add.reduceat(np.concatenate([left[2], right[2]])[order], starts)
+    return canonical_scores(ordered[starts]), positives, negatives
+
+
+def one_vs_rest_groups(
+    actual: Any,
+    scores: Any,
+    classes: Sequence[ClassLabel],
+    weights: Any,
+    allow_infinite: bool,
+) -> list[tuple[ClassLabel, Grouped]]:
+    """For each class k: the tie groups of column k, rows of class k positive."""
+    if isinstance(classes, str | bytes) or not isinstance(classes, Sequence):
+        msg = f"`classes` must be a sequence of labels (a list); got {type(classes).__name__}."
+        raise InputTypeError(msg)
+    class_list = list(classes)
+    if len(set(class_list)) != len(class_list):
+        duplicate = next(c for i, c in enumerate(class_list) if c in class_list[:i])
+        msg = f"`classes` must be distinct; {duplicate!r} appears twice."
+        raise InputError(msg)
+    actual_array = label_array(actual)
+    if isinstance(scores, str | bytes):
+        msg = "`scores` must be a 2-D array of scores; got a string."
+        raise InputTypeError(msg)
+    matrix = np.asarray(scores)
+    if matrix.ndim != 2:
+        msg = f"`scores` must be 2-D with one column per class; got shape {matrix.shape}."
+        raise InputError(msg)
+    if matrix.shape[1] != len(class_list):
+        msg = (
+            f"`scores` has {matrix.shape[1]} columns but `classes` names "
+            f"{len(class_list)}; give one class per column."
+        )
+        raise InputError(msg)
+    weight_array = None if weights is None else as_vector(weights, "weights", labels=False)
+    check_lengths(actual=actual_array.size, scores=matrix.shape[0], weights=weight_array)
+    check_exact_integers(matrix, "scores")
+    check_listed_integers(scores, matrix, "scores")
+    values = as_numeric("scores", matrix).astype(np.float64)
+    finite = np.isfinite(values) if not allow_infinite else ~np.isnan(values)
+    if not finite.all():
+        row, column = (int(i) for i in np.argwhere(~finite)[0])
+        hint = "" if allow_infinite else " (pass `allow_infinite=True` to rank +-inf)"
+        msg = (
+            f"`scores` must be finite{hint}; {at_row(row)}, column {column} "
+            f"(class {class_list[column]!r}) holds {shown(values[row, column])}."
+        )
+        raise InputError(msg)
+    masks = [equal_mask(actual_array, c) for c in class_list]
+    matched = np.sum(masks, axis=0, dtype=np.int64) if masks else np.zeros(0, np.int64)
+    if actual_array.size and not matched.all():
+        row = int(np.flatnonzero(matched == 0)[0])
+        msg = (
+            f"`actual` {at_row(row)} holds {shown(actual_array[row])}, which is not among "
+            f"`classes` {class_list!r}."
+        )
+        raise InputError(msg)
+    weight_values = None if weight_array is None else as_weights(weight_array)
+    return [
+        (label, group_rows(np.ascontiguousarray(values[:, k]), mask, weight_values))
+        for k, (label, mask) in enumerate(zip(class_list, masks, strict=True))
+    ]
+
+
+def check_lengths(*, actual: int, scores: int, weights: NDArray[Any] | None) -> None:
+    """actual, scores (and weights) have one entry per row."""
+    lengths = {"actual": actual, "scores": scores}
+    if weights is not None:
+        lengths["weights"] = weights.size
+    if len(set(lengths.values())) > 1:
+        found = ", ".join(f"{name} {size}" for name, size in lengths.items())
+        msg = f"Found input variables with inconsistent numbers of samples: {found}."
+        raise InputError(msg)
+
+
+def smallest_class(rankings: Mapping[ClassLabel, _Sized]) -> ClassLabel:
+    """The class with the fewest actual instances (n+ of its one-vs-rest Ranking).
+
+    Arbel & Rokach's Table 8 reports every measure "for the smallest class": the one-vs-rest
+    Ranking of the least frequent class present in the test set. Classes absent from the
+    data (n+ = 0) are skipped; ties go to the first class in `rankings` order.
+
+    >>> from informed.ranking import Ranking
+    >>> r = Ranking.one_vs_rest(actual=["a", "b", "b"], scores=[[.9, .1], [.2, .8], [.4, .6]],
+    ...                         classes=["a", "b"])
+    >>> smallest_class(r), largest_class(r)
+    ('a', 'b')
+    """
+    return _select_class(rankings, largest=False)
+
+
+def largest_class(rankings: Mapping[ClassLabel, _Sized]) -> ClassLabel:
+    """The class with the most actual instances (Arbel & Rokach's Table 9); ties go to the first."""
+    return _select_class(rankings, largest=True)
+
+
+def _select_class(rankings: Mapping[ClassLabel, _Sized], *, largest: bool) -> ClassLabel:
+    present = [(label, r.n_positive) for label, r in rankings.items() if r.n_positive > 0]
+    if not present:
+        msg = "No class has an actual instance; the smallest and largest class are undefined."
+        raise InputError(msg)
+    best_label, best_size = present[0]
+    for label, size in present[1:]:
+        if (size > best_size) if largest else (size < best_size):
+            best_label, best_size = label, size
+    return best_label
