@@ -300,11 +300,11 @@ class Tally(PerlMethods, TallyView):
             return NotImplemented
         return counting.equal(self, other)
 
-    def __repr__(self) -> str:
-        return (
-            f"Tally(categories={list(self._categories)!r}, documents={self._documents}, "
-            f"unknown={self._unknown!r}, conventions={self._conventions!r})"
-        )
+    def __radd__(self, other: object) -> Tally:
+        """``0 + tally`` is a copy, so that ``sum(tallies)`` starts from Python's 0."""
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self.copy()
+        return NotImplemented
 
     # ------------------------------------------------------------------ measures
     def micro(self, name: str, **params: float) -> float:
