@@ -53,3 +53,28 @@ def test_sum_of_tallies_merges_them() -> None:
     assert total is not left
     with pytest.raises(TypeError):
         _ = 1 + left  # type: ignore[operator]
+
+
+def test_add_results_takes_informeds_names_for_the_matrices() -> None:
+    """add_results(actual=Y, predicted=P) (or y_true=, y_pred=) is add_results(P, Y): the
+    Perl order puts the predicted matrix first, scikit-learn's puts the actual one first,
+    so the names keep a transposed tally (precision and recall swapped) from happening."""
+    actual = [[1, 0], [0, 1], [1, 1]]
+    predicted = [[1, 1], [0, 1], [0, 0]]
+    expected = Tally(["x", "y"])
+    for a, p in zip(actual, predicted, strict=True):
+        expected.add_result(
+            [c for c, v in zip("xy", p, strict=True) if v],
+            [c for c, v in zip("xy", a, strict=True) if v],
+        )
+    for keywords in (
+        {"actual": actual, "predicted": predicted},
+        {"y_true": actual, "y_pred": predicted},
+    ):
+        tally = Tally(["x", "y"])
+        tally.add_results(**keywords)
+        assert tally == expected
+    with pytest.raises(TypeError, match="twice"):
+        Tally(["x", "y"]).add_results(predicted, predicted=predicted, actual=actual)
+    with pytest.raises(TypeError, match="needs two indicator matrices"):
+        Tally(["x", "y"]).add_results(actual=actual)
