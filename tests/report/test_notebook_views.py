@@ -150,6 +150,7 @@ def _results() -> dict[str, tuple[object, bool]]:
     from informed.inference import (
         bootstrap_ranking,
         chi_square_test,
+        paired_correctness,
         permutation_test,
         proportion_interval,
     )
@@ -172,6 +173,10 @@ def _results() -> dict[str, tuple[object, bool]]:
         "matching": (matching, True),
         "abstention": (abstain(table, ignore=["b"]), True),
         "matching_abstention": (matching.abstention, False),
+        "paired_correctness": (
+            paired_correctness(actual=[1, 1, 0, 0], first=[1, 0, 0, 1], second=[1, 1, 1, 1]),
+            False,
+        ),
     }
 
 

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from informed._markup import fragment, header_cell, html_table, number, value_cell
+from informed._markup import count_cell, fragment, header_cell, html_table, number, value_cell
 from informed.inference.interval import Interval, interval_bounds, interval_row
 from informed.measures import MEASURES
 from informed.ranking import RANKING_MEASURES
@@ -23,6 +23,7 @@ __all__ = [
     "bootstrap_heading",
     "intervals_html",
     "intervals_lines",
+    "paired_html",
     "significance_html",
     "significance_repr",
 ]
@@ -128,3 +129,18 @@ def significance_html(
         )
         parts.append(grid)
     return fragment(f"Significance test: {method}", parts, note=reason)
+
+
+def paired_html(both_right: int, first_only: int, second_only: int, both_wrong: int) -> str:
+    """The paired correctness table of two classifiers: rows the first right or wrong,
+    columns the second; McNemar's test reads the discordant cells."""
+    rows = [
+        [header_cell("first right", row=True), count_cell(both_right), count_cell(first_only)],
+        [header_cell("first wrong", row=True), count_cell(second_only), count_cell(both_wrong)],
+    ]
+    grid = html_table(["", "second right", "second wrong"], rows, styled=True)
+    title = (
+        f"Paired correctness of {both_right + first_only + second_only + both_wrong:,} cases: "
+        f"{first_only:,} right by the first only, {second_only:,} by the second only"
+    )
+    return fragment(title, [grid])
