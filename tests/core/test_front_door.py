@@ -162,3 +162,19 @@ def test_sum_of_tables() -> None:
     assert sum([weighted]) == weighted
     with pytest.raises(TypeError):
         _ = 1 + first  # type: ignore[operator]
+
+
+def test_a_frame_read_through_the_arrow_interface() -> None:
+    """A frame that speaks only the Arrow PyCapsule interface (no `columns`) is read as a
+    frame when the columns are named."""
+    pa = pytest.importorskip("pyarrow")
+
+    class Capsule:
+        def __init__(self, table: Any) -> None:
+            self._table = table
+
+        def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
+            return self._table.__arrow_c_stream__(requested_schema)
+
+    frame = Capsule(pa.table({"y": ACTUAL, "p": PREDICTED}))
+    assert evaluate(frame, actual="y", predicted="p").table == _oracle()

@@ -299,7 +299,8 @@ def _table_of(
             )
             raise InputTypeError(msg)
         return data
-    if data is not None and predicted is None and is_frame(data):
+    named = any(isinstance(v, str) for v in columns.values())  # column names: a frame
+    if data is not None and predicted is None and (is_frame(data) or named):
         actual, predicted, weights = frame_label_columns(call, data, columns, _OTHERS)
         return Table.from_labels(
             actual, predicted, weights=weights, labels=labels, clusters=clusters
