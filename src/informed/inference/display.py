@@ -13,7 +13,15 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from informed._markup import count_cell, fragment, header_cell, html_table, number, value_cell
+from informed._markup import (
+    count_cell,
+    fragment,
+    header_cell,
+    html_table,
+    number,
+    text_cell,
+    value_cell,
+)
 from informed.inference.interval import Interval, interval_bounds, interval_row
 from informed.measures import MEASURES
 from informed.ranking import RANKING_MEASURES
@@ -115,12 +123,15 @@ def significance_html(
 ) -> str:
     """The test's numbers (statistic, p-value, df, estimate) and its details, escaped."""
     rows = [
-        [header_cell(name, row=True), value_cell(value, reason)]
+        [
+            header_cell(name, row=True),
+            text_cell(f"{value:g}") if name == "df" else value_cell(value, reason),
+        ]
         for name, value in values.items()
         if not (name in ("df", "estimate") and math.isnan(value))
     ]
     rows += [[header_cell(name, row=True), value_cell(value)] for name, value in details.items()]
-    parts = [html_table(["", "value"], rows, caption=f"null: {null}", styled=True)]
+    parts = [html_table(["", "value"], rows, styled=True)]
     if interval is not None:
         grid = html_table(
             ["", "estimate", "low", "high", "note"],
@@ -128,7 +139,8 @@ def significance_html(
             styled=True,
         )
         parts.append(grid)
-    return fragment(f"Significance test: {method}", parts, note=reason)
+    note = f"null hypothesis: {null}" + (f"; {reason}" if reason else "")
+    return fragment(f"Significance test: {method}", parts, note=note)
 
 
 def paired_html(both_right: int, first_only: int, second_only: int, both_wrong: int) -> str:

@@ -95,7 +95,7 @@ def stakes_html(
             value_cell(float(stake[i])),
             value_cell(float(prize[i])),
             value_cell(float(money[i][money[i] > 0].sum())),
-            value_cell(float(-money[i][money[i] < 0].sum())),
+            value_cell(abs(float(money[i][money[i] < 0].sum()))),  # a loss, never -0
         ]
         for i, label in enumerate(shown)
     ]
