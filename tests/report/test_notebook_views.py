@@ -173,6 +173,7 @@ def _results() -> dict[str, tuple[object, bool]]:
         "matching": (matching, True),
         "abstention": (abstain(table, ignore=["b"]), True),
         "matching_abstention": (matching.abstention, False),
+        "operating_point": (ranking.best_threshold(), False),  # type: ignore[attr-defined]
         "paired_correctness": (
             paired_correctness(actual=[1, 1, 0, 0], first=[1, 0, 0, 1], second=[1, 1, 1, 1]),
             False,
