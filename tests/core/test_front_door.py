@@ -110,6 +110,11 @@ def test_series_are_labels_not_frames() -> None:
         (lambda: Table.from_labels({"y": ACTUAL}), "Table.from_frame(frame, actual='...'"),
         (lambda: evaluate(ACTUAL), "evaluate(actual, predicted)"),
         (lambda: evaluate(), "evaluate(actual, predicted)"),
+        (lambda: evaluate(ACTUAL, PREDICTED, WEIGHTS), "evaluate(actual, predicted, weights=...)"),
+        (
+            lambda: Table.from_labels(ACTUAL, PREDICTED, WEIGHTS),
+            "Table.from_labels(actual, predicted, weights=...)",
+        ),
         (lambda: evaluate(ACTUAL, PREDICTED, actual=ACTUAL), "give it once"),
         (lambda: evaluate(Table.from_labels(ACTUAL, PREDICTED), PREDICTED), "evaluate(table)"),
         (

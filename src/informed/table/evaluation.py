@@ -182,7 +182,7 @@ def evaluate(
     data: Any = None,
     predicted: Any = None,
     /,
-    *,
+    *extra: Any,
     positive: Any = None,
     alpha: float = 0.5,
     undefined: str = "propagate",
@@ -227,6 +227,8 @@ def evaluate(
         A call that cannot be read (a frame without column names, a Table with labels);
         the message shows the call to write.
     """
+    if extra:  # weights by position: say to name them, as scikit-learn's sample_weight=
+        label_columns("evaluate", (data, predicted, *extra), columns, _OTHERS)
     table = _table_of("evaluate", data, predicted, columns, labels, clusters)
     labels, square = table.square_cells()
     ovr = one_vs_rest_counts(square)

@@ -66,7 +66,7 @@ def _given(
     if len(positional) > 2:
         msg = (
             f"{call}() takes at most two labels by position, actual then predicted "
-            f"(scikit-learn's y_true, y_pred); got {len(positional)}. Give the rest by "
+            f"(scikit-learn's y_true, y_pred); got {len(positional)} by position. Give the rest by "
             f"name: {call}(actual, predicted, weights=...)."
         )
         raise InputTypeError(msg)

@@ -176,7 +176,7 @@ class Table:
         cls,
         actual: Any = None,
         predicted: Any = None,
-        *,
+        *extra: Any,
         weights: Any = None,
         labels: Sequence[Any] | None = None,
         clusters: bool = False,
@@ -211,7 +211,7 @@ class Table:
         """
         if weights is not None:
             aliases = {**aliases, "weights": weights}
-        given = label_columns("Table.from_labels", (actual, predicted), aliases)
+        given = label_columns("Table.from_labels", (actual, predicted, *extra), aliases)
         counted = count_labels(*given, labels, clusters, storage)
         return cls(counted.counts, counted.predicted, counted.actual)
 
