@@ -183,3 +183,15 @@ def test_a_frame_read_through_the_arrow_interface() -> None:
 
     frame = Capsule(pa.table({"y": ACTUAL, "p": PREDICTED}))
     assert evaluate(frame, actual="y", predicted="p").table == _oracle()
+
+
+def test_repr_of_a_large_dense_table_is_bounded() -> None:
+    """A dense table of 200 labels has a one-line repr naming 20 labels a side, not its
+    40,000 counts; a small one keeps the call that makes it again."""
+    labels = np.arange(200)
+    table = Table.from_labels(labels, labels, storage="dense")
+    text = repr(table)
+    assert "\n" not in text and len(text) < 400
+    assert "and 180 more" in text and "storage='dense'" in text and "n=200" in text
+    small = Table.binary(tp=1, fp=2, fn=3, tn=4)
+    assert repr(small) == "Table(predicted=['+', '-'], actual=['+', '-'], counts=[[1, 2], [3, 4]])"

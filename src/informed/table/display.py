@@ -102,20 +102,21 @@ def some_labels(labels: Sequence[Label], shown: int = SHOWN) -> str:
 
 
 def table_repr(stored: Stored, predicted: Sequence[Label], actual: Sequence[Label]) -> str:
-    """The call that makes a dense table again; the size and total of a sparse one.
+    """The call that makes a table of at most 20 x 20 cells again; the first labels, the
+    non-zero cells and the total of a larger or sparse one.
 
     >>> from informed.table.storage import from_dense
     >>> table_repr(from_dense(np.array([[1, 2], [3, 4]])), ["a", "b"], ["a", "b"])
     "Table(predicted=['a', 'b'], actual=['a', 'b'], counts=[[1, 2], [3, 4]])"
     """
-    if stored.dense is not None:
+    if stored.dense is not None and stored.dense.size <= SHOWN * SHOWN:
         return (
             f"Table(predicted={list(predicted)!r}, actual={list(actual)!r}, "
             f"counts={stored.dense.tolist()!r})"
         )
     return (
         f"Table(predicted={some_labels(predicted)}, actual={some_labels(actual)}, "
-        f"storage='sparse', nonzero={stored.nonzero_count}, n={stored.total()!r})"
+        f"storage={stored.kind!r}, nonzero={stored.nonzero_count}, n={stored.total()!r})"
     )
 
 

@@ -38,7 +38,8 @@ class Table:
     """Counts of predicted label (rows) x actual class (columns).
 
     Build it with a constructor whose orientation cannot be misread:
-    `Table.from_labels(actual=..., predicted=...)`, `Table.binary(tp=, fp=, fn=, tn=)`
+    `Table.from_labels(actual, predicted)` (scikit-learn's order, or by name),
+    `Table.from_frame(frame, actual=..., predicted=...)`, `Table.binary(tp=, fp=, fn=, tn=)`
     or `Table.from_counts(counts, rows="predicted" | "actual")`.
 
     Attributes
