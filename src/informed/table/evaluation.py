@@ -221,6 +221,12 @@ def evaluate(
         `actual=`, `predicted=`, `weights=`: arrays, or a frame's column names; the
         aliases `y_true=`, `y_pred=`, `sample_weight=` are accepted.
 
+    Notes
+    -----
+    For more than two labels informedness is Powers' bias-weighted Bookmaker,
+    sum_l pP(l) B(l), which is not scikit-learn's ``balanced_accuracy_score(adjusted=True)``
+    (classes weighted equally); the two agree for two classes (docs/measures.md).
+
     Raises
     ------
     InputTypeError
