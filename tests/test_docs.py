@@ -68,3 +68,30 @@ def test_every_dotted_name_in_the_docs_exists() -> None:
             if found is None:
                 missing.append(f"{document.name}: {dotted}")
     assert missing == []
+
+
+def test_first_calls_show_every_input_and_every_spelling() -> None:
+    """docs/first_calls.md runs the first calls on lists, numpy, pandas, polars and Arrow,
+    and its table of arguments lists every alias `informed._arguments` renames, next to the
+    one spelling it is renamed to (issue 20: the docs name the one spelling of each)."""
+    from informed._arguments import ALIASES
+
+    text = (ROOT / "docs" / "first_calls.md").read_text(encoding="utf-8")
+    code = "\n".join(match.group(1) for match in FENCE.finditer(text))
+    for call in (
+        "evaluate(y_true, y_pred)",
+        "pd.DataFrame(",
+        "pl.DataFrame(",
+        "pa.table(",
+        "np.array(",
+        "sample_weight=",
+        'actual="y", predicted="p"',
+    ):
+        assert call in code, call
+    rows = {
+        line.split("|")[1].strip(" `"): line.split("|")[3]
+        for line in text.splitlines()
+        if line.startswith("| `")
+    }
+    for alias, spelling in ALIASES.items():
+        assert f"`{alias}`" in rows[spelling], (alias, spelling)

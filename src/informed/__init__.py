@@ -3,6 +3,9 @@
 >>> from informed import Table, evaluate
 >>> evaluate(Table.binary(tp=12, fp=28, fn=18, tn=42), positive="+").measures["informedness"]
 0.0
+>>> y_true, y_pred = ["a", "b", "b", "a"], ["a", "b", "a", "a"]  # scikit-learn's order
+>>> evaluate(y_true, y_pred).table == Table.from_labels(y_true, y_pred)
+True
 
 The public names are loaded on first use (PEP 562), so `import informed` and the command
 line's `informed --help` start without importing numpy, scipy or rich.

@@ -31,28 +31,27 @@ ALIASES: Mapping[str, str] = {
 
 
 def canonical_arguments(
-    call: str, given: Mapping[str, Any], accepted: Iterable[str]
+    call: str, given: Mapping[str, Any], accepted: Iterable[str], others: Iterable[str] = ()
 ) -> dict[str, Any]:
     """`given` keyword arguments with every alias renamed to informed's spelling.
 
     `call` names the function in messages; `accepted` lists the canonical names the call
-    takes. An alias of a name the call does not take, an unknown name, or one name given
-    twice (by itself and by an alias) is an `InputTypeError` that says what to write.
+    takes here, `others` the call's other keywords (named in the message only). An alias
+    of a name the call does not take, an unknown name, or one name given twice (by itself
+    and by an alias) is an `InputTypeError` that says what to write.
 
     >>> canonical_arguments("Table.from_labels", {"y_true": [1], "sample_weight": [2]},
     ...                     ["actual", "predicted", "weights"])
     {'actual': [1], 'weights': [2]}
     """
     names = tuple(accepted)
+    takes = ", ".join(n + "=" for n in (*names, *others))
     found: dict[str, Any] = {}
     spelled: dict[str, str] = {}
     for key, value in given.items():
         name = ALIASES.get(key, key)
         if name not in names:
-            msg = (
-                f"{call}() got an unexpected argument {key!r}; "
-                f"it takes {', '.join(n + '=' for n in names)}."
-            )
+            msg = f"{call}() got an unexpected argument {key!r}; it takes {takes}."
             raise InputTypeError(msg)
         if name in found:
             msg = (

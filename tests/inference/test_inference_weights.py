@@ -140,3 +140,35 @@ def test_weights_are_needs_weight_and_ci(
     assert "--weights-are normalised" in capsys.readouterr().err
     assert main([*base, "--weight", "w", "--weights-are", "frequency"]) == 2
     assert "--ci LEVEL" in capsys.readouterr().err
+
+
+def _expected_informedness() -> float:
+    """Informedness of the rows, from scikit-learn (equal weights change no rate)."""
+    metrics = pytest.importorskip("sklearn.metrics")
+    return float(metrics.balanced_accuracy_score(ACTUAL, PREDICTED, adjusted=True))
+
+
+@pytest.mark.parametrize("weight", [0.0008, 1 / N_ROWS])
+def test_fractional_weights_say_how_to_get_an_interval(weight: float) -> None:
+    """Weights that sum to 0.4 (0 cases) or 1 (one case per replicate) give nan intervals
+    whose reason names weights_are="normalised" and size=; the estimate is still the
+    table's own value, not nan (issue 20, item 13)."""
+    result = bootstrap(_weighted(weight), ["informedness"], seed=0, per_label=True)
+    interval = result.intervals["informedness"]
+    assert np.isnan(interval.low) and np.isnan(interval.high)
+    assert interval.estimate == pytest.approx(_expected_informedness(), abs=1e-12)
+    assert interval.reason is not None
+    assert 'weights_are="normalised"' in interval.reason and "size=" in interval.reason
+    assert f"sum to {N_ROWS * weight:.6g}" in interval.reason
+    for by_measure in result.per_label.values():
+        assert not np.isnan(by_measure["informedness"].estimate)
+    fixed = bootstrap(
+        _weighted(weight), ["informedness"], seed=0, weights_are="normalised", size=N_ROWS
+    )
+    assert fixed.intervals["informedness"].low < fixed.intervals["informedness"].high
+
+
+def test_whole_weights_carry_no_hint() -> None:
+    """Weights of 2 are repeated rows: no note about normalised weights."""
+    result = bootstrap(_weighted(2.0), ["informedness"], seed=0, replicates=50)
+    assert result.intervals["informedness"].reason is None

@@ -132,3 +132,111 @@ def test_ranking_scorer_refuses_multiclass_scores() -> None:
     """A ranking measure needs one column of scores: a clear error, not a wrong number."""
     with pytest.raises(InputError, match="shape"):
         informed.sklearn.ranking_score([0, 1, 2], np.eye(3), measure="pem")
+
+
+def _scored(made) -> str:
+    """The registry measure a scorer made by `scorer` reads."""
+    return made._kwargs["measure"]
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in informed.MEASURES if n not in ("bias", "prevalence", "bias_ratio")]
+)
+def test_scorer_takes_every_alias_in_the_registry(name: str) -> None:
+    """Every title and alias of the registry ("bookmaker", "Youden's J", "MCC", "F1"), in
+    any case, names the measure it is an alias of, and no spelling names two measures."""
+    measure = informed.MEASURES[name]
+    for spelled in (name, measure.title, *measure.aliases):
+        assert _scored(informed.sklearn.scorer(spelled)) == name, spelled
+        assert _scored(informed.sklearn.scorer(spelled.upper())) == name, spelled
+
+
+@pytest.mark.parametrize("spelled", ["youden", "Youden's J", "bookmaker", "BM", "youden index"])
+def test_names_people_search_for_informedness(spelled: str) -> None:
+    """The names users type for informedness are accepted (issue 20, item 13)."""
+    assert _scored(informed.sklearn.scorer(spelled)) == "informedness"
+
+
+def test_roc_auc_names_the_auc_scorer() -> None:
+    """scikit-learn's "roc_auc" is informed's "auc"."""
+    made = informed.sklearn.scorer("roc_auc")
+    assert made._kwargs["measure"] == "auc"
+
+
+def test_unknown_measure_lists_the_names_grouped_and_wrapped() -> None:
+    """An unknown name: a first line naming it with the nearest name, then the names a
+    scorer takes in groups, no line longer than 88 characters."""
+    with pytest.raises(InputError) as error:
+        informed.sklearn.scorer("informednes")
+    lines = str(error.value).splitlines()
+    assert lines[0] == "unknown measure 'informednes'. Did you mean 'informedness'? A scorer takes:"
+    assert lines[1] == "contingency measures, from the estimator's predict:"
+    assert any(line.startswith("ranking measures") for line in lines)
+    assert max(len(line) for line in lines) <= 88
+    listed = ", ".join(line.strip() for line in lines[1:])
+    for name in ("informedness", "markedness", "pem", "Youden's J", "bookmaker"):
+        assert name in listed
+
+
+# rows = actual, columns = predicted (scikit-learn's confusion_matrix layout); the
+# predictions of class 2 are biased: predicted 45 times for 30 cases
+_BIASED = [[40, 5, 5], [2, 18, 10], [3, 2, 25]]
+
+
+def _rows(matrix: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    actual, predicted = [], []
+    for i, row in enumerate(matrix):
+        for j, n in enumerate(row):
+            actual += [i] * n
+            predicted += [j] * n
+    return np.array(actual), np.array(predicted)
+
+
+def _bookmaker(matrix: list[list[int]]) -> float:
+    """Powers' multiclass informedness in exact arithmetic: sum_l pP(l) (tpr(l) - fpr(l))."""
+    from fractions import Fraction
+
+    n = sum(map(sum, matrix))
+    k = len(matrix)
+    total = Fraction(0)
+    for label in range(k):
+        tp = matrix[label][label]
+        real = sum(matrix[label])  # actual = label
+        predicted = sum(matrix[i][label] for i in range(k))
+        fp = predicted - tp
+        tpr, fpr = Fraction(tp, real), Fraction(fp, n - real)
+        total += Fraction(predicted, n) * (tpr - fpr)
+    return float(total)
+
+
+def test_multiclass_informedness_is_not_adjusted_balanced_accuracy() -> None:
+    """For three classes informedness is the bias-weighted Bookmaker (checked in exact
+    arithmetic), which differs from balanced_accuracy_score(adjusted=True); for two
+    classes the two agree (both are tpr - fpr)."""
+    from sklearn.metrics import balanced_accuracy_score
+
+    actual, predicted = _rows(_BIASED)
+    ours = evaluate(actual, predicted).measures["informedness"]
+    assert ours == pytest.approx(_bookmaker(_BIASED), abs=1e-15)
+    theirs = balanced_accuracy_score(actual, predicted, adjusted=True)
+    assert abs(ours - theirs) > 0.01
+    binary = [[40, 10], [5, 45]]
+    actual, predicted = _rows(binary)
+    ours = evaluate(actual, predicted).measures["informedness"]
+    assert ours == pytest.approx(balanced_accuracy_score(actual, predicted, adjusted=True))
+    assert ours == pytest.approx(_bookmaker(binary), abs=1e-15)
+
+
+def test_scorers_take_scikit_learns_sample_weight() -> None:
+    """scikit-learn hands the weights as sample_weight=, the alias of weights=."""
+    actual, predicted = _rows(_BIASED)
+    weights = np.linspace(0.5, 2.0, actual.size)
+    by_alias = informed.sklearn.table_score(
+        actual, predicted, measure="informedness", sample_weight=weights
+    )
+    expected = evaluate(actual, predicted, weights=weights).measures["informedness"]
+    assert by_alias == expected
+    with pytest.raises(TypeError, match="twice"):
+        informed.sklearn.table_score(
+            actual, predicted, measure="recall", weights=weights, sample_weight=weights
+        )

@@ -142,3 +142,78 @@ def test_stakes_read_as_the_poster() -> None:
     """str of the stakes is the poster's sentence."""
     text = str(payoff(Table.binary(tp=12, fp=28, fn=18, tn=42)).stakes(10))
     assert "won 12 × $7 + 42 × $3 = $210" in text
+
+
+def _results() -> dict[str, tuple[object, bool]]:
+    """Every other result a notebook shows, and whether its view names the <script> label."""
+    from informed import abstain, bootstrap, match
+    from informed.inference import (
+        bootstrap_ranking,
+        chi_square_test,
+        paired_correctness,
+        permutation_test,
+        proportion_interval,
+    )
+
+    table = OBJECTS["table"]
+    assert isinstance(table, Table)
+    ranking = OBJECTS["ranking"]
+    clusters = Table.from_labels([EVIL, EVIL, "b", "b", "c"], [0, 0, 1, 1, 2], clusters=True)
+    matching = match(clusters)
+    weighted = Table.from_labels([1, 0, 1, 0], [1, 1, 0, 0], weights=[0.01, 0.02, 0.01, 0.03])
+    return {
+        "bootstrap": (bootstrap(table, per_label=True, replicates=30, seed=0), True),
+        "bootstrap_nan": (bootstrap(weighted, ["informedness"], replicates=30, seed=0), False),
+        "interval": (proportion_interval(table, "recall", positive=EVIL), False),
+        "ranking_bootstrap": (bootstrap_ranking(ranking, quotas=[3], replicates=30, seed=0), False),
+        "chi_square": (chi_square_test(table), False),
+        "permutation": (permutation_test(table, permutations=19, seed=0), False),
+        "payoff": (payoff(table), True),
+        "stakes": (payoff(table).stakes(10), True),
+        "matching": (matching, True),
+        "abstention": (abstain(table, ignore=["b"]), True),
+        "matching_abstention": (matching.abstention, False),
+        "operating_point": (ranking.best_threshold(), False),  # type: ignore[attr-defined]
+        "paired_correctness": (
+            paired_correctness(actual=[1, 1, 0, 0], first=[1, 0, 0, 1], second=[1, 1, 1, 1]),
+            False,
+        ),
+    }
+
+
+RESULTS = _results()
+
+
+@pytest.mark.parametrize("name", list(RESULTS))
+def test_every_result_has_a_view_and_a_readable_repr(name: str) -> None:
+    """Bootstrap, intervals, tests, payoff, stakes, matching and abstention (issue 20,
+    item 12): a well-formed escaped HTML view, and a repr of a few short lines that holds
+    no array dump."""
+    value, names_label = RESULTS[name]
+    html = value._repr_html_()  # type: ignore[attr-defined]
+    text = "".join(parsed(html).text)
+    if names_label:
+        assert EVIL in text
+    assert "<script" not in html.lower()
+    shown = repr(value)
+    assert "array(" not in shown and "Table(" not in shown
+    assert len(shown.splitlines()) <= 14
+    assert max(len(line) for line in shown.splitlines()) < 220
+
+
+def test_result_views_say_why_an_interval_is_undefined() -> None:
+    """An undefined interval's view and repr carry its reason."""
+    value, _ = RESULTS["bootstrap_nan"]
+    reason = value.intervals["informedness"].reason  # type: ignore[attr-defined]
+    assert reason
+    assert reason in "".join(parsed(value._repr_html_()).text)  # type: ignore[attr-defined]
+    assert reason in repr(value)
+
+
+def test_interval_repr_reads_as_an_interval() -> None:
+    """An Interval's repr: its estimate, level, method and bounds."""
+    from informed import Interval
+
+    assert repr(Interval(0.5, 0.25, 0.75, 0.95, "wilson")) == (
+        "Interval(estimate 0.5000, 95 % wilson [0.2500, 0.7500])"
+    )

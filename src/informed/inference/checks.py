@@ -6,12 +6,24 @@ from typing import Any
 
 import numpy as np
 
+from informed._common import check_choice
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label, keyed
 from informed.ranking import Ranking
 from informed.table.table import Table
 
-__all__ = ["check_count", "check_level", "check_ranking", "check_table", "label_index"]
+__all__ = [
+    "WEIGHTS_ARE",
+    "case_count",
+    "check_count",
+    "check_level",
+    "check_ranking",
+    "check_table",
+    "frequency_hint",
+    "label_index",
+]
+
+WEIGHTS_ARE = ("frequency", "normalised")
 
 
 def check_level(level: Any) -> float:
@@ -64,3 +76,38 @@ def label_index(labels: tuple[Label, ...], positive: Label | None) -> int | None
         return None
     keys = [keyed(x) for x in labels]
     return keys.index(keyed(positive))
+
+
+def case_count(table: Table, size: Any, weights_are: str) -> int:
+    """The cases a replicate draws: `size` if given, else N for a table of counts or the
+    rounded total weight of frequency weights; normalised weights need `size`."""
+    check_choice(weights_are, WEIGHTS_ARE, "weights_are")
+    if size is not None:
+        return check_count(size, "size", 1)
+    if not table.weighted:
+        return int(table.n)
+    if weights_are == "normalised":
+        msg = (
+            'weights_are="normalised" draws as many cases as there were rows: pass '
+            "size= the number of rows with a positive weight (the effective sample size)."
+        )
+        raise InputError(msg)
+    return round(float(table.n))
+
+
+def frequency_hint(table: Table, size: Any, weights_are: str) -> str | None:
+    """What a bootstrap of fractional weights read as frequencies should tell its user, or
+    None: such weights are few cases (0.01 on 500 rows is 5), often too few for any
+    interval, and the way out is ``weights_are="normalised"`` with the number of rows."""
+    if not table.weighted or weights_are != "frequency" or size is not None:
+        return None
+    values = table.cells.counts
+    if bool(np.all(values == np.round(values))):
+        return None  # whole weights: read as repeated rows, as documented
+    total = float(table.n)
+    cases = round(total)
+    return (
+        f"the weights sum to {total:.6g}, read as {cases:,} case{'' if cases == 1 else 's'} "
+        "(frequency weights); if they only say how much each row counts, pass "
+        'weights_are="normalised" and size= the number of rows'
+    )

@@ -6,8 +6,10 @@ import math
 from dataclasses import dataclass
 
 from informed._common import json_float
+from informed._markup import fragment, header_cell, html_table, note_cell, number, text_cell
+from informed._markup import value_cell as _value_cell
 
-__all__ = ["Interval", "nan_interval"]
+__all__ = ["Interval", "interval_bounds", "interval_row", "nan_interval"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,53 @@ class Interval:
         [0.25, None]
         """
         return [json_float(self.low), json_float(self.high)]
+
+    def __repr__(self) -> str:
+        """One line: the estimate, the level and method, the bounds or why there are none.
+
+        >>> Interval(0.5, 0.25, 0.75, 0.95, "percentile")
+        Interval(estimate 0.5000, 95 % percentile [0.2500, 0.7500])
+        >>> Interval(0.5, math.nan, math.nan, 0.95, "bca", reason="no data")
+        Interval(estimate 0.5000, 95 % bca undefined: no data)
+        """
+        return f"Interval(estimate {number(self.estimate)}, {interval_bounds(self)})"
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the estimate and its bounds, with the reason or caveat."""
+        grid = html_table(
+            ["", "estimate", "low", "high", "note"], [interval_row("value", self)], styled=True
+        )
+        return fragment(f"Interval: {100 * self.level:g} % {self.method}", [grid])
+
+
+def interval_bounds(interval: Interval) -> str:
+    """The level, method and bounds of an interval as text, or why it has none."""
+    level = f"{100 * interval.level:g} % {interval.method}"
+    if math.isnan(interval.low) or math.isnan(interval.high):
+        return f"{level} undefined: {interval.reason or 'undefined'}"
+    text = f"{level} [{number(interval.low)}, {number(interval.high)}]"
+    if interval.undefined_replicates:
+        text += f", {interval.undefined_replicates:,} replicates undefined"
+    if interval.reason:
+        text += f"; {interval.reason}"
+    return text
+
+
+def interval_row(head: str, interval: Interval) -> list[str]:
+    """The escaped cells of an interval's row: `head`, estimate, low, high, and the reason
+    it is undefined or its caveat."""
+    why = interval.reason if math.isnan(interval.low) or math.isnan(interval.high) else None
+    caveat = interval.reason
+    if interval.undefined_replicates and why is None:
+        extra = f"{interval.undefined_replicates:,} replicates undefined"
+        caveat = f"{caveat}; {extra}" if caveat else extra
+    return [
+        header_cell(head, row=True),
+        _value_cell(interval.estimate, interval.reason),
+        _value_cell(interval.low, why),
+        _value_cell(interval.high, why),
+        note_cell(why) if why else text_cell(caveat or ""),
+    ]
 
 
 def nan_interval(estimate: float, level: float, method: str, reason: str) -> Interval:

@@ -18,6 +18,7 @@ from scipy import stats
 
 from informed._common import check_choice
 from informed.errors import InputError, InputTypeError
+from informed.inference.display import paired_html
 from informed.inference.significance import Significance
 from informed.labels import as_vector, code_labels, keyed, label_kind
 
@@ -38,6 +39,10 @@ class PairedCorrectness:
     first_only: int
     second_only: int
     both_wrong: int
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the 2x2 table of right and wrong, the discordant cells named."""
+        return paired_html(self.both_right, self.first_only, self.second_only, self.both_wrong)
 
     @property
     def counts(self) -> NDArray[np.int64]:

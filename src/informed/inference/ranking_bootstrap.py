@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from informed._common import readonly
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level, check_ranking
+from informed.inference.display import intervals_html, intervals_lines
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
 from informed.ranking import RANKING_MEASURES, Ranking
@@ -77,6 +78,23 @@ class RankingBootstrap:
     at_quota: dict[str, dict[str, Interval]]
     distribution: dict[str, Floats] = field(repr=False)
     method: str = "percentile"
+
+    def _heading(self) -> str:
+        how = "stratified" if self.stratified else "unstratified"
+        return (
+            f"Bootstrap of a Ranking of {self.ranking.n:g} cases: {100 * self.level:g} % "
+            f"{self.method} intervals, {self.replicates:,} {how} replicates"
+        )
+
+    def __repr__(self) -> str:
+        """A heading, then one line per summary measure (at most twelve)."""
+        return "\n".join([self._heading(), *intervals_lines(self.intervals)])
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: each summary's interval, then each quota's."""
+        return intervals_html(
+            self._heading(), self.intervals, self.at_quota, group_caption="at quota"
+        )
 
 
 def bootstrap_ranking(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.inference.display import significance_html, significance_repr
 from informed.inference.interval import Interval
 
 __all__ = ["Significance"]
@@ -63,3 +64,19 @@ class Significance:
     reason: str | None = None
     details: dict[str, float] = field(default_factory=dict)
     null_distribution: Floats | None = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        """One line: the test, its statistic and degrees of freedom, the p-value."""
+        return significance_repr(self.method, self.statistic, self.pvalue, self.df, self.reason)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: what was tested, the numbers of the test, its interval."""
+        values = {
+            "statistic": self.statistic,
+            "p-value": self.pvalue,
+            "df": self.df,
+            "estimate": self.estimate,
+        }
+        return significance_html(
+            self.method, self.null, values, self.details, self.interval, self.reason
+        )

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -31,7 +31,16 @@ from numpy.typing import NDArray
 
 from informed._common import check_choice, readonly
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level, check_table, label_index
+from informed.inference.checks import (
+    WEIGHTS_ARE,
+    case_count,
+    check_count,
+    check_level,
+    check_table,
+    frequency_hint,
+    label_index,
+)
+from informed.inference.display import bootstrap_heading, intervals_html, intervals_lines
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import jackknife_acceleration, replicate_interval
 from informed.labels import Label, as_label, keyed
@@ -51,8 +60,6 @@ __all__ = [
 Floats = NDArray[np.float64]
 
 BOOTSTRAP_METHODS = ("percentile", "bca")
-WEIGHTS_ARE = ("frequency", "normalised")
-
 # Bootstrap replicates are evaluated in batches of at most this many cells, so that the
 # (B, cells) counts and their (B, L, 2, 2) one-vs-rest views stay within a few hundred MB.
 _BATCH_CELLS = 4_000_000
@@ -103,6 +110,15 @@ class Bootstrap:
     distribution: dict[str, Floats] = field(repr=False)
     per_label_distribution: dict[Label, dict[str, Floats]] = field(repr=False)
     acceleration: dict[tuple[Label | None, str], float] = field(repr=False)
+
+    def __repr__(self) -> str:
+        """A heading, then one line per measure (at most twelve)."""
+        return "\n".join([bootstrap_heading(self), *intervals_lines(self.intervals)])
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: every measure's interval (and each label's), or why not."""
+        heading = bootstrap_heading(self)
+        return intervals_html(heading, self.intervals, self.per_label, group_caption="label")
 
     def confidence_interval(
         self, measure: str, *, level: float | None = None, label: Any = None
@@ -192,23 +208,6 @@ def _evaluate_batches(
 
 
 # ---------------------------------------------------------------------- bootstrap
-def case_count(table: Table, size: Any, weights_are: str) -> int:
-    """The cases a replicate draws: `size` if given, else N for a table of counts or the
-    rounded total weight of frequency weights; normalised weights need `size`."""
-    check_choice(weights_are, WEIGHTS_ARE, "weights_are")
-    if size is not None:
-        return check_count(size, "size", 1)
-    if not table.weighted:
-        return int(table.n)
-    if weights_are == "normalised":
-        msg = (
-            'weights_are="normalised" draws as many cases as there were rows: pass '
-            "size= the number of rows with a positive weight (the effective sample size)."
-        )
-        raise InputError(msg)
-    return round(float(table.n))
-
-
 def bootstrap(
     table: Table,
     measures: Any = None,
@@ -339,12 +338,19 @@ def bootstrap(
     )
     empty = np.empty(0)
     reason: str | None = None
+    hint = frequency_hint(table, size, weights_are)
     if not labels or total == 0:
         reason = "no data (N = 0)"
     elif draws == 0:
-        reason = "the total weight rounds to 0 cases; pass `size=`"
+        reason = hint or "the total weight rounds to 0 cases; pass `size=`"
     if reason is not None:
-        nan_intervals = {name: nan_interval(math.nan, level, method, reason) for name in names}
+        # the estimates are the table's own values: only their intervals are undefined
+        known = labels and total > 0
+
+        def none(estimate: Any) -> Interval:
+            return nan_interval(float(estimate) if known else math.nan, level, method, reason)
+
+        nan_intervals = {name: none(estimates[name][0]) for name in names}
         return Bootstrap(
             table=table,
             positive=evaluation.positive,
@@ -354,7 +360,12 @@ def bootstrap(
             size=draws,
             weights_are=weights_are if table.weighted else None,
             intervals=nan_intervals,
-            per_label={label: dict(nan_intervals) for label in labels} if per_label else {},
+            per_label={
+                label: {name: none(label_estimates[name][0, k]) for name in names}
+                for k, label in enumerate(labels)
+            }
+            if per_label
+            else {},
             distribution=dict.fromkeys(names, empty),
             per_label_distribution={label: dict.fromkeys(names, empty) for label in labels}
             if per_label
@@ -409,7 +420,10 @@ def bootstrap(
             why = evaluation.reasons.get(name, "undefined for this table")
             intervals[name] = nan_interval(estimate, level, method, why)
         else:
-            intervals[name] = replicate_interval(estimate, overall[name], level, method, a)
+            found = replicate_interval(estimate, overall[name], level, method, a)
+            if hint and math.isnan(found.low):  # fractional weights read as too few cases
+                found = replace(found, reason=f"{found.reason}: {hint}")
+            intervals[name] = found
 
     label_intervals: dict[Label, dict[str, Interval]] = {}
     label_distribution: dict[Label, dict[str, Floats]] = {}

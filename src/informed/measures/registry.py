@@ -279,8 +279,11 @@ _REGISTERED = [
         informedness,
         BIAS_WEIGHTED_INFORMEDNESS,
         "Informedness",
-        "recall + inverse_recall - 1 = tpr - fpr; for K labels sum_l pP(l) B(l)",
-        aliases=("bookmaker", "Youden's J", "Peirce skill score", "bm"),
+        # for K > 2 the bias weights pP(l) make it differ from scikit-learn's adjusted
+        # balanced accuracy, which weights the classes equally (equal for two classes)
+        "recall + inverse_recall - 1 = tpr - fpr; for K labels sum_l pP(l) B(l), "
+        "bias-weighted (not scikit-learn's adjusted balanced accuracy)",
+        aliases=("bookmaker", "Youden's J", "Youden index", "Youden", "Peirce skill score", "bm"),
         low=-1.0,
         chance=0.0,
         dual="markedness",

@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice
+from informed._markup import fragment
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label
 from informed.measures import MEASURES, undefined_reason
@@ -157,6 +158,14 @@ class OperatingPoint:
             f"score >= {self.threshold:.6g}: {self.measure} {value} "
             f"(tp {tp:g}, fp {fp:g}, fn {fn:g}, tn {tn:g})"
         )
+
+    def __repr__(self) -> str:
+        return f"OperatingPoint({self}{'' if self.reason is None else '; ' + self.reason})"
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the threshold and the value there, then its 2x2 table."""
+        note = None if self.reason is None else f"undefined: {self.reason}"
+        return fragment(str(self), [self.table._repr_html_()], note=note)
 
 
 def cut_counts(groups: Groups) -> FloatArray:

@@ -33,7 +33,9 @@ __all__ = [
     "TEXT_CELLS",
     "evaluation_html",
     "evaluation_repr",
+    "some_labels",
     "table_html",
+    "table_repr",
     "table_text",
 ]
 
@@ -86,6 +88,36 @@ def table_html(
     )
     grid = html_table(["predicted \\ actual", *(str(c) for c in cols), "total"], body, styled=True)
     return fragment(title, [grid], note=f"{hidden} more labels not shown" if hidden else None)
+
+
+def some_labels(labels: Sequence[Label], shown: int = SHOWN) -> str:
+    """At most `shown` labels for a message, with how many more there are.
+
+    >>> some_labels(list(range(25)), 3)
+    '[0, 1, 2] and 22 more'
+    """
+    if len(labels) <= shown:
+        return repr(list(labels))
+    return f"{list(labels[:shown])!r} and {len(labels) - shown:,} more"
+
+
+def table_repr(stored: Stored, predicted: Sequence[Label], actual: Sequence[Label]) -> str:
+    """The call that makes a table of at most 20 x 20 cells again; the first labels, the
+    non-zero cells and the total of a larger or sparse one.
+
+    >>> from informed.table.storage import from_dense
+    >>> table_repr(from_dense(np.array([[1, 2], [3, 4]])), ["a", "b"], ["a", "b"])
+    "Table(predicted=['a', 'b'], actual=['a', 'b'], counts=[[1, 2], [3, 4]])"
+    """
+    if stored.dense is not None and stored.dense.size <= SHOWN * SHOWN:
+        return (
+            f"Table(predicted={list(predicted)!r}, actual={list(actual)!r}, "
+            f"counts={stored.dense.tolist()!r})"
+        )
+    return (
+        f"Table(predicted={some_labels(predicted)}, actual={some_labels(actual)}, "
+        f"storage={stored.kind!r}, nonzero={stored.nonzero_count}, n={stored.total()!r})"
+    )
 
 
 def table_text(stored: Stored, predicted: Sequence[Label], actual: Sequence[Label]) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from informed.errors import InputTypeError
 from informed.labels import Label, as_label
 from informed.measures import (
     AVERAGES,
@@ -30,6 +31,7 @@ from informed.measures import (
     weighted_mean,
 )
 from informed.table.display import evaluation_html, evaluation_repr
+from informed.table.inputs import frame_label_columns, is_frame, label_columns
 from informed.table.per_label import LabelReasons, LabelValues
 from informed.table.table import Table
 
@@ -177,17 +179,35 @@ def measure_values(
 
 
 def evaluate(
-    table: Table,
-    *,
+    data: Any = None,
+    predicted: Any = None,
+    /,
+    *extra: Any,
     positive: Any = None,
     alpha: float = 0.5,
     undefined: str = "propagate",
+    labels: Sequence[Any] | None = None,
+    clusters: bool = False,
+    **columns: Any,
 ) -> Evaluation:
-    """Compute every registered measure of `table`, overall and per label.
+    """Compute every registered measure, overall and per label, of a Table or of labels.
+
+    The calls::
+
+        evaluate(table)                                # a Table
+        evaluate(actual, predicted)                    # labels, scikit-learn's order
+        evaluate(actual, predicted, weights=w)         # weighted rows (sample_weight=)
+        evaluate(actual=y, predicted=p)                # by name (y_true=, y_pred=)
+        evaluate(frame, actual="y", predicted="p")     # a frame's columns, by name
 
     Parameters
     ----------
-    table : Table
+    data : Table, array-like or frame
+        A Table; the actual labels (scikit-learn's y_true), with `predicted` next; or a
+        frame (pandas, polars, pyarrow, a mapping) whose columns `actual=` and
+        `predicted=` name.
+    predicted : array-like, optional
+        The predicted labels, when `data` holds the actual ones.
     positive : label, optional
         Evaluate the one-vs-rest view of this label as a binary problem.
     alpha : float
@@ -195,7 +215,27 @@ def evaluate(
     undefined : {"propagate", "omit"}
         For averaged measures: a label whose value is nan makes the average nan
         ("propagate", the default), or is left out ("omit").
+    labels, clusters
+        For labels counted here, as in `Table.from_labels`.
+    **columns
+        `actual=`, `predicted=`, `weights=`: arrays, or a frame's column names; the
+        aliases `y_true=`, `y_pred=`, `sample_weight=` are accepted.
+
+    Notes
+    -----
+    For more than two labels informedness is Powers' bias-weighted Bookmaker,
+    sum_l pP(l) B(l), which is not scikit-learn's ``balanced_accuracy_score(adjusted=True)``
+    (classes weighted equally); the two agree for two classes (docs/measures.md).
+
+    Raises
+    ------
+    InputTypeError
+        A call that cannot be read (a frame without column names, a Table with labels);
+        the message shows the call to write.
     """
+    if extra:  # weights by position: say to name them, as scikit-learn's sample_weight=
+        label_columns("evaluate", (data, predicted, *extra), columns, _OTHERS)
+    table = _table_of("evaluate", data, predicted, columns, labels, clusters)
     labels, square = table.square_cells()
     ovr = one_vs_rest_counts(square)
     index: int | None = None
@@ -212,14 +252,14 @@ def evaluate(
 
     measures: dict[str, float] = {}
     reasons: dict[str, str] = {}
-    columns: dict[str, Any] = {}
+    label_values: dict[str, Any] = {}
     codes: dict[str, Any] = {}
     total = float(table.n)
     if labels:
         overall, values_by_name = measure_values(square, list(MEASURES), index, alpha, undefined)
     for name, measure in MEASURES.items():
         values = values_by_name[name] if labels else np.zeros(0)
-        columns[name] = values
+        label_values[name] = values
         codes[name] = undefined_reasons(measure, ovr, values)
         value = float(overall[name]) if labels else float("nan")
         measures[name] = value
@@ -238,10 +278,50 @@ def evaluate(
         positive=positive,
         alpha=alpha,
         measures=measures,
-        per_label=LabelValues(labels, columns),
+        per_label=LabelValues(labels, label_values),
         reasons=reasons,
         per_label_reasons=LabelReasons(labels, codes),
     )
+
+
+# evaluate's keywords besides the columns, for the message naming what it takes
+_OTHERS = ("positive", "alpha", "undefined", "labels", "clusters")
+
+
+def _table_of(
+    call: str,
+    data: Any,
+    predicted: Any,
+    columns: Mapping[str, Any],
+    labels: Sequence[Any] | None,
+    clusters: bool,
+) -> Table:
+    """The Table a call such as `evaluate` was given, or counted from its labels."""
+    if isinstance(data, Table):
+        extra = [name for name, v in columns.items() if v is not None]
+        if predicted is not None or extra or labels is not None or clusters:
+            given = "predicted labels" if predicted is not None else ", ".join(extra or ["labels"])
+            msg = (
+                f"{call}(table) takes a Table alone, its labels counted already; got "
+                f"{given} too. Write {call}(table), or {call}(actual, predicted) to count labels."
+            )
+            raise InputTypeError(msg)
+        return data
+    named = any(isinstance(v, str) for v in columns.values())  # column names: a frame
+    if data is not None and predicted is None and (is_frame(data) or named):
+        actual, predicted, weights = frame_label_columns(call, data, columns, _OTHERS)
+        return Table.from_labels(
+            actual, predicted, weights=weights, labels=labels, clusters=clusters
+        )
+    if data is not None and predicted is None and not columns and np.ndim(data) == 2:
+        msg = (
+            f"{call}() got a matrix; a matrix of counts says which way it faces: "
+            f"{call}(Table.from_counts(matrix, rows='actual')) for scikit-learn's "
+            "confusion_matrix (rows = actual), or rows='predicted'."
+        )
+        raise InputTypeError(msg)
+    actual, predicted, weights = label_columns(call, (data, predicted), columns, _OTHERS)
+    return Table.from_labels(actual, predicted, weights=weights, labels=labels, clusters=clusters)
 
 
 def _some(labels: Sequence[Label], shown: int = 20) -> str:

@@ -35,6 +35,12 @@ from informed.labels import Label, as_label, keyed, sort_labels
 from informed.measures import margins, ratio
 from informed.table.evaluation import Evaluation, evaluate
 from informed.table.payoff import payoff
+from informed.table.result_views import (
+    abstention_html,
+    abstention_repr,
+    matching_html,
+    matching_repr,
+)
 from informed.table.sparse_matching import best_classes, dense_scores_fit, diagonal_assignment
 from informed.table.storage import from_cells
 from informed.table.table import Table
@@ -93,6 +99,13 @@ class Matching:
     objective: str
     score: float
     abstained: tuple[Label, ...] = ()
+
+    def __repr__(self) -> str:
+        return matching_repr(self.mapping, self.unmatched, self.objective, self.score)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: each predicted label and its class, the unmatched ones."""
+        return matching_html(self.mapping, self.unmatched, self.objective, self.score)
 
     @property
     def abstention(self) -> Abstention:
@@ -287,6 +300,15 @@ class Abstention:
     conditional: Evaluation
     discounted: dict[str, float]
     zero_weight: float
+
+    def __repr__(self) -> str:
+        return abstention_repr(self.ignored, self.n, self.total, self.discounted, self.zero_weight)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: coverage, discounted values, the cases kept evaluated."""
+        return abstention_html(
+            self.ignored, self.n, self.total, self.discounted, self.zero_weight, self.conditional
+        )
 
 
 DISCOUNTED = ("recall", "informedness")

@@ -34,6 +34,8 @@ from informed._common import json_float, json_floats
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label
 from informed.measures import margins, ratio, scatter
+from informed.table.display import SHOWN
+from informed.table.result_views import payoff_html, payoff_repr, stakes_html
 from informed.table.storage import dense_zeros
 from informed.table.table import Table
 
@@ -88,6 +90,15 @@ class Payoff:
     odds: NDArray[np.float64]
     cells: PayoffCells = field(repr=False)
     storage: str = "dense"
+
+    def __repr__(self) -> str:
+        return payoff_repr(self.labels, self.weighted)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the first labels' payoffs, won, weighted and odds."""
+        shown = range(min(len(self.labels), SHOWN))
+        block = self.block(shown, shown)
+        return payoff_html(self.labels, block, self.won, self.weighted, self.odds)
 
     @property
     def matrix(self) -> NDArray[np.float64]:
@@ -280,6 +291,17 @@ class Stakes:
     won: float
     lost: float
     rows: Payoff = field(repr=False)
+
+    def __repr__(self) -> str:
+        return (
+            f"Stakes(labels={list(self.labels)!r}, total {self.total:g}: won {self.won:g}, "
+            f"lost {self.lost:g}, net {self.net:g})"
+        )
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: each label's odds, stake and prize, what its bets won."""
+        totals = (self.won, self.lost, self.net)
+        return stakes_html(self.labels, self.odds, self.stake, self.prize, self.money, totals)
 
     @property
     def net(self) -> float:

@@ -13,51 +13,24 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import loads_strict, readonly
-from informed.columns import frame_column
-from informed.errors import InputError, MemoryLimitError
+from informed.errors import InputError, InputTypeError, MemoryLimitError
 from informed.labels import Label, as_label, keyed, positions_in, sort_labels
 from informed.measures import Cells
 from informed.table.counting import count_labels, count_matrix
-from informed.table.display import table_html, table_text
+from informed.table.display import some_labels as _some
+from informed.table.display import table_html, table_repr, table_text
+from informed.table.inputs import frame_label_columns, label_columns
 from informed.table.json_form import parts_from_dict, table_dict
 from informed.table.storage import DENSE_VIEW, Stored, as_stored, merged
+from informed.table.views import OneVsRest, TableCells
 
 __all__ = ["OneVsRest", "Table", "TableCells"]
-
-
-class TableCells(NamedTuple):
-    """The non-zero cells of a Table in row-major order: cell k holds counts[k] cases
-    predicted `table.predicted[predicted[k]]` whose class is `table.actual[actual[k]]`."""
-
-    predicted: NDArray[np.intp]
-    actual: NDArray[np.intp]
-    counts: NDArray[Any]
-
-
-@dataclass(frozen=True)
-class OneVsRest:
-    """The 2x2 view of one label against all others, cells reached by name.
-
-    tp: predicted `label` and actually `label`; fp: predicted `label`, actually another
-    class; fn: predicted another label, actually `label`; tn: neither.
-    """
-
-    label: Label
-    tp: float
-    fp: float
-    fn: float
-    tn: float
-
-    @property
-    def counts(self) -> NDArray[np.float64]:
-        """The cells as [[tp, fp], [fn, tn]] (rows predicted +P/-P, columns actual +R/-R)."""
-        return np.array([[self.tp, self.fp], [self.fn, self.tn]], dtype=np.float64)
 
 
 @dataclass(frozen=True, eq=False, init=False)
@@ -65,7 +38,8 @@ class Table:
     """Counts of predicted label (rows) x actual class (columns).
 
     Build it with a constructor whose orientation cannot be misread:
-    `Table.from_labels(actual=..., predicted=...)`, `Table.binary(tp=, fp=, fn=, tn=)`
+    `Table.from_labels(actual, predicted)` (scikit-learn's order, or by name),
+    `Table.from_frame(frame, actual=..., predicted=...)`, `Table.binary(tp=, fp=, fn=, tn=)`
     or `Table.from_counts(counts, rows="predicted" | "actual")`.
 
     Attributes
@@ -90,7 +64,21 @@ class Table:
     _stored: Stored = field(repr=False)
     _cache: dict[str, Any] = field(repr=False)  # label positions, made on first use
 
-    def __init__(self, counts: Any, predicted: Sequence[Label], actual: Sequence[Label]) -> None:
+    def __init__(
+        self,
+        counts: Any = None,
+        predicted: Sequence[Label] | None = None,
+        actual: Sequence[Label] | None = None,
+    ) -> None:
+        if counts is None or predicted is None or actual is None:
+            # Table(y, p) would read as (counts, predicted): a matrix of counts is made
+            # only with its labels, and labels are counted by from_labels, never guessed
+            msg = (
+                "Table(counts, predicted, actual) takes a matrix of counts with the labels "
+                "of its rows and columns; to count labels write Table.from_labels(actual, "
+                "predicted) (scikit-learn's order, y_true first), or evaluate(actual, predicted)."
+            )
+            raise InputTypeError(msg)
         predicted, actual = tuple(predicted), tuple(actual)
         stored = as_stored(counts)
         if stored.shape != (len(predicted), len(actual)):
@@ -187,23 +175,26 @@ class Table:
     @classmethod
     def from_labels(
         cls,
-        *,
-        actual: Any,
-        predicted: Any,
+        actual: Any = None,
+        predicted: Any = None,
+        *extra: Any,
         weights: Any = None,
         labels: Sequence[Any] | None = None,
         clusters: bool = False,
         storage: Literal["auto", "dense", "sparse"] = "auto",
+        **aliases: Any,
     ) -> Table:
-        """Count predicted labels against actual classes.
+        """Count predicted labels against actual classes: ``Table.from_labels(y, p)``.
 
         Parameters
         ----------
         actual, predicted : array-like of shape (n,)
-            Labels: str, int, float or bool (numpy arrays, lists, pandas Series).
+            Labels: str, int, float or bool (numpy arrays, lists, pandas Series). By
+            position in scikit-learn's order, actual (y_true) first; `y_true=`, `y_pred=`
+            are accepted as aliases.
         weights : array-like of shape (n,), optional
-            Non-negative finite weights; the Table then holds float64 weights. A weight of
-            0 is the same as leaving the row out.
+            Non-negative finite weights (alias `sample_weight=`); the Table then holds
+            float64 weights. A weight of 0 is the same as leaving the row out.
         labels : sequence, optional
             The label universe for both axes (a square table, in this order of labels
             canonicalised); a value outside it is an error naming the row.
@@ -219,7 +210,10 @@ class Table:
             Rows: the labels predicted at least once (or `labels`); columns: the classes
             seen at least once (or `labels`).
         """
-        counted = count_labels(actual, predicted, weights, labels, clusters, storage)
+        if weights is not None:
+            aliases = {**aliases, "weights": weights}
+        given = label_columns("Table.from_labels", (actual, predicted, *extra), aliases)
+        counted = count_labels(*given, labels, clusters, storage)
         return cls(counted.counts, counted.predicted, counted.actual)
 
     @classmethod
@@ -227,14 +221,16 @@ class Table:
         cls,
         frame: Any,
         *,
-        actual: str,
-        predicted: str,
+        actual: str | None = None,
+        predicted: str | None = None,
         weights: str | None = None,
         labels: Sequence[Any] | None = None,
         clusters: bool = False,
         storage: Literal["auto", "dense", "sparse"] = "auto",
+        **aliases: Any,
     ) -> Table:
-        """Count two columns of a DataFrame: `from_labels` on the named columns.
+        """Count two columns of a DataFrame: `from_labels` on the named columns (aliases
+        `y_true=`, `y_pred=`, `sample_weight=` accepted).
 
         `frame` is a pandas or polars DataFrame, a pyarrow Table or RecordBatch, a mapping
         of names to columns, or any object with the Arrow PyCapsule interface (with
@@ -245,14 +241,22 @@ class Table:
         ...                  actual="y", predicted="p").counts.tolist()
         [[1, 1], [0, 1]]
         """
-        return cls.from_labels(
-            actual=frame_column(frame, actual, "actual"),
-            predicted=frame_column(frame, predicted, "predicted"),
-            weights=None if weights is None else frame_column(frame, weights, "weights"),
-            labels=labels,
-            clusters=clusters,
-            storage=storage,
+        named = {"actual": actual, "predicted": predicted, "weights": weights}
+        given = {k: v for k, v in named.items() if v is not None} | aliases
+        counted = count_labels(
+            *frame_label_columns("Table.from_frame", frame, given), labels, clusters, storage
         )
+        return cls(counted.counts, counted.predicted, counted.actual)
+
+    @classmethod
+    def empty(cls) -> Table:
+        """The Table of no cases and no labels: the identity of `+`, where `sum` starts.
+
+        >>> tables = [Table.binary(tp=1, fp=2, fn=3, tn=4)] * 3
+        >>> sum(tables, Table.empty()) == sum(tables) == Table.binary(tp=3, fp=6, fn=9, tn=12)
+        True
+        """
+        return cls(np.zeros((0, 0), dtype=np.int64), (), ())
 
     # ------------------------------------------------------------------ properties
     @property
@@ -409,6 +413,12 @@ class Table:
         )
         return Table(stored, rows, cols)
 
+    def __radd__(self, other: object) -> Table:
+        """``0 + table`` is the table, so that ``sum(tables)`` starts from Python's 0."""
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self
+        return NotImplemented
+
     def __eq__(self, other: object) -> bool:
         """Same labels on each axis, same kind of counts, same counts (however stored)."""
         if not isinstance(other, Table):
@@ -464,15 +474,7 @@ class Table:
 
     # ------------------------------------------------------------------ display
     def __repr__(self) -> str:
-        if self.storage == "dense":
-            return (
-                f"Table(predicted={list(self.predicted)!r}, actual={list(self.actual)!r}, "
-                f"counts={self.counts.tolist()!r})"
-            )
-        return (
-            f"Table(predicted={_some(self.predicted)}, actual={_some(self.actual)}, "
-            f"storage='sparse', nonzero={self._stored.nonzero_count}, n={self.n!r})"
-        )
+        return table_repr(self._stored, self.predicted, self.actual)
 
     def __str__(self) -> str:
         return table_text(self._stored, self.predicted, self.actual)
@@ -485,10 +487,3 @@ class Table:
 # ---------------------------------------------------------------------- helpers
 def _keyed(labels: tuple[Label, ...]) -> tuple[tuple[str, Label], ...]:
     return tuple(keyed(x) for x in labels)
-
-
-def _some(labels: Sequence[Label], shown: int = 20) -> str:
-    """At most `shown` labels for a message, with how many more there are."""
-    if len(labels) <= shown:
-        return repr(list(labels))
-    return f"{list(labels[:shown])!r} and {len(labels) - shown:,} more"

@@ -18,6 +18,7 @@ from typing import Any, Final, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from informed._arguments import canonical_arguments
 from informed.errors import InputError, InputTypeError
 from informed.tally.conventions import STATISTICS_CONTINGENCY, Conventions
 from informed.tally.indicators import indicator_sums
@@ -108,9 +109,15 @@ def document_codes(
 
 
 def add_results(
-    tally: TallyState, assigned: Any, correct: Any, columns: Iterable[str] | None
+    tally: TallyState,
+    assigned: Any,
+    correct: Any,
+    columns: Iterable[str] | None,
+    aliases: Mapping[str, Any] | None = None,
 ) -> None:
-    """Add the documents of two indicator matrices (rows documents, columns categories)."""
+    """Add the documents of two indicator matrices (rows documents, columns categories);
+    `aliases` may name them by informed's words, predicted= and actual=."""
+    assigned, correct = _indicators(assigned, correct, aliases or {})
     if columns is None:
         names = tally._categories
     else:
@@ -366,3 +373,24 @@ def equal(left: TallyState, right: TallyState) -> bool:
         and left._documents == right._documents
         and left._ignored == right._ignored
     )
+
+
+def _indicators(assigned: Any, correct: Any, aliases: Mapping[str, Any]) -> tuple[Any, Any]:
+    """(assigned, correct), given as such or as predicted= and actual= (y_pred=, y_true=);
+    one name for each, both needed."""
+    call = "Tally.add_results"
+    named = canonical_arguments(call, aliases, ("actual", "predicted"), ("columns",))
+    found = {"assigned": assigned, "correct": correct}
+    for ours, perl in (("predicted", "assigned"), ("actual", "correct")):
+        if ours in named:
+            if found[perl] is not None:
+                msg = f"{call}() got {perl}= and {ours}=, one matrix twice; give it once."
+                raise InputTypeError(msg)
+            found[perl] = named[ours]
+    if found["assigned"] is None or found["correct"] is None:
+        msg = (
+            f"{call}() needs two indicator matrices: add_results(assigned, correct) in the "
+            "Perl order (predicted first), or add_results(actual=..., predicted=...)."
+        )
+        raise InputTypeError(msg)
+    return found["assigned"], found["correct"]

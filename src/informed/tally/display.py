@@ -10,8 +10,9 @@ from __future__ import annotations
 from informed._markup import count_cell, fragment, header_cell, html_table, value_cell
 from informed.tally import measures
 from informed.tally.state import TallyState
+from informed.tally.stats_table import stats_table
 
-__all__ = ["SHOWN_CATEGORIES", "TallyView", "tally_html"]
+__all__ = ["SHOWN_CATEGORIES", "TallyView", "tally_html", "tally_repr"]
 
 SHOWN_CATEGORIES = 30
 """Categories a notebook lists; the micro and macro rows cover every one."""
@@ -60,8 +61,34 @@ def tally_html(tally: TallyState) -> str:
     return fragment(title, [grid], note=note)
 
 
+def tally_repr(tally: TallyState, shown: int = 20) -> str:
+    """One line: the first `shown` categories, the documents, the policy and conventions.
+
+    >>> from informed import Tally
+    >>> tally_repr(Tally([str(k) for k in range(30)]), 3)[:57]
+    "Tally(categories=['0', '1', '2'] and 27 more, documents=0"
+    """
+    categories = list(tally.categories)
+    listed = f"{categories[:shown]!r}" + (
+        f" and {len(categories) - shown:,} more" if len(categories) > shown else ""
+    )
+    return (
+        f"Tally(categories={listed}, documents={tally.documents}, "
+        f"unknown={tally.unknown!r}, conventions={tally.conventions!r})"
+    )
+
+
 class TallyView(TallyState):
-    """The notebook view of a Tally (`Tally` inherits it)."""
+    """The notebook view of a Tally, its one-line repr and its printed statistics table
+    (`Tally` inherits them)."""
+
+    def __repr__(self) -> str:
+        return tally_repr(self)
+
+    def __str__(self) -> str:
+        """``print(tally)`` prints the statistics table, as the Perl module's
+        ``stats_table`` prints it."""
+        return stats_table(self)
 
     def _repr_html_(self) -> str:
         """A notebook's view: every category's cells and measures, micro and macro."""

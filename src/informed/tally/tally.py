@@ -175,7 +175,12 @@ class Tally(PerlMethods, TallyView):
         counting.add_result(self, assigned, correct, name)
 
     def add_results(
-        self, assigned: Any, correct: Any, *, columns: Iterable[str] | None = None
+        self,
+        assigned: Any = None,
+        correct: Any = None,
+        *,
+        columns: Iterable[str] | None = None,
+        **aliases: Any,
     ) -> None:
         """Add many documents at once from two indicator matrices, vectorised.
 
@@ -186,13 +191,15 @@ class Tally(PerlMethods, TallyView):
             a = sum_i A[i, j] C[i, j]      b = sum_i A[i, j] - a
             c = sum_i C[i, j] - a          d = n - a - b - c
 
-        The result equals `add_result` called on each row (the Perl module's per-document
-        rule).
+        The result equals `add_result` called on each row (the per-document rule of
+        Statistics::Contingency 0.09's ``add_result``).
 
         Parameters
         ----------
         assigned, correct : array_like or scipy.sparse matrix/array, shape (n, m)
             Entries 0/1 (bool, integer or float dtype); dense and sparse may be mixed.
+            Also by informed's names, ``predicted=`` and ``actual=`` (scikit-learn's
+            ``y_pred=``, ``y_true=``): positionally the Perl order is predicted first.
         columns : sequence of str, optional
             The category of each column; by default `categories` in their order. Declared
             categories missing from `columns` count the n documents as d. An unknown
@@ -207,16 +214,12 @@ class Tally(PerlMethods, TallyView):
         InputTypeError
             A ragged list, strings or objects instead of indicators.
 
-        References
-        ----------
-        Statistics::Contingency 0.09 (Williams), ``add_result``: the per-document rule this sums.
-
         >>> t = Tally(["x", "y"])
         >>> t.add_results([[1, 0], [1, 1], [0, 0]], [[1, 0], [0, 1], [0, 1]])
         >>> t.counts.tolist()
         [[[1, 1], [0, 1]], [[1, 0], [1, 1]]]
         """
-        counting.add_results(self, assigned, correct, columns)
+        counting.add_results(self, assigned, correct, columns, aliases)
 
     def set_entries(self, a: int, b: int, c: int, d: int) -> None:
         """Set the four cells of the pooled (micro) table directly.
@@ -272,8 +275,6 @@ class Tally(PerlMethods, TallyView):
         -------
         Tally
 
-        References
-        ----------
         A Tally holds counts only, so two tallies merge exactly by adding their tables.
 
         >>> left, right = Tally(["x", "y"]), Tally(["y", "z"])
@@ -300,11 +301,11 @@ class Tally(PerlMethods, TallyView):
             return NotImplemented
         return counting.equal(self, other)
 
-    def __repr__(self) -> str:
-        return (
-            f"Tally(categories={list(self._categories)!r}, documents={self._documents}, "
-            f"unknown={self._unknown!r}, conventions={self._conventions!r})"
-        )
+    def __radd__(self, other: object) -> Tally:
+        """``0 + tally`` is a copy, so that ``sum(tallies)`` starts from Python's 0."""
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self.copy()
+        return NotImplemented
 
     # ------------------------------------------------------------------ measures
     def micro(self, name: str, **params: float) -> float:
