@@ -71,7 +71,8 @@ def count_labels(
     """Count predicted labels against actual classes (the work of `Table.from_labels`).
 
     Rows and columns are the labels seen on each side (rows never predicted and classes
-    never seen are left out), or the whole `labels` universe on both axes when given.
+    never seen are left out; a label seen only in rows of weight 0 is kept, with zero
+    weight), or the whole `labels` universe on both axes when given.
     """
     a = code_column(actual, "actual")
     p = code_column(predicted, "predicted")
@@ -105,8 +106,11 @@ def count_coded(
     choose((len(p.labels), len(a.labels)), 0, storage)  # a bad `storage` before any work
     counts = count_codes(p.codes, len(p.labels), a.codes, len(a.labels), w)
     # canonical order, and only labels with a row: a permutation of the counted cells
-    used_rows = counts.row_sums() > 0
-    used_cols = counts.col_sums() > 0
+    if w is None:
+        used_rows, used_cols = counts.row_sums() > 0, counts.col_sums() > 0
+    else:  # a label whose rows all weigh 0 is still a label of the table, with zero weight
+        used_rows = np.bincount(p.codes, minlength=len(p.labels)) > 0
+        used_cols = np.bincount(a.codes, minlength=len(a.labels)) > 0
     rows = [i for i in _canonical(p.labels) if used_rows[i]]
     cols = [j for j in _canonical(a.labels) if used_cols[j]]
     return Counted(

@@ -202,8 +202,9 @@ class Table:
         actual, predicted : array-like of shape (n,)
             Labels: str, int, float or bool (numpy arrays, lists, pandas Series).
         weights : array-like of shape (n,), optional
-            Non-negative finite weights; the Table then holds float64 weights. A weight of
-            0 is the same as leaving the row out.
+            Non-negative finite weights; the Table then holds float64 weights. A row of
+            weight 0 adds to no cell, but its labels are labels of the Table (with zero
+            weight), so a part's labels do not depend on its weights.
         labels : sequence, optional
             The label universe for both axes (a square table, in this order of labels
             canonicalised); a value outside it is an error naming the row.
@@ -216,8 +217,8 @@ class Table:
         Returns
         -------
         Table
-            Rows: the labels predicted at least once (or `labels`); columns: the classes
-            seen at least once (or `labels`).
+            Rows: the labels predicted at least once, whatever the weight (or `labels`);
+            columns: the classes seen at least once (or `labels`).
         """
         counted = count_labels(actual, predicted, weights, labels, clusters, storage)
         return cls(counted.counts, counted.predicted, counted.actual)
