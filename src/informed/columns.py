@@ -27,6 +27,7 @@ __all__ = [
     "Categorical",
     "arrow",
     "arrow_column",
+    "as_numpy",
     "categorical",
     "column_names",
     "frame_column",
@@ -81,6 +82,14 @@ def arrow_column(values: Any) -> Any:
     if hasattr(values, "__arrow_c_array__"):
         return pa.array(values)
     return None
+
+
+def as_numpy(values: Any) -> Any:
+    """`values` for `np.asarray`, keeping every character: polars' `__array__` gives a
+    fixed-width <U array, which drops a trailing NUL, where `to_numpy` keeps Python str."""
+    if _module_of(values) == "polars" and hasattr(values, "to_numpy"):
+        return values.to_numpy()
+    return values
 
 
 def categorical(values: Any) -> Categorical | None:

@@ -155,10 +155,14 @@ def summarise_file(
         encoding=encoding,
         batch_rows=batch_rows,
     ):
-        coded = code_column(batch.labels[actual], actual)
+
+        def at(index: int, first: int = batch.first_row) -> str:
+            return f"{path} data row {first + index + 1}"
+
+        coded = code_column(batch.labels[actual], actual, at)
         other = None
         if predicted is not None and predicted != actual:
-            other = code_column(batch.labels[predicted], predicted)
+            other = code_column(batch.labels[predicted], predicted, at)
         builder.add(
             coded,
             other,

@@ -231,7 +231,7 @@ def check_label_list(labels: Sequence[Any], name: str) -> tuple[Label, ...]:
     if isinstance(labels, str | bytes | set | frozenset):
         msg = f"`{name}` must be a list or tuple of labels; got {type(labels).__name__}."
         raise InputTypeError(msg)
-    out = tuple(as_label(x) for x in labels)
+    out = tuple(_listed_label(x, i, name) for i, x in enumerate(labels))
     check_one_kind(out, name)
     keyed = [(label_kind(x), x) for x in out]
     if len(set(keyed)) != len(keyed):
@@ -240,6 +240,13 @@ def check_label_list(labels: Sequence[Any], name: str) -> tuple[Label, ...]:
         msg = f"`{name}` must hold distinct labels; {dup[1]!r} appears twice."
         raise InputError(msg)
     return out
+
+
+def _listed_label(value: Any, position: int, name: str) -> Label:
+    try:
+        return as_label(value)
+    except (InputError, InputTypeError) as exc:
+        raise type(exc)(f"`{name}`, label {position + 1}: {exc}") from None
 
 
 def list_dtype(counts: list[Any]) -> Any:
