@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from informed.columns import frame_column
+from informed.columns import collected, frame_column
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
@@ -198,6 +198,7 @@ def summarise_frame(
         msg = f"`part` must be a str naming the partition; got {type(part).__name__}."
         raise InputError(msg)
     builder = _Builder(predicted is not None, score is not None, weight is not None, positive)
+    frame = collected(frame, actual=actual, predicted=predicted, score=score, weight=weight)
     coded = code_column(frame_column(frame, actual, "actual"), "actual")
     other = None
     if predicted is not None and predicted != actual:

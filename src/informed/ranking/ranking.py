@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from informed._common import readonly
-from informed.columns import frame_column
+from informed.columns import collected, frame_column
 from informed.errors import InputError, InputTypeError, at_row
 from informed.labels import as_vector
 from informed.ranking.display import ranking_html
@@ -186,6 +186,7 @@ class Ranking(OperatingPoints):
         ...                    score="s", positive=1).n_groups
         2
         """
+        frame = collected(frame, actual=actual, score=score, weights=options.get("weights"))
         if options.get("weights") is not None:
             options["weights"] = frame_column(frame, options["weights"], "weights")
         return cls.from_scores(

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import loads_strict, readonly
-from informed.columns import frame_column
+from informed.columns import collected, frame_column
 from informed.errors import InputError, MemoryLimitError
 from informed.labels import Label, as_label, keyed, positions_in, sort_labels
 from informed.measures import Cells
@@ -239,13 +239,15 @@ class Table:
 
         `frame` is a pandas or polars DataFrame, a pyarrow Table or RecordBatch, a mapping
         of names to columns, or any object with the Arrow PyCapsule interface (with
-        pyarrow installed). None of these libraries is a dependency of informed. Columns
-        keep their form: a categorical or dictionary column's codes are counted directly.
+        pyarrow installed), or a polars LazyFrame (just the named columns are collected).
+        None of these libraries is a dependency of informed. Columns keep their form: a
+        categorical or dictionary column's codes are counted directly.
 
         >>> Table.from_frame({"y": ["a", "b", "b"], "p": ["a", "b", "a"]},
         ...                  actual="y", predicted="p").counts.tolist()
         [[1, 1], [0, 1]]
         """
+        frame = collected(frame, actual=actual, predicted=predicted, weights=weights)
         return cls.from_labels(
             actual=frame_column(frame, actual, "actual"),
             predicted=frame_column(frame, predicted, "predicted"),
