@@ -17,6 +17,7 @@ from informed.errors import InputError, at_row
 
 __all__ = [
     "bad_text_message",
+    "check_text_rows",
     "check_texts",
     "first_bad_text",
     "is_missing",
@@ -83,11 +84,14 @@ def is_missing(value: Any) -> bool:
 def missing_message(name: str, value: Any, where: str) -> str:
     """The one wording of a missing label (None, NaN, pd.NA, NaT, a null): `where` is the
     row (`at_row`) or the data row of a file."""
+    if isinstance(value, np.floating):
+        value = float(value)  # nan, not np.float64(nan)
     return f"`{name}` has a missing value ({value!r}) at {where}; every row needs a label."
 
 
 def bad_text_message(name: str, label: str, where: str) -> str:
     """The message refusing the str `label` of the column `name` at `where` (a row)."""
+    label = str(label)  # 'a', not np.str_('a')
     return f"`{name}` holds {label!r} at {where}, which cannot be a label: {text_problem(label)}."
 
 
@@ -100,3 +104,11 @@ def check_texts(
     if bad is not None:
         row = int(np.flatnonzero(codes == bad)[0])
         raise InputError(bad_text_message(name, labels[bad], at(row)))
+
+
+def check_text_rows(values: Sequence[Any], name: str) -> None:
+    """Refuse a column (a list, one label per row) holding a label `text_problem`
+    refuses, naming its first row; before numpy's <U strings would drop a trailing NUL."""
+    bad = first_bad_text(values)
+    if bad is not None:
+        raise InputError(bad_text_message(name, values[bad], at_row(bad)))

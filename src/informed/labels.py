@@ -153,6 +153,9 @@ def check_one_kind(labels: Sequence[Label], name: str) -> str | None:
     """Raise if `labels` mix kinds; return the kind (None when empty)."""
     kinds = {label_kind(x) for x in labels}
     if len(kinds) > 1:
+        missing = next((i for i, x in enumerate(labels) if is_missing(x)), None)
+        if missing is not None:  # None is no number: say what it is
+            raise InputError(missing_message(name, labels[missing], at_row(missing)))
         examples = {k: next(x for x in labels if label_kind(x) == k) for k in sorted(kinds)}
         msg = (
             f"`{name}` mixes label kinds {sorted(kinds)} (for example "
@@ -190,7 +193,7 @@ def as_vector(values: Any, name: str, *, labels: bool = True) -> NDArray[Any]:
             msg = f"`{name}` is ragged: its rows have different lengths."
             raise InputError(msg) from None
     else:
-        array = np.asarray(values)
+        array = np.asarray(as_numpy(values))
     if array.ndim == 0:
         msg = (
             f"`{name}` must be an array-like (list or 1-D array); got "

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import informed.columns
-from informed import Table, Tally
+from informed import Ranking, Table, Tally
 from informed.errors import InputError
 from informed.io import read_summaries
 from informed.io.coverage import Summaries
@@ -102,7 +102,11 @@ def test_lone_surrogates_are_refused_when_the_table_is_made(route: str, arrow: b
 
 @settings(max_examples=60, deadline=None)
 @given(
-    words=st.lists(st.text(max_size=4), min_size=1, max_size=6),
+    words=st.lists(
+        st.text(st.characters() | st.sampled_from(["\x00", *SURROGATES]), max_size=4),
+        min_size=1,
+        max_size=6,
+    ),
     route=st.sampled_from(UNICODE_ROUTES),
 )
 def test_a_table_is_made_exactly_when_json_can_hold_its_labels(
@@ -201,3 +205,26 @@ def test_every_missing_value_is_missing_with_its_row_and_column(form: str, arrow
         InputError, match=r"^`predicted` has a missing value \(.+\) at row 2 \(index 1\); every"
     ):
         _with_arrow(arrow, lambda: Table.from_labels(actual=other, predicted=make()))
+
+
+@pytest.mark.parametrize("form", sorted(MISSING))
+def test_a_rankings_missing_labels_have_the_same_wording(form: str) -> None:
+    """Ranking.from_scores: pd.NA raised numpy's "boolean value of NA is ambiguous" and
+    ["a", None] said None was a 'number'; now the one wording, naming the row."""
+    make, other = MISSING[form]
+    with pytest.raises(
+        InputError, match=r"^`actual` has a missing value \(.+\) at row 2 \(index 1\); every"
+    ):
+        Ranking.from_scores(actual=make(), scores=[0.1, 0.2, 0.3], positive=other[0])
+
+
+@pytest.mark.parametrize("route", ["list", "object array", "pandas object", "polars", "pyarrow"])
+def test_a_ranking_refuses_nul_where_it_merged_or_kept_it(route: str) -> None:
+    """From a list (or polars) 'a\\0' became 'a' and was counted positive: n+ was 2."""
+    actual = ROUTES[route]([NUL, "a", "b"])
+    with pytest.raises(InputError, match=r"holds 'a\\x00' at row 1 \(index 0\), which cannot be a"):
+        Ranking.from_scores(actual=actual, scores=[0.1, 0.2, 0.3], positive="a")
+    for name in ("positive", "negative"):
+        options = {"positive": "a", "negative": "b", name: "\ud83d"}
+        with pytest.raises(InputError, match=rf"{name}='\\ud83d' cannot be a label: it holds"):
+            Ranking.from_scores(actual=["a", "b"], scores=[1, 2], **options)
