@@ -55,12 +55,17 @@ def text_problem(text: str) -> str | None:
 
 def first_bad_text(labels: Sequence[Any]) -> int | None:
     """The position of the first str label `text_problem` refuses, or None (one pass over
-    all the text when every label is fine)."""
-    texts = [x for x in labels if isinstance(x, str)]
-    if not texts:
-        return None
-    joined = "".join(texts)
+    all the text when every label is fine). `labels` are of one kind, as a coded column's
+    are: when the first is no str, none is."""
+    if not labels or not isinstance(labels[0], str):
+        return None  # labels of one kind (checked before): numbers or booleans
+    try:
+        joined = "".join(labels)
+    except TypeError:
+        joined = "".join(x for x in labels if isinstance(x, str))
     if "\0" not in joined:
+        if joined.isascii():
+            return None
         try:
             joined.encode("utf-8")
         except UnicodeEncodeError:
