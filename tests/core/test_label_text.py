@@ -124,7 +124,8 @@ def test_a_table_is_made_exactly_when_json_can_hold_its_labels(
 
 
 def test_label_lists_and_json_documents_are_checked_too() -> None:
-    """Labels given directly (from_counts, a Table's or Summaries' JSON) follow the rule."""
+    """Labels given directly (from_counts, Table(), a Table's or Summaries' JSON) follow
+    the rule: no Table holds a label its JSON could not give back."""
     with pytest.raises(InputError, match=r"`predicted`, label 2: 'a\\x00' cannot be a label"):
         Table.from_counts(
             [[1, 0], [0, 1]], rows="predicted", predicted=["b", NUL], actual=["a", "b"]
@@ -133,6 +134,8 @@ def test_label_lists_and_json_documents_are_checked_too() -> None:
     document["actual"] = ["\ud83d", "b"]
     with pytest.raises(InputError, match=r"`actual`, label 1: '\\ud83d' cannot be a label"):
         Table.from_dict(document)
+    with pytest.raises(InputError, match=r"`actual`, label 2: '\\ude00' cannot be a label"):
+        Table([[1, 0], [0, 1]], predicted=["a", "b"], actual=["a", "\ude00"])
     table = Table.from_labels(actual=["a", "b"], predicted=["a", "b"])
     found = Summaries(2, table, None, table.labels, 2, frozenset({"part"}))
     summary = json.loads(found.to_json())

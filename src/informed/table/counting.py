@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.errors import InputError, InputTypeError, at_row
+from informed.label_text import first_bad_text, text_problem
 from informed.labels import (
     Coded,
     Label,
@@ -37,6 +38,7 @@ from informed.table.storage import Stored, choose, from_cells, from_dense
 
 __all__ = [
     "Counted",
+    "check_axis_texts",
     "check_counts",
     "check_label_list",
     "check_weights",
@@ -240,6 +242,17 @@ def check_label_list(labels: Sequence[Any], name: str) -> tuple[Label, ...]:
         msg = f"`{name}` must hold distinct labels; {dup[1]!r} appears twice."
         raise InputError(msg)
     return out
+
+
+def check_axis_texts(predicted: Sequence[Label], actual: Sequence[Label]) -> None:
+    """Refuse a Table's label that JSON could not give back (`text_problem`), however the
+    Table is made: the constructors check their input rows first, this the labels."""
+    for name, labels in (("predicted", predicted), ("actual", actual)):
+        bad = first_bad_text(labels)
+        if bad is not None:
+            label = str(labels[bad])
+            msg = f"`{name}`, label {bad + 1}: {label!r} cannot be a label: {text_problem(label)}."
+            raise InputError(msg)
 
 
 def _listed_label(value: Any, position: int, name: str) -> Label:

@@ -23,7 +23,7 @@ from informed.columns import collected, frame_column
 from informed.errors import InputError, MemoryLimitError
 from informed.labels import Label, as_label, keyed, positions_in, sort_labels
 from informed.measures import Cells
-from informed.table.counting import count_labels, count_matrix
+from informed.table.counting import check_axis_texts, count_labels, count_matrix
 from informed.table.display import table_html, table_text
 from informed.table.json_form import parts_from_dict, table_dict
 from informed.table.storage import DENSE_VIEW, Stored, as_stored, merged
@@ -92,6 +92,7 @@ class Table:
 
     def __init__(self, counts: Any, predicted: Sequence[Label], actual: Sequence[Label]) -> None:
         predicted, actual = tuple(predicted), tuple(actual)
+        check_axis_texts(predicted, actual)
         stored = as_stored(counts)
         if stored.shape != (len(predicted), len(actual)):
             msg = (
