@@ -9,6 +9,7 @@ the distinct values of the data; expected cells are summed here by exact fractio
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from fractions import Fraction
@@ -122,3 +123,20 @@ def test_a_batch_of_weight_zero_only_still_adds_its_labels() -> None:
     table = running.table("auto")
     assert table.predicted == ("a", "c") and table.actual == ("a", "b")
     assert table.counts.tolist() == [[1.0, 0.0], [0.0, 0.0]]
+
+
+def test_the_command_line_takes_a_zero_weight_label_as_positive(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--positive 1` where every row of actual 1 weighs 0: was "positive=1 is not a label
+    of the table"; now the report, with recall undefined (no weight of actual 1)."""
+    from informed.cli import main
+
+    path = tmp_path / "rows.csv"
+    path.write_text("y,p,w\n1,1,0\n0,0,1\n0,1,1\n", encoding="utf-8")
+    command = ["evaluate", str(path), "--actual", "y", "--predicted", "p", "--weight", "w"]
+    assert main([*command, "--positive", "1", "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["labels"] == {"predicted": ["0", "1"], "actual": ["0", "1"]}
+    assert found["table"] == [[1.0, 0.0], [1.0, 0.0]]
+    assert found["measures"]["recall"] is None and found["measures"]["precision"] == 0.0
