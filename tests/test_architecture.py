@@ -23,7 +23,7 @@ MAX_LINES = 500
 # lowest first; units within one layer do not import each other
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "_lazy"),
-    ("_common", "_arguments", "columns"),
+    ("_common", "_arguments", "columns", "label_text"),
     ("labels", "measures", "_markup"),
     ("table",),
     ("ranking", "tally"),

@@ -6,6 +6,8 @@ other library, through the Arrow PyCapsule interface (`__arrow_c_stream__`,
 `__arrow_c_array__`) when pyarrow is installed. A column keeps its form here (a pandas
 Categorical, a pyarrow DictionaryArray, a polars Series): `informed.labels` codes each form
 by the fastest exact route it has, reusing categorical codes instead of decoding strings.
+A polars LazyFrame is collected with just the columns named (`collected`); the lazy
+frames of engines not read yet (DuckDB, Spark) are refused naming how to hand them over.
 
 pyarrow is optional: `arrow()` returns the module, or None when it is not installed (tests
 set `ARROW_DISABLED` to exercise the numpy-only routes).
@@ -27,7 +29,9 @@ __all__ = [
     "Categorical",
     "arrow",
     "arrow_column",
+    "as_numpy",
     "categorical",
+    "collected",
     "column_names",
     "frame_column",
 ]
@@ -83,6 +87,14 @@ def arrow_column(values: Any) -> Any:
     return None
 
 
+def as_numpy(values: Any) -> Any:
+    """`values` for `np.asarray`, keeping every character: polars' `__array__` gives a
+    fixed-width <U array, which drops a trailing NUL, where `to_numpy` keeps Python str."""
+    if _module_of(values) == "polars" and hasattr(values, "to_numpy"):
+        return values.to_numpy()
+    return values
+
+
 def categorical(values: Any) -> Categorical | None:
     """The codes and categories of a pandas Categorical (or Series of one), else None."""
     if _module_of(values) != "pandas":
@@ -97,6 +109,48 @@ def categorical(values: Any) -> Categorical | None:
     if codes is None or categories is None:
         return None
     return Categorical(np.asarray(codes), np.asarray(categories))
+
+
+# Lazy frames of engines informed does not read yet: how to hand their rows over.
+_LAZY = {
+    ("duckdb", "DuckDBPyRelation"): "a DuckDB relation; pass `relation.arrow()` (a pyarrow "
+    "Table) or `relation.pl()` (a polars DataFrame), with just the columns needed",
+    ("pyspark", "DataFrame"): "a Spark DataFrame; pass `df.select(...).toArrow()` (Spark 4) "
+    "or `df.select(...).toPandas()`, with just the columns needed",
+}
+
+
+def collected(frame: Any, **columns: str | None) -> Any:
+    """`frame` ready for `frame_column`: a polars LazyFrame is collected with just the
+    named `columns` (option=column name, None for an option not given), in one query;
+    a lazy frame of another engine is refused naming how to pass its rows; any other
+    frame is returned as it is."""
+    module, kind = _module_of(frame), type(frame).__name__
+    if module == "polars" and kind == "LazyFrame":
+        names = frame.collect_schema().names()
+        wanted = {option: name for option, name in columns.items() if name is not None}
+        for option, name in wanted.items():
+            _check_name(names, name, option)
+        return frame.select(list(dict.fromkeys(wanted.values()))).collect()
+    refused = _LAZY.get((module.lstrip("_"), kind))
+    if refused is not None:
+        msg = f"informed reads a frame's rows in memory, and this is {refused}."
+        raise InputTypeError(msg)
+    return frame
+
+
+def _check_name(names: list[str], name: Any, option: str) -> None:
+    """Refuse a column `name` (the value of the argument `option`) that is not a str, or
+    is not exactly once among the frame's `names`."""
+    if not isinstance(name, str):
+        msg = f"`{option}` must be a column name (str); got {type(name).__name__} {name!r}."
+        raise InputTypeError(msg)
+    if names.count(name) > 1:
+        msg = f"`{option}`: the frame has {names.count(name)} columns named {name!r}."
+        raise InputError(msg)
+    if name not in names:
+        msg = f"`{option}`: the frame has no column {name!r}; its columns are {names}."
+        raise InputError(msg)
 
 
 def column_names(frame: Any) -> list[str]:
@@ -124,6 +178,7 @@ def frame_column(frame: Any, name: str, option: str) -> Any:
     if not isinstance(name, str):
         msg = f"`{option}` must be a column name (str); got {type(name).__name__} {name!r}."
         raise InputTypeError(msg)
+    frame = collected(frame, **{option: name})
     if (
         not isinstance(frame, Mapping)
         and not hasattr(frame, "column_names")
@@ -138,13 +193,7 @@ def frame_column(frame: Any, name: str, option: str) -> Any:
             )
             raise InputTypeError(msg)
         frame = pa.table(frame)
-    names = column_names(frame)
-    if names.count(name) > 1:
-        msg = f"`{option}`: the frame has {names.count(name)} columns named {name!r}."
-        raise InputError(msg)
-    if name not in names:
-        msg = f"`{option}`: the frame has no column {name!r}; its columns are {names}."
-        raise InputError(msg)
+    _check_name(column_names(frame), name, option)
     if hasattr(frame, "column_names"):
         return frame.column(name)
     return frame[name]

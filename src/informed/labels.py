@@ -1,9 +1,11 @@
 """Labels: checking, coding and canonical ordering of class labels.
 
 A label is a `str`, an `int`, a `float` or a `bool` (numpy scalars are turned into the
-Python equivalent). Within one axis all labels are of one kind: strings, numbers or
-booleans. Mixing kinds is an error rather than a silent conversion (scikit-learn raises
-"Mix of label input types"; PyCM silently turned them into strings, pycm#240).
+Python equivalent); a str label holds no NUL and no lone surrogate, and a missing value is
+refused naming its row (`informed.label_text`). Within one axis all labels are of one
+kind: strings, numbers or booleans. Mixing kinds is an error rather than a silent
+conversion (scikit-learn raises "Mix of label input types"; PyCM silently turned them into
+strings, pycm#240).
 
 Labels are kept in a canonical order (numbers numerically, strings by code point), so a
 Table built in chunks has the same row order as one built at once.
@@ -19,14 +21,21 @@ message names the first bad row.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.columns import Categorical, arrow, arrow_column, categorical
+from informed.columns import Categorical, arrow, arrow_column, as_numpy, categorical
 from informed.errors import InputError, InputTypeError, at_row
+from informed.label_text import (
+    bad_text_message,
+    check_texts,
+    is_missing,
+    missing_message,
+    text_problem,
+)
 
 __all__ = [
     "Coded",
@@ -53,7 +62,13 @@ def as_label(value: Any) -> Label:
     """Return `value` as a plain Python label, or raise naming what was received."""
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, bool | str):
+    if isinstance(value, str):
+        problem = text_problem(value)
+        if problem is not None:
+            msg = f"{value!r} cannot be a label: {problem}."
+            raise InputError(msg)
+        return value
+    if isinstance(value, bool):
         return value
     if isinstance(value, int):
         return value
@@ -138,6 +153,9 @@ def check_one_kind(labels: Sequence[Label], name: str) -> str | None:
     """Raise if `labels` mix kinds; return the kind (None when empty)."""
     kinds = {label_kind(x) for x in labels}
     if len(kinds) > 1:
+        missing = next((i for i, x in enumerate(labels) if is_missing(x)), None)
+        if missing is not None:  # None is no number: say what it is
+            raise InputError(missing_message(name, labels[missing], at_row(missing)))
         examples = {k: next(x for x in labels if label_kind(x) == k) for k in sorted(kinds)}
         msg = (
             f"`{name}` mixes label kinds {sorted(kinds)} (for example "
@@ -175,7 +193,7 @@ def as_vector(values: Any, name: str, *, labels: bool = True) -> NDArray[Any]:
             msg = f"`{name}` is ragged: its rows have different lengths."
             raise InputError(msg) from None
     else:
-        array = np.asarray(values)
+        array = np.asarray(as_numpy(values))
     if array.ndim == 0:
         msg = (
             f"`{name}` must be an array-like (list or 1-D array); got "
@@ -217,7 +235,7 @@ class Coded(NamedTuple):
 _DIRECT_RANGE = 1 << 20
 
 
-def code_column(values: Any, name: str) -> Coded:
+def code_column(values: Any, name: str, at: Callable[[int], str] = at_row) -> Coded:
     """Code any column of labels: list, numpy array, pandas, polars or Arrow data.
 
     Raises naming the first bad row (NaN, None, unsupported value) and refuses a column
@@ -225,16 +243,21 @@ def code_column(values: Any, name: str) -> Coded:
     """
     found = categorical(values)
     if found is not None:
-        return _code_categorical(found, values, name)
-    column = arrow_column(values)
-    if column is not None:
-        return _code_arrow(column, values, name)
-    return code_array(as_vector(values, name), name)
+        coded = _code_categorical(found, values, name)
+    else:
+        column = arrow_column(values)
+        if column is not None:
+            coded = _code_arrow(column, values, name)
+        else:
+            coded = code_array(as_vector(as_numpy(values), name), name)
+    check_texts(coded.labels, coded.codes, name, at)
+    return coded
 
 
 def code_labels(values: NDArray[Any], name: str) -> tuple[tuple[Label, ...], NDArray[np.intp]]:
     """Code a 1-D array of labels: (sorted distinct labels that occur, code of each row)."""
     coded = code_array(values, name)
+    check_texts(coded.labels, coded.codes, name)
     labels, codes = coded
     occurs = np.bincount(codes, minlength=len(labels)) > 0 if len(labels) else np.zeros(0, bool)
     order = [i for i in sorted(range(len(labels)), key=lambda i: label_key(labels[i])) if occurs[i]]
@@ -255,6 +278,8 @@ def code_array(values: NDArray[Any], name: str) -> Coded:
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             value = values[row].item()
+            if math.isnan(value):
+                raise InputError(missing_message(name, value, at_row(row)))
             msg = f"`{name}` holds {value!r} at {at_row(row)}; labels must be finite."
             raise InputError(msg)
         keys = np.add(values, 0.0, dtype=np.float64).view(np.uint64)  # -0.0 is 0.0
@@ -390,6 +415,10 @@ def _code_objects(values: NDArray[Any], name: str) -> Coded:
 
 
 def _label_at(value: Any, row: int, name: str) -> Label:
+    if is_missing(value):
+        raise InputError(missing_message(name, value, at_row(row)))
+    if isinstance(value, str) and text_problem(value) is not None:
+        raise InputError(bad_text_message(name, value, at_row(row)))
     try:
         return as_label(value)
     except (InputError, InputTypeError) as exc:

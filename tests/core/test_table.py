@@ -96,7 +96,7 @@ def test_weights() -> None:
     [
         ({"actual": [1, 2], "predicted": [1]}, InputError, "inconsistent numbers of samples"),
         ({"actual": [1.0, np.nan], "predicted": [1.0, 1.0]}, InputError, r"row 2 \(index 1\)"),
-        ({"actual": ["a", None], "predicted": ["a", "a"]}, InputTypeError, r"row 2 \(index 1\)"),
+        ({"actual": ["a", None], "predicted": ["a", "a"]}, InputError, r"missing value \(None\)"),
         ({"actual": ["a", 1], "predicted": ["a", "a"]}, InputTypeError, "mixes label kinds"),
         ({"actual": ["a", "b"], "predicted": [1, 2]}, InputTypeError, "same kind"),
         ({"actual": "ab", "predicted": "ab"}, InputTypeError, "bare str"),

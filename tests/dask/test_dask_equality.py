@@ -223,3 +223,21 @@ def test_lists_dask_turned_into_text_are_refused() -> None:
         ddf = dd.from_pandas(frame, npartitions=1)
     with pytest.raises(InputTypeError, match="holds text"):
         idk.tally(ddf, categories=["x", "y"], unknown="ignore", scheduler="synchronous")
+
+
+def test_a_label_whose_rows_weigh_zero_is_kept_on_the_cluster(client: Any) -> None:
+    """'eel' only in rows of weight 0, one partition of its own: still a label of the
+    Table (zero weight), as it is in memory; the labels are the data's, not its weights'."""
+    frame = pd.DataFrame(
+        {
+            "y": ["ant", "bee", "eel", "eel", "ant"],
+            "p": ["ant", "ant", "eel", "bee", "ant"],
+            "w": [1.0, 2.0, 0.0, 0.0, 0.5],
+        }
+    )
+    found = idk.table(
+        partitioned(frame, [2, 4]), actual="y", predicted="p", weight="w", scheduler=client
+    )
+    assert found.actual == ("ant", "bee", "eel") and found.predicted == ("ant", "bee", "eel")
+    assert found.count("eel", "eel") == 0.0 and found.count("ant", "ant") == 1.5
+    assert found == Table.from_frame(frame, actual="y", predicted="p", weights="w")

@@ -24,7 +24,7 @@ ipc = pytest.importorskip("pyarrow.ipc")
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
 
-WORDS = ["cat", "dog", "NA", "null", "007", " x", "ünï", "Zebra", "a\x00b", "ibis", "e\u0301"]
+WORDS = ["cat", "dog", "NA", "null", "007", " x", "ünï", "Zebra", "a\tb", "ibis", "e\u0301"]
 NUMBERS = [0, 1, 2, 7, -3, 1 << 40, 12]
 
 

@@ -193,9 +193,9 @@ def test_negative_given_allows_a_chunk_without_positives() -> None:
 
 
 def test_nan_label_names_the_row() -> None:
-    with raises(InputError, r"`actual` row 2 \(index 1\) holds nan"):
+    with raises(InputError, r"`actual` has a missing value \(nan\) at row 2 \(index 1\)"):
         Ranking.from_scores(actual=[1.0, math.nan], scores=[1, 2], positive=1.0)
-    with raises(InputError, r"`actual` row 1 \(index 0\) holds None"):
+    with raises(InputError, r"`actual` has a missing value \(None\) at row 1 \(index 0\)"):
         Ranking.from_scores(actual=np.array([None, "a"], dtype=object), scores=[1, 2], positive="a")
 
 

@@ -87,12 +87,20 @@ class RunningTable:
             predicted.codes, len(predicted.labels), actual.codes, len(actual.labels), weights
         )
         rows, cols, values = counts.nonzero()
-        if not values.size:
-            return
-        used_rows = np.flatnonzero(np.bincount(rows, minlength=len(predicted.labels)))
-        used_cols = np.flatnonzero(np.bincount(cols, minlength=len(actual.labels)))
+        if weights is None:  # a label occurs exactly when it has a non-zero cell
+            if not values.size:
+                return
+            used_rows = np.flatnonzero(np.bincount(rows, minlength=len(predicted.labels)))
+            used_cols = np.flatnonzero(np.bincount(cols, minlength=len(actual.labels)))
+        else:  # a label whose rows all weigh 0 is a label of the table, with zero weight
+            used_rows = np.flatnonzero(
+                np.bincount(predicted.codes, minlength=len(predicted.labels))
+            )
+            used_cols = np.flatnonzero(np.bincount(actual.codes, minlength=len(actual.labels)))
         rows = self.predicted.ids_of(predicted.labels, used_rows)[rows]
         cols = self.actual.ids_of(actual.labels, used_cols)[cols]
+        if not values.size:
+            return
         self.parts.append((rows, cols, values))
         self.held += values.size
         if self.held > 2 * self.summed + self.slack:

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from informed._arguments import canonical_arguments
-from informed.columns import frame_column
+from informed.columns import collected, frame_column
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
@@ -176,10 +176,14 @@ def summarise_file(
         encoding=encoding,
         batch_rows=batch_rows,
     ):
-        coded = code_column(batch.labels[actual], actual)
+
+        def at(index: int, first: int = batch.first_row) -> str:
+            return f"{path} data row {first + index + 1}"
+
+        coded = code_column(batch.labels[actual], actual, at)
         other = None
         if predicted is not None and predicted != actual:
-            other = code_column(batch.labels[predicted], predicted)
+            other = code_column(batch.labels[predicted], predicted, at)
         builder.add(
             coded,
             other,
@@ -220,6 +224,7 @@ def summarise_frame(
         msg = f"`part` must be a str naming the partition; got {type(part).__name__}."
         raise InputError(msg)
     builder = _Builder(predicted is not None, score is not None, weight is not None, positive)
+    frame = collected(frame, actual=actual, predicted=predicted, scores=score, weights=weight)
     coded = code_column(frame_column(frame, actual, "actual"), "actual")
     other = None
     if predicted is not None and predicted != actual:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from informed.columns import frame_column
+from informed.columns import collected, frame_column
 from informed.errors import InputError
 from informed.io.coverage import Summaries
 from informed.io.jsonl import read_jsonl
@@ -60,6 +60,7 @@ def summarise_documents(
     (2, 0.5)
     """
     tally = Tally(categories, unknown=unknown, conventions=conventions)
+    frame = collected(frame, assigned=assigned, correct=correct)
     given = _python_values(frame_column(frame, assigned, "assigned"))
     right = _python_values(frame_column(frame, correct, "correct"))
     if len(given) != len(right):  # pragma: no cover - a frame's columns agree

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from informed._arguments import canonical_arguments
-from informed.columns import frame_column
+from informed.columns import collected, frame_column
 from informed.errors import InputTypeError
 
 __all__ = ["MISSING", "call_arguments", "frame_arguments"]
@@ -98,6 +98,7 @@ def frame_arguments(frame: Any, args: Sequence[Any], named: dict[str, Any]) -> d
         required=("actual", "scores", "positive"),
     )
     weights = found.get("weights")
+    frame = collected(frame, actual=found["actual"], scores=found["scores"], weights=weights)
     return {
         "actual": frame_column(frame, found["actual"], "actual"),
         "scores": frame_column(frame, found["scores"], "scores"),

@@ -19,6 +19,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from informed.errors import InputError, InputTypeError, at_row
+from informed.label_text import (
+    bad_text_message,
+    check_text_rows,
+    is_missing,
+    missing_message,
+    text_problem,
+)
 from informed.labels import as_vector, check_one_kind
 
 __all__ = [
@@ -209,9 +216,11 @@ def _nan_labels(array: NDArray[Any]) -> NDArray[np.bool_]:
     if array.dtype.kind in "fc":
         return np.asarray(np.isnan(array), dtype=bool)
     if array.dtype.kind == "O":
-        # Elementwise in C: NaN is the one value unequal to itself.
-        unequal = np.asarray(np.not_equal(array, array), dtype=bool)
-        none = np.asarray(np.equal(array, np.array([None], dtype=object)), dtype=bool)
+        try:  # elementwise in C: NaN is the one value unequal to itself
+            unequal = np.asarray(np.not_equal(array, array), dtype=bool)
+            none = np.asarray(np.equal(array, np.array([None], dtype=object)), dtype=bool)
+        except TypeError:  # pandas' NA compares to NA, not to a bool
+            return np.fromiter(map(is_missing, array.tolist()), dtype=bool, count=array.size)
         return np.asarray(unequal | none, dtype=bool)
     return np.zeros(array.shape, dtype=bool)
 
@@ -234,6 +243,7 @@ def label_array(actual: Any) -> NDArray[Any]:
         if len(types) > 1:
             check_one_kind(actual, "actual")  # the slow check only when the types differ
         elif types <= {str, int, float, bool}:
+            check_text_rows(actual, "actual")  # before numpy's <U drops a trailing NUL
             return as_vector(np.asarray(actual), "actual")
     return as_vector(actual, "actual")
 
@@ -243,8 +253,11 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
     nan_rows = _nan_labels(actual)
     if nan_rows.any():
         row = int(np.flatnonzero(nan_rows)[0])
-        msg = f"`actual` {at_row(row)} holds {shown(actual[row])}; labels must not be NaN or None."
-        raise InputError(msg)
+        raise InputError(missing_message("actual", actual[row], at_row(row)))
+    for name, label in (("positive", positive), ("negative", negative)):
+        if isinstance(label, str) and text_problem(label):
+            msg = f"{name}={shown(label)} cannot be a label: {text_problem(label)}."
+            raise InputError(msg)
     is_positive = equal_mask(actual, positive)
     if negative is not NOT_GIVEN:
         if equal_mask(np.asarray([negative], dtype=object), positive).any():
@@ -269,6 +282,9 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
     others = ~is_positive
     if others.any():
         reference = actual[int(np.argmax(others))]
+        if isinstance(reference, str) and text_problem(reference):
+            where = at_row(int(np.argmax(others)))
+            raise InputError(bad_text_message("actual", reference, where))
         third = others & ~equal_mask(actual, reference)
         if third.any():
             row = int(np.argmax(third))

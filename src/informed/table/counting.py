@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.errors import InputError, InputTypeError, at_row
+from informed.label_text import first_bad_text, text_problem
 from informed.labels import (
     Coded,
     Label,
@@ -37,6 +38,7 @@ from informed.table.storage import Stored, choose, from_cells, from_dense
 
 __all__ = [
     "Counted",
+    "check_axis_texts",
     "check_counts",
     "check_label_list",
     "check_weights",
@@ -71,7 +73,8 @@ def count_labels(
     """Count predicted labels against actual classes (the work of `Table.from_labels`).
 
     Rows and columns are the labels seen on each side (rows never predicted and classes
-    never seen are left out), or the whole `labels` universe on both axes when given.
+    never seen are left out; a label seen only in rows of weight 0 is kept, with zero
+    weight), or the whole `labels` universe on both axes when given.
     """
     a = code_column(actual, "actual")
     p = code_column(predicted, "predicted")
@@ -105,8 +108,11 @@ def count_coded(
     choose((len(p.labels), len(a.labels)), 0, storage)  # a bad `storage` before any work
     counts = count_codes(p.codes, len(p.labels), a.codes, len(a.labels), w)
     # canonical order, and only labels with a row: a permutation of the counted cells
-    used_rows = counts.row_sums() > 0
-    used_cols = counts.col_sums() > 0
+    if w is None:
+        used_rows, used_cols = counts.row_sums() > 0, counts.col_sums() > 0
+    else:  # a label whose rows all weigh 0 is still a label of the table, with zero weight
+        used_rows = np.bincount(p.codes, minlength=len(p.labels)) > 0
+        used_cols = np.bincount(a.codes, minlength=len(a.labels)) > 0
     rows = [i for i in _canonical(p.labels) if used_rows[i]]
     cols = [j for j in _canonical(a.labels) if used_cols[j]]
     return Counted(
@@ -227,7 +233,7 @@ def check_label_list(labels: Sequence[Any], name: str) -> tuple[Label, ...]:
     if isinstance(labels, str | bytes | set | frozenset):
         msg = f"`{name}` must be a list or tuple of labels; got {type(labels).__name__}."
         raise InputTypeError(msg)
-    out = tuple(as_label(x) for x in labels)
+    out = tuple(_listed_label(x, i, name) for i, x in enumerate(labels))
     check_one_kind(out, name)
     keyed = [(label_kind(x), x) for x in out]
     if len(set(keyed)) != len(keyed):
@@ -236,6 +242,24 @@ def check_label_list(labels: Sequence[Any], name: str) -> tuple[Label, ...]:
         msg = f"`{name}` must hold distinct labels; {dup[1]!r} appears twice."
         raise InputError(msg)
     return out
+
+
+def check_axis_texts(predicted: Sequence[Label], actual: Sequence[Label]) -> None:
+    """Refuse a Table's label that JSON could not give back (`text_problem`), however the
+    Table is made: the constructors check their input rows first, this the labels."""
+    for name, labels in (("predicted", predicted), ("actual", actual)):
+        bad = first_bad_text(labels)
+        if bad is not None:
+            label = str(labels[bad])
+            msg = f"`{name}`, label {bad + 1}: {label!r} cannot be a label: {text_problem(label)}."
+            raise InputError(msg)
+
+
+def _listed_label(value: Any, position: int, name: str) -> Label:
+    try:
+        return as_label(value)
+    except (InputError, InputTypeError) as exc:
+        raise type(exc)(f"`{name}`, label {position + 1}: {exc}") from None
 
 
 def list_dtype(counts: list[Any]) -> Any:

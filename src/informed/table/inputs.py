@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from informed._arguments import canonical_arguments
-from informed.columns import column_names, frame_column
+from informed.columns import collected, column_names, frame_column
 from informed.errors import InputTypeError
 
 __all__ = ["LabelColumns", "frame_label_columns", "is_frame", "label_columns", "shown_call"]
@@ -140,6 +140,7 @@ def frame_label_columns(
             )
             raise InputTypeError(msg)
     weights = found.get("weights")
+    frame = collected(frame, actual=found["actual"], predicted=found["predicted"], weights=weights)
     return LabelColumns(
         frame_column(frame, found["actual"], "actual"),
         frame_column(frame, found["predicted"], "predicted"),

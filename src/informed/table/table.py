@@ -22,7 +22,7 @@ from informed._common import loads_strict, readonly
 from informed.errors import InputError, InputTypeError, MemoryLimitError
 from informed.labels import Label, as_label, keyed, positions_in, sort_labels
 from informed.measures import Cells
-from informed.table.counting import count_labels, count_matrix
+from informed.table.counting import check_axis_texts, count_labels, count_matrix
 from informed.table.display import some_labels as _some
 from informed.table.display import table_html, table_repr, table_text
 from informed.table.inputs import frame_label_columns, label_columns
@@ -80,6 +80,7 @@ class Table:
             )
             raise InputTypeError(msg)
         predicted, actual = tuple(predicted), tuple(actual)
+        check_axis_texts(predicted, actual)
         stored = as_stored(counts)
         if stored.shape != (len(predicted), len(actual)):
             msg = (
@@ -194,7 +195,8 @@ class Table:
             are accepted as aliases.
         weights : array-like of shape (n,), optional
             Non-negative finite weights (alias `sample_weight=`); the Table then holds
-            float64 weights. A weight of 0 is the same as leaving the row out.
+            float64 weights. A row of weight 0 adds to no cell, but its labels are labels
+            of the Table (with zero weight), so a part's labels do not depend on its weights.
         labels : sequence, optional
             The label universe for both axes (a square table, in this order of labels
             canonicalised); a value outside it is an error naming the row.
@@ -207,8 +209,8 @@ class Table:
         Returns
         -------
         Table
-            Rows: the labels predicted at least once (or `labels`); columns: the classes
-            seen at least once (or `labels`).
+            Rows: the labels predicted at least once, whatever the weight (or `labels`);
+            columns: the classes seen at least once (or `labels`).
         """
         if weights is not None:
             aliases = {**aliases, "weights": weights}
@@ -234,8 +236,9 @@ class Table:
 
         `frame` is a pandas or polars DataFrame, a pyarrow Table or RecordBatch, a mapping
         of names to columns, or any object with the Arrow PyCapsule interface (with
-        pyarrow installed). None of these libraries is a dependency of informed. Columns
-        keep their form: a categorical or dictionary column's codes are counted directly.
+        pyarrow installed), or a polars LazyFrame (just the named columns are collected).
+        None of these libraries is a dependency of informed. Columns keep their form: a
+        categorical or dictionary column's codes are counted directly.
 
         >>> Table.from_frame({"y": ["a", "b", "b"], "p": ["a", "b", "a"]},
         ...                  actual="y", predicted="p").counts.tolist()

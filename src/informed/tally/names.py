@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from informed.errors import InputError, InputTypeError
+from informed.label_text import first_bad_text, text_problem
 
 __all__ = ["category_names", "check_categories", "preview", "shown"]
 
@@ -88,7 +89,17 @@ def category_names(given: Any, side: str, where: str) -> list[str]:
                 f"{type(category).__name__}; category names are str."
             )
             raise InputTypeError(msg)
+    _check_text(names, f"{where}: `{side}`")
     return [str(category) for category in names]
+
+
+def _check_text(names: list[str], what: str) -> None:
+    """Refuse a name holding NUL or a lone surrogate (`informed.label_text`), as a label."""
+    bad = first_bad_text(names)
+    if bad is not None:
+        name = names[bad]
+        msg = f"{what} holds {name!r}, which cannot be a category name: {text_problem(name)}."
+        raise InputError(msg)
 
 
 def check_categories(
@@ -117,6 +128,7 @@ def check_categories(
             msg = f"`{name}` holds {shown(category)} ({type(category).__name__}); names are str."
             raise InputTypeError(msg)
     out = tuple(str(category) for category in out)  # np.str_ -> str
+    _check_text(list(out), f"`{name}`")
     if len(set(out)) != len(out):
         if merge:
             out = tuple(dict.fromkeys(out))
