@@ -203,8 +203,11 @@ def run(args: argparse.Namespace) -> None:
 
     from informed.cli.output import check_html_path, terminal_width
 
-    if args.html:
+    if args.html is not None:  # '' is refused by name, never taken for none
+        from informed.cli.scale import check_not_input
+
         check_html_path(args.html)
+        check_not_input(args.html, [args.file], "--html")
     comparison = compare_file(args)
     source = Path(args.file).name
     if args.format == "json":
@@ -214,7 +217,7 @@ def run(args: argparse.Namespace) -> None:
 
         color = sys.stdout.isatty()
         print(render_comparison(comparison, source, color=color, width=terminal_width()))
-    if args.html:
+    if args.html is not None:
         from informed.report.html import write_comparison_report
 
         write_comparison_report(args.html, comparison, source=source)

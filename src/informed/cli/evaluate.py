@@ -183,7 +183,7 @@ def check_options(args: argparse.Namespace) -> None:
         report = [
             option
             for option, given in (
-                ("--html", args.html),
+                ("--html", args.html is not None),
                 ("--ci", args.ci is not None),
                 ("--threshold", args.threshold is not None),
                 ("--quota", args.quota),
@@ -342,17 +342,21 @@ def _operating_point(
 def run(args: argparse.Namespace) -> None:
     """`informed evaluate`: check the options and the --html path, evaluate the files,
     print, write the HTML."""
+    from informed.cli.scale import check_not_input
+
     check_options(args)
-    if args.html:
+    if args.html is not None:  # '' is refused by name, never taken for none
         check_html_path(args.html)
+        check_not_input(args.html, args.file, "--html")
     if args.partial is not None:
         from informed.cli.scale import check_save_path, write_partial
 
         check_save_path(args.partial, "--partial")
+        check_not_input(args.partial, args.file, "--partial")
         write_partial(args, _read(args))
         return
     source = source_name(args.file)
     output = evaluate_file(args, source)
     emit(output, args.format)
-    if args.html:
+    if args.html is not None:
         write_html(output, args.html, Path(source).name)

@@ -99,14 +99,14 @@ def run(args: argparse.Namespace) -> None:
     if not 0.0 <= args.alpha <= 1.0:
         msg = f"--alpha must lie in [0, 1]; got {args.alpha}."
         raise InputError(msg)
-    if args.output:
+    if args.output is not None:  # '' is refused by name, never taken for none
         from informed.cli.scale import check_save_path
 
         check_save_path(args.output, "--output")
     merged = merge_files(args.files)
     output = merge_output(args, merged)
-    if args.output:
+    if args.output is not None:
         from informed.cli.scale import write_json
 
-        write_json(merged.to_json(), args.output)
+        write_json(merged.to_json(), args.output, "--output")
     emit(output, args.format)
