@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from informed.cli.output import Output, emit
-from informed.errors import InputError
 
 __all__ = ["add_parser", "run"]
 
@@ -58,12 +57,11 @@ def add_parser(commands: Any) -> None:
 def tally_file(args: argparse.Namespace) -> Output:
     """Read the JSON lines into a Tally and report every measure of it."""
     from informed.io import read_jsonl
+    from informed.io.files import check_file
     from informed.tally import summarize_tally
 
     path = Path(args.file)
-    if not path.is_file():
-        msg = f"{args.file}: no such file."
-        raise InputError(msg)
+    check_file(path, empty=True)
     given = ",".join(args.categories or [])
     categories = [c for c in given.split(",") if c] if args.categories else None
     tally = read_jsonl(
