@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from informed._common import readonly
+from informed._common import loads_strict, readonly
 from informed.columns import frame_column
 from informed.errors import InputError, InputTypeError, at_row
 from informed.labels import as_vector
@@ -438,7 +438,7 @@ class Ranking(OperatingPoints):
     def from_json(cls, text: str | bytes) -> Ranking:
         """Rebuild a Ranking from `to_json()` output."""
         try:
-            data = json.loads(text)
+            data = loads_strict(text, "a Ranking JSON document", constants=True)
         except json.JSONDecodeError as error:
             msg = f"Not valid JSON: {error}."
             raise InputError(msg) from error
