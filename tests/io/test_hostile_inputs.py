@@ -249,3 +249,43 @@ def test_true_is_not_the_count_1(tmp_path: Path, capsys: pytest.CaptureFixture[s
     path.write_text(json.dumps(_edited(TABLE, ("counts", 1, 0), True)))
     code, _, err = _run(["merge", str(path)], capsys)
     assert code == 2 and "`counts` of predicted 'b', actual 'a' is true, not a number" in err
+
+
+# -- the sweep: an empty FILE, an encoding Python does not know or cannot start -------------
+
+
+def test_an_empty_file_argument_is_refused_not_read_as_the_current_folder(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Path("") is "."; the messages said ". is a directory"."""
+    for args in (
+        ["evaluate", "", "--actual", "y", "--predicted", "p"],
+        ["compare", "", "--actual", "y", "--predicted", "p", "q"],
+        ["tally", ""],
+        ["merge", ""],
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            main(args)
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and "an empty path names no file" in err, args
+
+
+@pytest.mark.parametrize(
+    ("encoding", "message"),
+    [
+        ("nonsense", "unknown text encoding 'nonsense'"),
+        ("utf-16", "cannot be read as utf-16 (UTF-16 stream does not start with BOM)"),
+    ],
+)
+def test_an_encoding_that_cannot_read_the_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], encoding: str, message: str
+) -> None:
+    """LookupError and UnicodeError (not a decode error) escaped as tracebacks."""
+    path = tmp_path / "x.csv"
+    path.write_text("y,p\na,a\nb,a\n")
+    code, out, err = _run(
+        ["evaluate", str(path), "--actual", "y", "--predicted", "p", "--encoding", encoding],
+        capsys,
+    )
+    assert code == 2 and out == ""
+    assert _one_line(err).startswith(f"informed: error: {path}: {message}")

@@ -8,6 +8,7 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any, Literal
 
+from informed.cli.output import input_path
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -33,7 +34,9 @@ def add_parser(commands: Any) -> None:
         "compare",
         help="compare models on the same cases: leaderboard, paired intervals and tests",
     )
-    co.add_argument("file", help="a CSV (with a header line), Parquet or Arrow IPC file")
+    co.add_argument(
+        "file", type=input_path, help="a CSV (with a header line), Parquet or Arrow IPC file"
+    )
     co.add_argument("--actual", required=True, metavar="COL", help="column of actual classes")
     co.add_argument(
         "--predicted",

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from informed.cli.output import FORMATS, Output, check_html_path, emit, write_html
+from informed.cli.output import FORMATS, Output, check_html_path, emit, input_path, write_html
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ def add_parser(commands: Any) -> None:
     )
     ev.add_argument(
         "file",
+        type=input_path,
         nargs="+",
         metavar="FILE",
         help="CSV (with a header line), Parquet or Arrow IPC files, or a quoted glob pattern "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from informed.cli.output import FORMATS, Output, emit
+from informed.cli.output import FORMATS, Output, emit, input_path
 from informed.errors import InputError
 
 __all__ = ["add_parser", "merge_output", "run"]
@@ -27,7 +27,7 @@ def add_parser(commands: Any) -> None:
         "processes (informed evaluate --partial, or Table/Ranking/Tally to_json), "
         "exactly; a partition covered twice is refused.",
     )
-    me.add_argument("files", nargs="+", metavar="FILE", help="summary JSON files")
+    me.add_argument("files", type=input_path, nargs="+", metavar="FILE", help="summary JSON files")
     me.add_argument(
         "--output", metavar="FILE", help="also write the merged summaries to FILE (JSON)"
     )

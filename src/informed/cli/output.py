@@ -7,6 +7,7 @@ asked for, and `write_html` hands the same objects to the HTML page.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ __all__ = [
     "check_html_path",
     "coverage_line",
     "emit",
+    "input_path",
     "terminal_width",
     "write_html",
 ]
@@ -183,6 +185,15 @@ def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
             sys.stdout.write(piece)
             first = False
         sys.stdout.write("\n")
+
+
+def input_path(text: str) -> str:
+    """The argparse type of a FILE argument: an empty one is refused (as a path, "" would
+    be read as the current folder, ".")."""
+    if not text:
+        msg = "an empty path names no file; give a file name"
+        raise argparse.ArgumentTypeError(msg)
+    return text
 
 
 def check_html_path(path: str) -> None:

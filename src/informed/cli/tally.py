@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from informed.cli.output import Output, emit
+from informed.cli.output import Output, emit, input_path
 
 __all__ = ["add_parser", "run"]
 
@@ -21,6 +21,7 @@ def add_parser(commands: Any) -> None:
     )
     ta.add_argument(
         "file",
+        type=input_path,
         help='JSON lines: {"assigned": [...], "correct": [...]} per document; optionally '
         '{"categories": [...]} first and {"set_entries": [a, b, c, d]} lines',
     )
