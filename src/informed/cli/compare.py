@@ -8,7 +8,7 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any, Literal
 
-from informed.cli.output import input_path
+from informed.cli.output import OUTPUT_FILE, input_path
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -95,7 +95,9 @@ def add_parser(commands: Any) -> None:
         "--format", choices=["text", "json"], default="text", help="text (default) or JSON"
     )
     co.add_argument(
-        "--html", metavar="FILE", help="also write a self-contained HTML report with plots"
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML report with plots" + OUTPUT_FILE,
     )
     co.add_argument(
         "--encoding", default="utf-8", help="text encoding of a CSV file (default utf-8)"

@@ -6,7 +6,15 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from informed.cli.output import FORMATS, Output, check_html_path, emit, input_path, write_html
+from informed.cli.output import (
+    FORMATS,
+    OUTPUT_FILE,
+    Output,
+    check_html_path,
+    emit,
+    input_path,
+    write_html,
+)
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -110,7 +118,9 @@ def add_parser(commands: Any) -> None:
         "keeps a spreadsheet from running a label such as =1+2 as a formula",
     )
     ev.add_argument(
-        "--html", metavar="FILE", help="also write a self-contained HTML report with plots"
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML report with plots" + OUTPUT_FILE,
     )
     ev.add_argument(
         "--all-labels",
@@ -140,7 +150,7 @@ def add_parser(commands: Any) -> None:
         metavar="FILE",
         help="instead of a report, write the summaries of these files (Table, Ranking, the "
         "files they cover) to FILE as JSON, for `informed merge` to join with the other "
-        "parts of the data; a part may hold no rows or lack the positive class",
+        "parts of the data; a part may hold no rows or lack the positive class" + OUTPUT_FILE,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from informed.cli.output import FORMATS, Output, emit, input_path
+from informed.cli.output import FORMATS, OUTPUT_FILE, Output, emit, input_path
 from informed.errors import InputError
 
 __all__ = ["add_parser", "merge_output", "run"]
@@ -29,7 +29,9 @@ def add_parser(commands: Any) -> None:
     )
     me.add_argument("files", type=input_path, nargs="+", metavar="FILE", help="summary JSON files")
     me.add_argument(
-        "--output", metavar="FILE", help="also write the merged summaries to FILE (JSON)"
+        "--output",
+        metavar="FILE",
+        help="also write the merged summaries to FILE (JSON)" + OUTPUT_FILE,
     )
     me.add_argument(
         "--positive",

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COMPACT_LABELS",
     "FORMATS",
+    "OUTPUT_FILE",
     "Output",
     "check_html_path",
     "coverage_line",
@@ -41,6 +42,12 @@ FORMATS = {
     "csv": "one row per label and one overall, a column per measure",
 }
 """The output formats and what each is."""
+
+OUTPUT_FILE = (
+    " (a file is replaced whole, never left half written; a link is followed; a device or "
+    "FIFO such as /dev/stdout is written through)"
+)
+"""What every output option's help says of its FILE (`informed.io.output_files`)."""
 
 COMPACT_LABELS = 1000
 """With more labels than this, the JSON document is written on one line (not indented)."""
