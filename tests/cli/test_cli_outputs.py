@@ -112,15 +112,24 @@ def test_a_fifo_is_written_through_to_its_reader(
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     received: list[bytes] = []
+    # the reader's end is open before the command runs, and a writer's end (`keeper`)
+    # until it is done: were the FIFO replaced by a file (the bug), the reader would
+    # see the end of an empty stream, not wait forever
+    reading = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    keeper = os.open(fifo, os.O_WRONLY)
+    os.set_blocking(reading, True)
 
     def read() -> None:
-        with fifo.open("rb") as stream:
+        with os.fdopen(reading, "rb") as stream:
             received.append(stream.read())
 
     reader = threading.Thread(target=read)
     reader.start()
-    code, _, err = _run(_evaluate(_data(tmp_path), "--partial", str(fifo)), capsys)
-    reader.join()
+    try:
+        code, _, err = _run(_evaluate(_data(tmp_path), "--partial", str(fifo)), capsys)
+    finally:
+        os.close(keeper)
+        reader.join()
     assert code == 0, err
     assert Summaries.from_json(received[0].decode()).rows == 5
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
