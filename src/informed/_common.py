@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,9 +21,11 @@ from informed.errors import InputError, InputTypeError, MemoryLimitError
 __all__ = [
     "byte_size",
     "check_choice",
+    "check_json_numbers",
     "check_memory",
     "json_float",
     "json_floats",
+    "json_value",
     "loads_strict",
     "memory_available",
     "printable",
@@ -58,17 +61,100 @@ def json_floats(values: Any) -> list[float | None]:
     return [None if math.isnan(v) else v for v in np.ravel(np.asarray(values, float)).tolist()]
 
 
-def loads_strict(text: str | bytes, what: str) -> Any:
-    """Parse JSON, refusing the NaN, Infinity and -Infinity tokens Python would accept.
+def loads_strict(text: str | bytes, what: str, constants: bool = False) -> Any:
+    """Parse JSON, refusing the NaN, Infinity and -Infinity tokens Python would accept
+    (unless `constants`: then the reader's check of the field names them), a document
+    nested too deeply to read (Python's parser would exhaust its recursion) and a number
+    of more digits than Python converts (4300), each by an InputError.
 
     `what` names the document in the error ("a Table JSON document").
+
+    >>> loads_strict("[" * 100000 + "]" * 100000, "a Table JSON document")
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputError: a Table JSON document is nested too deeply to read.
     """
 
     def refuse(token: str) -> Any:
         msg = f"{what} must not hold {token}."
         raise InputError(msg)
 
-    return json.loads(text, parse_constant=refuse)
+    try:
+        return json.loads(text) if constants else json.loads(text, parse_constant=refuse)
+    except RecursionError:
+        msg = f"{what} is nested too deeply to read."
+        raise InputError(msg) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as error:  # int("9" * 5000): over sys.get_int_max_str_digits()
+        if "digits" not in str(error):
+            raise
+        msg = f"{what} holds a number of more than {sys.get_int_max_str_digits()} digits."
+        raise InputError(msg) from None
+
+
+def json_value(value: Any) -> str:
+    """A value read from a JSON document as a message shows it: named by its JSON type
+    where the type may be the fault, and short whatever its size.
+
+    >>> json_value("7"), json_value(10**400), json_value(True), json_value(float("inf"))
+    ("the string '7'", 'a number of 401 digits', 'true', 'a number beyond the range of a float')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        return f"the string {printable(repr(shown))}"
+    if isinstance(value, int):
+        digits = len(str(abs(value)))
+        return str(value) if digits <= 20 else f"a number of {digits} digits"
+    if isinstance(value, float):
+        return repr(value) if not math.isinf(value) else "a number beyond the range of a float"
+    if isinstance(value, list):
+        return f"a list of {len(value)} entries"
+    if isinstance(value, dict):
+        return "an object"
+    return printable(type(value).__name__)
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def check_json_numbers(values: list[Any], where: Any, whole: bool) -> None:
+    """Refuse the first entry of a JSON list that is not a number (a string such as "7",
+    true, null) by an InputTypeError, or that no int64 (`whole`) or float holds by an
+    InputError; `where(i)` names entry i ("`counts` of predicted 'a', actual 'b'").
+    Other checks (signs, whole values) are the reader's.
+
+    >>> check_json_numbers([1, "7"], lambda i: f"count {i}", whole=True)
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputTypeError: count 1 is the string '7', not a number.
+    """
+    kinds = set(map(type, values))  # bool is its own type: True is not taken for 1
+    if not kinds <= {int, float}:
+        index = next(i for i, v in enumerate(values) if type(v) not in (int, float))
+        msg = f"{where(index)} is {json_value(values[index])}, not a number."
+        raise InputTypeError(msg)
+    limit = _INT64_MAX if whole else sys.float_info.max
+    if not values or (max(values) <= limit and min(values) >= -limit):
+        return
+    large = next((i for i, v in enumerate(values) if abs(v) > limit), None)
+    if large is None:  # a nan: the reader's check of finite values names it
+        return
+    index, value = large, values[large]
+    if isinstance(value, float) and math.isinf(value):  # 1e400 in the JSON text
+        msg = f"{where(index)} is a number beyond the range of a float."
+    elif whole:
+        msg = (
+            f"{where(index)} is {json_value(value)}, beyond int64 (pass float weights for "
+            "counts this large)."
+        )
+    else:
+        msg = f"{where(index)} is {json_value(value)}, beyond the range of a float."
+    raise InputError(msg)
 
 
 def check_document(data: Any, what: str, keys: frozenset[str], kind: str, version: int) -> None:

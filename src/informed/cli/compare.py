@@ -8,6 +8,7 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any, Literal
 
+from informed.cli.output import OUTPUT_FILE, input_path
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -33,7 +34,9 @@ def add_parser(commands: Any) -> None:
         "compare",
         help="compare models on the same cases: leaderboard, paired intervals and tests",
     )
-    co.add_argument("file", help="a CSV (with a header line), Parquet or Arrow IPC file")
+    co.add_argument(
+        "file", type=input_path, help="a CSV (with a header line), Parquet or Arrow IPC file"
+    )
     co.add_argument("--actual", required=True, metavar="COL", help="column of actual classes")
     co.add_argument(
         "--predicted",
@@ -92,7 +95,9 @@ def add_parser(commands: Any) -> None:
         "--format", choices=["text", "json"], default="text", help="text (default) or JSON"
     )
     co.add_argument(
-        "--html", metavar="FILE", help="also write a self-contained HTML report with plots"
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML report with plots" + OUTPUT_FILE,
     )
     co.add_argument(
         "--encoding", default="utf-8", help="text encoding of a CSV file (default utf-8)"
@@ -203,8 +208,11 @@ def run(args: argparse.Namespace) -> None:
 
     from informed.cli.output import check_html_path, terminal_width
 
-    if args.html:
+    if args.html is not None:  # '' is refused by name, never taken for none
+        from informed.cli.scale import check_not_input
+
         check_html_path(args.html)
+        check_not_input(args.html, [args.file], "--html")
     comparison = compare_file(args)
     source = Path(args.file).name
     if args.format == "json":
@@ -214,7 +222,7 @@ def run(args: argparse.Namespace) -> None:
 
         color = sys.stdout.isatty()
         print(render_comparison(comparison, source, color=color, width=terminal_width()))
-    if args.html:
+    if args.html is not None:
         from informed.report.html import write_comparison_report
 
         write_comparison_report(args.html, comparison, source=source)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from informed.cli import evaluate
-from informed.cli.output import FORMATS, check_html_path, emit, write_html
+from informed.cli.output import FORMATS, OUTPUT_FILE, check_html_path, emit, write_html
 
 __all__ = ["DEMO_FILE", "DEMO_QUOTAS", "add_parser", "run"]
 
@@ -35,7 +35,8 @@ def add_parser(commands: Any) -> None:
         "--html",
         metavar="FILE",
         default="informed-demo.html",
-        help="where to write the HTML report (default informed-demo.html; '' for none)",
+        help="where to write the HTML report (default informed-demo.html; '' for none)"
+        + OUTPUT_FILE,
     )
 
 

@@ -6,7 +6,15 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from informed.cli.output import FORMATS, Output, check_html_path, emit, write_html
+from informed.cli.output import (
+    FORMATS,
+    OUTPUT_FILE,
+    Output,
+    check_html_path,
+    emit,
+    input_path,
+    write_html,
+)
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -36,6 +44,7 @@ def add_parser(commands: Any) -> None:
     )
     ev.add_argument(
         "file",
+        type=input_path,
         nargs="+",
         metavar="FILE",
         help="CSV (with a header line), Parquet or Arrow IPC files, or a quoted glob pattern "
@@ -109,7 +118,9 @@ def add_parser(commands: Any) -> None:
         "keeps a spreadsheet from running a label such as =1+2 as a formula",
     )
     ev.add_argument(
-        "--html", metavar="FILE", help="also write a self-contained HTML report with plots"
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML report with plots" + OUTPUT_FILE,
     )
     ev.add_argument(
         "--all-labels",
@@ -139,7 +150,7 @@ def add_parser(commands: Any) -> None:
         metavar="FILE",
         help="instead of a report, write the summaries of these files (Table, Ranking, the "
         "files they cover) to FILE as JSON, for `informed merge` to join with the other "
-        "parts of the data; a part may hold no rows or lack the positive class",
+        "parts of the data; a part may hold no rows or lack the positive class" + OUTPUT_FILE,
     )
 
 
@@ -183,7 +194,7 @@ def check_options(args: argparse.Namespace) -> None:
         report = [
             option
             for option, given in (
-                ("--html", args.html),
+                ("--html", args.html is not None),
                 ("--ci", args.ci is not None),
                 ("--threshold", args.threshold is not None),
                 ("--quota", args.quota),
@@ -342,17 +353,21 @@ def _operating_point(
 def run(args: argparse.Namespace) -> None:
     """`informed evaluate`: check the options and the --html path, evaluate the files,
     print, write the HTML."""
+    from informed.cli.scale import check_not_input
+
     check_options(args)
-    if args.html:
+    if args.html is not None:  # '' is refused by name, never taken for none
         check_html_path(args.html)
+        check_not_input(args.html, args.file, "--html")
     if args.partial is not None:
         from informed.cli.scale import check_save_path, write_partial
 
         check_save_path(args.partial, "--partial")
+        check_not_input(args.partial, args.file, "--partial")
         write_partial(args, _read(args))
         return
     source = source_name(args.file)
     output = evaluate_file(args, source)
     emit(output, args.format)
-    if args.html:
+    if args.html is not None:
         write_html(output, args.html, Path(source).name)

@@ -5,21 +5,25 @@ Parses arguments, calls the units that do the work and hands their results to
 (`add_parser` declares its options, `run` does it). Any error exits with status 2 and a
 one-line message naming the file, line, column and value; never a traceback. Every
 message shows the user's text (file names, labels, arguments) with its control
-characters escaped, so that no byte of it can drive the terminal.
+characters escaped, so that no byte of it can drive the terminal. A write to standard
+output that fails (a full disk, a closed or missing stdout) is such an error too, for
+--help and --version as for a report; only a reader that leaves a pipe early (EPIPE,
+`informed ... | head`) ends the command quietly, with status 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 from informed.cli import compare, demo, evaluate, merge, tally
 from informed.errors import InputError, InputTypeError
 
-__all__ = ["SafeParser", "main", "parser", "version"]
+__all__ = ["SafeParser", "StandardOutput", "main", "parser", "version"]
 
 COMMANDS = {
     "evaluate": evaluate,
@@ -51,6 +55,20 @@ class SafeParser(argparse.ArgumentParser):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Write help, the version or an error; unlike argparse, a failed write to stdout
+        is not ignored (`informed --help > /dev/full` must fail). On stderr it is: the
+        exit status still says what happened."""
+        if not message:
+            return
+        stream = sys.stderr if file is None else file
+        try:
+            stream.write(message)
+            stream.flush()
+        except OSError:
+            if isinstance(stream, StandardOutput):
+                raise
+
     def error(self, message: str) -> NoReturn:
         from informed._common import printable
 
@@ -72,32 +90,117 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+class StandardOutput:
+    """sys.stdout while a command runs: every write and flush that fails, but for a
+    closed pipe, becomes one OSError that says so in words ("cannot write to standard
+    output: no space left on device"); a stdout closed at start (``informed ... >&-``)
+    fails at the first write, not before (a command that prints nothing still works)."""
+
+    def __init__(self, stream: IO[str] | None) -> None:
+        self.stream = stream
+
+    def _failed(self, error: OSError | ValueError | None) -> OSError:
+        from informed.io.output_files import reason
+
+        why = "it is closed" if not isinstance(error, OSError) else reason(error)
+        if self.stream is not None:
+            # what stays in the buffer goes nowhere: the interpreter's last flush at
+            # exit would fail again and print a traceback of its own
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
+        return OSError(f"cannot write to standard output: {why}.")
+
+    def write(self, text: str) -> int:
+        if self.stream is None:
+            raise self._failed(None)
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise self._failed(error) from None
+        except ValueError as error:  # I/O operation on closed file
+            raise self._failed(error) from None
+
+    def flush(self) -> None:
+        if self.stream is None:
+            return
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise self._failed(error) from None
+        except ValueError as error:
+            raise self._failed(error) from None
+
+    def isatty(self) -> bool:
+        return self.stream is not None and self.stream.isatty()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 success, 2 bad input)."""
-    args = parser().parse_args(argv)
+    """Run the command line; returns the exit status (0 success, 2 bad input or a failed
+    write). --help, --version and argument errors exit by SystemExit, as argparse does."""
+    stdout = sys.stdout
+    guarded = StandardOutput(stdout)
+    sys.stdout = guarded
     try:
+        return _run(argv, guarded)
+    finally:
+        sys.stdout = stdout
+
+
+def _run(argv: Sequence[str] | None, stdout: StandardOutput) -> int:
+    try:
+        try:
+            args = parser().parse_args(argv)
+        except SystemExit:
+            stdout.flush()  # --help or --version: their text must have been written
+            raise
         COMMANDS[args.command].run(args)
+        stdout.flush()
     except BrokenPipeError:
         # the reader went away (`informed ... | head`): not an error of the input; point
         # stdout at /dev/null so that the interpreter's final flush stays silent too
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (InputError, InputTypeError, OSError) as exc:
-        from informed._common import printable
-
-        print(f"informed: error: {printable(exc)}", file=sys.stderr)
+        _error(_message(exc))
         return 2
     except MemoryError as exc:  # an allocation not checked before (MemoryLimitError is)
         from informed._common import printable
 
-        print(
-            f"informed: error: out of memory ({printable(exc) or 'no detail'}); a table of "
+        _error(
+            f"out of memory ({printable(exc) or 'no detail'}); a table of "
             "many labels is stored sparsely by default (--storage auto): check --storage, "
-            "or free memory.",
-            file=sys.stderr,
+            "or free memory."
         )
         return 2
     return 0
+
+
+def _message(error: Exception) -> str:
+    """The one line of an error: an OSError of the system ("[Errno 13] Permission denied:
+    'x.csv'") in words, naming its file ("x.csv: permission denied")."""
+    from informed._common import printable
+
+    if isinstance(error, OSError) and error.strerror and error.errno is not None:
+        from informed.io.output_files import reason
+
+        text = reason(error)
+        if error.filename is not None:
+            text = f"{os.fsdecode(error.filename)}: {text}"
+        return printable(text)
+    return printable(error)
+
+
+def _error(message: str) -> None:
+    """The one line on stderr; if stderr itself cannot be written, the status says it."""
+    with contextlib.suppress(OSError, ValueError):
+        print(f"informed: error: {message}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from informed.cli.output import FORMATS, Output, emit
+from informed.cli.output import FORMATS, OUTPUT_FILE, Output, emit, input_path
 from informed.errors import InputError
 
 __all__ = ["add_parser", "merge_output", "run"]
@@ -27,9 +27,11 @@ def add_parser(commands: Any) -> None:
         "processes (informed evaluate --partial, or Table/Ranking/Tally to_json), "
         "exactly; a partition covered twice is refused.",
     )
-    me.add_argument("files", nargs="+", metavar="FILE", help="summary JSON files")
+    me.add_argument("files", type=input_path, nargs="+", metavar="FILE", help="summary JSON files")
     me.add_argument(
-        "--output", metavar="FILE", help="also write the merged summaries to FILE (JSON)"
+        "--output",
+        metavar="FILE",
+        help="also write the merged summaries to FILE (JSON)" + OUTPUT_FILE,
     )
     me.add_argument(
         "--positive",
@@ -122,14 +124,14 @@ def run(args: argparse.Namespace) -> None:
     if not 0.0 <= args.alpha <= 1.0:
         msg = f"--alpha must lie in [0, 1]; got {args.alpha}."
         raise InputError(msg)
-    if args.output:
+    if args.output is not None:  # '' is refused by name, never taken for none
         from informed.cli.scale import check_save_path
 
         check_save_path(args.output, "--output")
     merged = merge_files(args.files)
     output = merge_output(args, merged)
-    if args.output:
+    if args.output is not None:
         from informed.cli.scale import write_json
 
-        write_json(merged.to_json(), args.output)
+        write_json(merged.to_json(), args.output, "--output")
     emit(output, args.format)

@@ -7,6 +7,7 @@ asked for, and `write_html` hands the same objects to the HTML page.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterator
@@ -25,10 +26,12 @@ if TYPE_CHECKING:
 __all__ = [
     "COMPACT_LABELS",
     "FORMATS",
+    "OUTPUT_FILE",
     "Output",
     "check_html_path",
     "coverage_line",
     "emit",
+    "input_path",
     "terminal_width",
     "write_html",
 ]
@@ -39,6 +42,12 @@ FORMATS = {
     "csv": "one row per label and one overall, a column per measure",
 }
 """The output formats and what each is."""
+
+OUTPUT_FILE = (
+    " (a file is replaced whole, never left half written; a link is followed; a device or "
+    "FIFO such as /dev/stdout is written through)"
+)
+"""What every output option's help says of its FILE (`informed.io.output_files`)."""
 
 COMPACT_LABELS = 1000
 """With more labels than this, the JSON document is written on one line (not indented)."""
@@ -183,6 +192,15 @@ def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
             sys.stdout.write(piece)
             first = False
         sys.stdout.write("\n")
+
+
+def input_path(text: str) -> str:
+    """The argparse type of a FILE argument: an empty one is refused (as a path, "" would
+    be read as the current folder, ".")."""
+    if not text:
+        msg = "an empty path names no file; give a file name"
+        raise argparse.ArgumentTypeError(msg)
+    return text
 
 
 def check_html_path(path: str) -> None:

@@ -8,8 +8,6 @@ import importlib
 import logging
 import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from informed.errors import InputError
@@ -18,6 +16,7 @@ if TYPE_CHECKING:
     from informed.io import Summaries
 
 __all__ = [
+    "check_not_input",
     "check_save_path",
     "coverage",
     "read_on_dask",
@@ -100,7 +99,7 @@ def write_partial(args: argparse.Namespace, found: Summaries) -> None:
     """`informed evaluate --partial FILE`: the summaries written, a line on stderr."""
     from informed._common import printable
 
-    write_json(found.to_json(), args.partial)
+    write_json(found.to_json(), args.partial, "--partial")
     if not args.quiet:
         print(
             f"informed: wrote the summaries of {found.rows:,} rows from "
@@ -110,24 +109,38 @@ def write_partial(args: argparse.Namespace, found: Summaries) -> None:
 
 
 def check_save_path(path: str, option: str) -> None:
-    """Refuse a path that cannot be written, before any work, naming the option."""
-    target = Path(path)
-    if target.is_dir():
-        msg = f"{option} {path}: it is a folder; give a file name."
-        raise InputError(msg)
-    if not target.parent.is_dir():
-        msg = f"{option} {path}: the folder {str(target.parent)!r} does not exist."
-        raise InputError(msg)
+    """Refuse a path that cannot be written, before any work, naming the option
+    (`informed.io.output_files`: a device or FIFO is written through, a link followed)."""
+    from informed.io.output_files import check_output
+
+    check_output(path, _WHAT.get(option, option))
 
 
-def write_json(text: str, path: str) -> None:
-    """Write JSON text atomically: a reader never sees half a file."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".informed-", suffix=".json")
+def check_not_input(path: str, files: list[str], option: str) -> None:
+    """Refuse an output path that names one of the input files (through a link too):
+    `--partial data.csv` would replace the data with its summary."""
+    from informed.io import expand_paths
+
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        inputs = expand_paths(files)
+    except InputError:  # no such input: reading it says so
+        return
+    target = os.path.realpath(path)
+    for file in inputs:
+        if os.path.realpath(file) == target:
+            msg = (
+                f"{option} {path}: it is the input file {str(file)!r}, which writing would "
+                "replace; give another file name."
+            )
+            raise InputError(msg)
+
+
+_WHAT = {"--partial": "the summaries (--partial)", "--output": "the merged summaries (--output)"}
+
+
+def write_json(text: str, path: str, option: str) -> None:
+    """Write JSON text for `option`: atomically to a file (a reader never sees half of
+    it), through a device or FIFO."""
+    from informed.io.output_files import write_output
+
+    write_output(path, text, _WHAT.get(option, option))

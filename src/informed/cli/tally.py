@@ -6,8 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from informed.cli.output import Output, emit
-from informed.errors import InputError
+from informed.cli.output import Output, emit, input_path
 
 __all__ = ["add_parser", "run"]
 
@@ -22,6 +21,7 @@ def add_parser(commands: Any) -> None:
     )
     ta.add_argument(
         "file",
+        type=input_path,
         help='JSON lines: {"assigned": [...], "correct": [...]} per document; optionally '
         '{"categories": [...]} first and {"set_entries": [a, b, c, d]} lines',
     )
@@ -58,12 +58,11 @@ def add_parser(commands: Any) -> None:
 def tally_file(args: argparse.Namespace) -> Output:
     """Read the JSON lines into a Tally and report every measure of it."""
     from informed.io import read_jsonl
+    from informed.io.files import check_file
     from informed.tally import summarize_tally
 
     path = Path(args.file)
-    if not path.is_file():
-        msg = f"{args.file}: no such file."
-        raise InputError(msg)
+    check_file(path, empty=True)
     given = ",".join(args.categories or [])
     categories = [c for c in given.split(",") if c] if args.categories else None
     tally = read_jsonl(

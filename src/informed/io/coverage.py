@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from informed._common import check_document, loads_strict
+from informed._common import check_document, json_value, loads_strict
 from informed.errors import InputError
 from informed.labels import Label, as_label, keyed, sort_labels
 from informed.ranking import Ranking
@@ -279,8 +279,8 @@ def summaries_to_dict(found: Summaries) -> dict[str, Any]:
 
 
 def _count(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        msg = f"`{name}` must be a whole number of rows (>= 0); got {value!r}."
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**63 - 1:
+        msg = f"`{name}` must be a whole number of rows in [0, 2**63 - 1]; got {json_value(value)}."
         raise InputError(msg)
     return value
 

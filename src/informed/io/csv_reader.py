@@ -17,6 +17,7 @@ other than UTF-8, the standard reader reads the whole file.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import math
@@ -244,6 +245,14 @@ def _standard_file(
     # utf-8-sig drops a byte-order mark, so "\ufeffactual" never hides the column
     codec = "utf-8-sig" if _is_utf8(encoding) else encoding
     try:
+        codecs.lookup(codec)
+    except LookupError:
+        msg = (
+            f"{file}: unknown text encoding {encoding!r}; pass --encoding with a name "
+            "Python knows, such as utf-8, latin-1 or cp1252."
+        )
+        raise InputError(msg) from None
+    try:
         with io.TextIOWrapper(open_binary(file), encoding=codec, newline="") as handle:
             reader = csv.reader(handle, strict=True)
             try:
@@ -268,6 +277,9 @@ def _standard_file(
             )
     except UnicodeDecodeError as exc:
         raise _undecodable(file, codec, encoding, exc) from None
+    except UnicodeError as exc:  # not a bad byte: UTF-16 without its byte-order mark
+        msg = f"{file}: cannot be read as {encoding} ({exc}); pass --encoding with its encoding."
+        raise InputError(msg) from None
     except csv.Error as exc:
         msg = f"{file} line 1: malformed CSV ({exc})."
         raise InputError(msg) from None

@@ -8,6 +8,8 @@ the first row of a Parquet or Arrow file), as in the messages about arrays.
 from __future__ import annotations
 
 import math
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,15 +87,33 @@ def check_columns(path: Path, names: list[str], wanted: Sequence[str]) -> None:
         raise InputError(msg)
 
 
-def check_file(path: Path) -> None:
-    """The path is an existing, non-empty file."""
-    if not path.exists():
-        msg = f"{path}: no such file."
-        raise InputError(msg)
-    if path.is_dir():
+def check_file(path: Path, *, empty: bool = False) -> None:
+    """The path is an existing file (non-empty unless `empty`), or an InputError that
+    gives the true reason: no such file, a link to a missing file, a loop of links, a
+    folder, no permission.
+
+    >>> check_file(Path("no-such-file.csv"))
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputError: no-such-file.csv: no such file.
+    """
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        if path.is_symlink():
+            msg = f"{path}: a symbolic link to {os.readlink(path)!r}, which does not exist."
+        else:
+            msg = f"{path}: no such file."
+        raise InputError(msg) from None
+    except OSError as error:
+        from informed.io.output_files import reason
+
+        msg = f"{path}: cannot be read: {reason(error)}."
+        raise InputError(msg) from None
+    if stat.S_ISDIR(found.st_mode):
         msg = f"{path} is a directory; give a data file."
         raise InputError(msg)
-    if path.stat().st_size == 0:
+    if found.st_size == 0 and not empty and stat.S_ISREG(found.st_mode):
         msg = f"{path} is empty (0 bytes)."
         raise InputError(msg)
 
@@ -115,11 +135,54 @@ def check_numbers(
 
 def open_binary(path: Path) -> Any:
     """The bytes of a file, decompressed when it is gzip-compressed (recognised by its
-    first two bytes, whatever its name), so that ``x.csv.gz`` reads as ``x.csv`` does."""
+    first two bytes, whatever its name), so that ``x.csv.gz`` reads as ``x.csv`` does.
+
+    Compressed data that is cut short (a partial download) or corrupt is an InputError
+    naming the file, raised by the read that reaches the damage: every reader of the
+    file (pyarrow's blocks, the standard library's reader) stops there, with no result.
+    """
     with path.open("rb") as handle:
         compressed = handle.read(2) == _GZIP_MAGIC
     if compressed:
-        import gzip
-
-        return gzip.open(path, "rb")
+        return _gzip_file(path)
     return path.open("rb")
+
+
+def _gzip_file(path: Path) -> Any:
+    """A gzip reader of `path` whose decompression errors are InputErrors naming it."""
+    import gzip
+    import zlib
+
+    def damaged(error: Exception) -> InputError:
+        if isinstance(error, EOFError):
+            why = "the compressed data ends before its end-of-stream marker: the file is cut short"
+        else:
+            why = f"the compressed data is corrupt ({error})"
+        return InputError(f"{path}: {why}.")
+
+    class Checked(gzip.GzipFile):
+        def read(self, size: int | None = -1) -> bytes:
+            try:
+                return super().read(-1 if size is None else size)
+            except (EOFError, gzip.BadGzipFile, zlib.error) as error:
+                raise damaged(error) from None
+
+        def read1(self, size: int = -1) -> bytes:
+            try:
+                return super().read1(size)
+            except (EOFError, gzip.BadGzipFile, zlib.error) as error:
+                raise damaged(error) from None
+
+        def peek(self, n: int) -> bytes:
+            try:
+                return super().peek(n)
+            except (EOFError, gzip.BadGzipFile, zlib.error) as error:
+                raise damaged(error) from None
+
+        def readline(self, size: int | None = -1) -> bytes:
+            try:
+                return super().readline(-1 if size is None else size)
+            except (EOFError, gzip.BadGzipFile, zlib.error) as error:
+                raise damaged(error) from None
+
+    return Checked(path, "rb")

@@ -27,8 +27,13 @@ def is_pattern(path: str | os.PathLike[str]) -> bool:
 
 
 def part_id(path: str | os.PathLike[str]) -> str:
-    """The partition id of a file: its absolute path, symbolic links resolved."""
-    return str(Path(path).resolve())
+    """The partition id of a file: its absolute path, symbolic links resolved (a loop of
+    links is an InputError naming the path)."""
+    try:
+        return str(Path(path).resolve())
+    except RuntimeError:  # before Python 3.13, resolve() reports a loop of links so
+        msg = f"{os.fspath(path)}: cannot be read: it is a loop of symbolic links."
+        raise InputError(msg) from None
 
 
 def expand_paths(source: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:

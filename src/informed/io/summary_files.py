@@ -14,6 +14,8 @@ from typing import Any
 from informed._common import loads_strict
 from informed.errors import InputError, InputTypeError
 from informed.io.coverage import JSON_KIND, Merger, Summaries, summaries_from_dict
+from informed.io.files import check_file
+from informed.io.output_files import reason
 from informed.ranking import Ranking
 from informed.table import Table
 
@@ -23,10 +25,14 @@ __all__ = ["merge_files", "read_summary_file"]
 def read_summary_file(path: str | Path) -> Any:
     """The Summaries, Table, Ranking or Tally a JSON file holds (by its `kind`)."""
     file = Path(path)
+    check_file(file)
     try:
         text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        msg = f"{file}: cannot be read ({exc})."
+    except UnicodeDecodeError as exc:
+        msg = f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})."
+        raise InputError(msg) from None
+    except OSError as exc:
+        msg = f"{file}: cannot be read: {reason(exc)}."
         raise InputError(msg) from None
     try:
         data = loads_strict(text, f"{file}")

@@ -82,10 +82,10 @@ def summarise_jsonl(
 ) -> Summaries:
     """The Tally of a JSON-lines file (`informed.io.read_jsonl`), its absolute path (or
     `part`) as the partition id."""
+    from informed.io.files import check_file
+
     file = Path(path)
-    if not file.is_file():
-        msg = f"{file}: no such file."
-        raise InputError(msg)
+    check_file(file, empty=True)
     tally = read_jsonl(file, categories=categories, unknown=unknown, conventions=conventions)
     rows = tally.documents
     found = Summaries(rows, None, None, (), rows, frozenset({part_id(file)}), tally)

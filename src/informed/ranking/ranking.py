@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from informed._common import readonly
+from informed._common import loads_strict, readonly
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label, keyed
 from informed.ranking.calls import MISSING, call_arguments, frame_arguments
@@ -485,7 +485,7 @@ class Ranking(OperatingPoints, RankingMeasures):
     def from_json(cls, text: str | bytes) -> Ranking:
         """Rebuild a Ranking from `to_json()` output."""
         try:
-            data = json.loads(text)
+            data = loads_strict(text, "a Ranking JSON document", constants=True)
         except json.JSONDecodeError as error:
             msg = f"Not valid JSON: {error}."
             raise InputError(msg) from error

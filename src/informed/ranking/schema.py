@@ -16,11 +16,13 @@ any class: the reader vouches that they count the same one.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from informed._common import json_value
 from informed.errors import InputError, InputTypeError
 from informed.ranking.groups import CountArray, FloatArray
 
@@ -111,16 +113,34 @@ def _decode_score(index: int, value: Any) -> float:
         return math.inf
     if value == "-Infinity":
         return -math.inf
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        msg = f"`scores` entry {index} must be a number, 'Infinity' or '-Infinity'; got {value!r}."
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not -_FLOAT_MAX <= value <= _FLOAT_MAX  # nan, inf (1e400) and 10**400 fail
+    ):
+        msg = (
+            f"`scores` entry {index} must be a number, 'Infinity' or '-Infinity'; got "
+            f"{json_value(value)}."
+        )
         raise InputError(msg)
     return float(value)
+
+
+_FLOAT_MAX = sys.float_info.max
+_INT64_MAX = 2**63 - 1
 
 
 def _decode_count(name: str, index: int, value: Any, weighted: bool) -> int | float:
     allowed = (int, float) if weighted else (int,)
     if isinstance(value, bool) or not isinstance(value, allowed):
         expected = "a number" if weighted else "an integer"
-        msg = f"`{name}` entry {index} must be {expected}; got {value!r}."
+        msg = f"`{name}` entry {index} must be {expected}; got {json_value(value)}."
+        raise InputError(msg)
+    largest = _FLOAT_MAX if weighted else _INT64_MAX
+    if not -largest <= value <= largest:  # the constructor refuses negative counts
+        held = "a float" if weighted else "int64"
+        shown = json_value(value)  # 1e400 reads as inf: "a number beyond the range of a float"
+        beyond = "" if "beyond" in shown else f", beyond the range of {held}"
+        msg = f"`{name}` entry {index} is {shown}{beyond}."
         raise InputError(msg)
     return value

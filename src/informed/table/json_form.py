@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from informed._common import check_document
+from informed._common import check_document, check_json_numbers, printable
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label
 from informed.table.counting import check_counts, check_label_list
@@ -73,17 +73,26 @@ def parts_from_dict(data: Any) -> tuple[Stored, tuple[Label, ...], tuple[Label, 
         raise InputError(msg)
     predicted = check_label_list(data["predicted"], "predicted")
     actual = check_label_list(data["actual"], "actual")
-    stored = stored_from_json(data["counts"], weighted, (len(predicted), len(actual)))
+    stored = stored_from_json(
+        data["counts"], weighted, (len(predicted), len(actual)), (predicted, actual)
+    )
     return stored, predicted, actual
 
 
-def stored_from_json(raw: Any, weighted: bool, shape: tuple[int, int]) -> Stored:
+def stored_from_json(
+    raw: Any,
+    weighted: bool,
+    shape: tuple[int, int],
+    labels: tuple[tuple[Label, ...], tuple[Label, ...]] | None = None,
+) -> Stored:
     """The counts of a ``"counts"`` entry, checked against `weighted` and the labels'
-    `shape` (K predicted, C actual)."""
+    `shape` (K predicted, C actual). A count that is not a JSON number (the string "7",
+    true) or that int64 (float, when weighted) cannot hold is refused by its cell, named
+    by its `labels` (predicted, actual) when given, else by its position."""
     K, C = shape
     dtype = np.float64 if weighted else np.int64
     if isinstance(raw, dict):
-        return _sparse(raw, weighted, shape)
+        return _sparse(raw, weighted, shape, labels)
     if K == 0 or C == 0:
         return from_dense(np.zeros((K, C), dtype=dtype))
     if (
@@ -97,11 +106,25 @@ def stored_from_json(raw: Any, weighted: bool, shape: tuple[int, int]) -> Stored
             '{"row": [...], "column": [...], "count": [...]}.'
         )
         raise InputError(msg)
+    for i, row in enumerate(raw):
+        check_json_numbers(row, lambda j, i=i: _cell(i, j, labels), whole=not weighted)
     counts = check_counts(np.array(raw, dtype=np.float64 if weighted else object), weighted)
     return from_dense(counts)
 
 
-def _sparse(raw: dict[str, Any], weighted: bool, shape: tuple[int, int]) -> Stored:
+def _cell(i: int, j: int, labels: tuple[tuple[Label, ...], tuple[Label, ...]] | None) -> str:
+    """How a message names the count of cell (i, j)."""
+    if labels is None:
+        return f"`counts` at ({i}, {j})"
+    return printable(f"`counts` of predicted {labels[0][i]!r}, actual {labels[1][j]!r}")
+
+
+def _sparse(
+    raw: dict[str, Any],
+    weighted: bool,
+    shape: tuple[int, int],
+    labels: tuple[tuple[Label, ...], tuple[Label, ...]] | None,
+) -> Stored:
     K, C = shape
     if set(raw) != set(SPARSE_KEYS):
         msg = f"the sparse form of `counts` has keys {list(SPARSE_KEYS)}; got {sorted(raw)}."
@@ -128,6 +151,8 @@ def _sparse(raw: dict[str, Any], weighted: bool, shape: tuple[int, int]) -> Stor
     if keys.size > 1 and not bool(np.all(keys[1:] > keys[:-1])):
         msg = "the cells of the sparse `counts` must be in row-major order, each cell once."
         raise InputError(msg)
+    rows, columns = positions[0].tolist(), positions[1].tolist()
+    check_json_numbers(lists[2], lambda k: _cell(rows[k], columns[k], labels), not weighted)
     raw_counts = np.array(lists[2], dtype=np.float64 if weighted else object).reshape(1, -1)
     values = check_counts(raw_counts, weighted)[0]
     dtype = values.dtype

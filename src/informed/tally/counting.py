@@ -186,7 +186,7 @@ def entry_values(conventions: str, a: Any, b: Any, c: Any, d: Any) -> NDArray[An
             raise InputTypeError(msg)
         number = int(value) if whole else float(value)
         if not 0 <= number <= INT64_MAX:  # nan fails too
-            msg = f"`{label}` must lie in [0, 2**63 - 1]; got {value!r}."
+            msg = f"`{label}` must lie in [0, 2**63 - 1]; got {_shown(number)}."
             raise InputError(msg)
         # a whole float is the count it names: int64 stays the storage where it can
         values.append(number if whole or not float(number).is_integer() else int(number))
@@ -277,7 +277,7 @@ def _whole_counts(value: Any, name: str) -> Ints:
             raise InputError(msg)
         if any(not 0 <= x <= INT64_MAX for x in flat):
             bad = next(x for x in flat if not 0 <= x <= INT64_MAX)
-            msg = f"`{name}` must hold counts in [0, 2**63 - 1]; got {bad}."
+            msg = f"`{name}` must hold counts in [0, 2**63 - 1]; got {_shown(bad)}."
             raise InputError(msg)
         return np.array(flat, dtype=np.int64).reshape(array.shape)
     msg = f"`{name}` must hold whole counts (int); got the dtype {array.dtype}."
@@ -394,3 +394,9 @@ def _indicators(assigned: Any, correct: Any, aliases: Mapping[str, Any]) -> tupl
         )
         raise InputTypeError(msg)
     return found["assigned"], found["correct"]
+
+
+def _shown(number: float) -> str:
+    """A count as a message shows it: 10**400 as "a number of 401 digits", not all of them."""
+    digits = len(str(abs(number))) if isinstance(number, int) else 0
+    return f"a number of {digits} digits" if digits > 20 else repr(number)

@@ -16,7 +16,7 @@ from typing import Any, Final, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import check_document, loads_strict
+from informed._common import check_document, json_value, loads_strict
 from informed.errors import InputError
 from informed.tally.conventions import STATISTICS_CONTINGENCY
 from informed.tally.counting import from_fields
@@ -120,7 +120,7 @@ def _json_pooled(value: Any, conventions: Any) -> Any:
 def json_count(value: Any, name: str) -> int:
     """A JSON count: an int (not a bool) in [0, 2**63 - 1]."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64_MAX:
-        msg = f"`{name}` must be a whole count in [0, 2**63 - 1]; got {value!r}."
+        msg = f"`{name}` must be a whole count in [0, 2**63 - 1]; got {json_value(value)}."
         raise InputError(msg)
     return value
 

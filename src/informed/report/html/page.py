@@ -21,13 +21,11 @@ the full references of the works it cites.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
 
-from informed.errors import InputError
 from informed.inference.comparison import Comparison
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import keyed
@@ -304,26 +302,15 @@ def _check(
 def check_output_path(path: str | os.PathLike[str]) -> Path:
     """`path` as a Path, if a report can be written there; an InputError naming it if not.
 
-    Checked before any work: the folder must exist and be writable, and `path` must not
-    be a folder itself.
+    Checked before any work (`informed.io.output_files`): a new file needs an existing,
+    writable folder; an existing path must be a writable regular file (replaced whole), a
+    symbolic link to one (its target is written, the link kept), or a character device
+    or FIFO (written through, never replaced); a folder, socket or disk is refused.
     """
-    target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        msg = f"cannot write the report to {str(path)!r}: it is a folder; give a file name."
-        raise InputError(msg)
-    if not folder.is_dir():
-        msg = (
-            f"cannot write the report to {str(path)!r}: the folder {str(folder)!r} does not "
-            "exist; create it first."
-        )
-        raise InputError(msg)
-    if not os.access(folder, os.W_OK | os.X_OK):
-        msg = (
-            f"cannot write the report to {str(path)!r}: the folder {str(folder)!r} is not writable."
-        )
-        raise InputError(msg)
-    return target
+    from informed.io.output_files import check_output
+
+    check_output(path, "the report")
+    return Path(path)
 
 
 def write_html_report(
@@ -337,7 +324,8 @@ def write_html_report(
     The path is checked first (`check_output_path`). The page is written to a temporary
     file in the same folder, then moved over `path` with `os.replace`: a reader never
     sees half a report, and an error leaves any earlier report in place. An error names
-    `path`, never the temporary file.
+    `path`, never the temporary file. A device or FIFO is written through, never
+    replaced; a symbolic link is followed (`informed.io.output_files`).
     """
     return _write(path, html_report(evaluation, ranking, **options))
 
@@ -351,28 +339,9 @@ def write_comparison_report(
 
 def _write(path: str | os.PathLike[str], page: str) -> Path:
     """`page` written to `path` atomically (see `write_html_report`)."""
-    target = check_output_path(path)
-    temporary: str | None = None
-    try:
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-        )
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(page)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
-    except OSError as error:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-        msg = f"cannot write the report to {str(path)!r}: {error.strerror or error}."
-        raise OSError(msg) from None
-    except BaseException:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-        raise
-    return target
+    from informed.io.output_files import write_output
+
+    return write_output(path, page, "the report")
 
 
 def _meta(
