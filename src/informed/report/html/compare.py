@@ -68,10 +68,11 @@ def _thresholds(comparison: Comparison) -> str:
         return ""
     return (
         '<h3>Where the scores were cut</h3><p class="small">A score at least the threshold '
-        'predicts the positive class.</p><table id="compare-thresholds"><thead><tr>'
-        '<th>model</th><th class="num">threshold</th><th>chosen</th><th class="num">tp</th>'
-        '<th class="num">fp</th><th class="num">fn</th><th class="num">tn</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        'predicts the positive class.</p><div class="scroll"><table id="compare-thresholds">'
+        '<thead><tr><th>model</th><th class="num">threshold</th><th>chosen</th>'
+        '<th class="num">tp</th><th class="num">fp</th><th class="num">fn</th>'
+        '<th class="num">tn</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
@@ -135,8 +136,8 @@ def _tests(comparison: Comparison) -> str:
     return (
         f"<h3>Paired tests against {escaped(comparison.reference)}</h3>"
         f'<p class="small">p-values, {how}; the raw value is in each cell\'s title.</p>'
-        f'<table id="compare-tests"><thead><tr><th>model</th>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f'<div class="scroll"><table id="compare-tests"><thead><tr><th>model</th>{head}</tr>'
+        f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 

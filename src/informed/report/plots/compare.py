@@ -21,6 +21,7 @@ from informed.report.plots.figure import (
     ORANGE,
     RED,
     SKY,
+    legend_below,
     message_svg,
     named,
     short_label,
@@ -106,7 +107,7 @@ def roc_models_svg(comparison: Comparison, *, name: str = "plot-compare-roc") ->
         axes.set_xlabel(named(fallout, "false positive rate"))
         axes.set_ylabel(named(recall, "true positive rate"))
         axes.set_title(title)
-        axes.legend(loc="lower right")
+        legend_below(axes)
         return svg(figure, name, f"{title}: {len(drawable)} models")
 
 
@@ -137,7 +138,8 @@ def forest_svg(comparison: Comparison, *, name: str = "plot-forest") -> str:
         return message_svg(name, title, "a single model: nothing to compare")
     height = 1.0 + 0.28 * len(rows)
     with style(name):
-        figure = sized_figure(7.2, height, left=2.6, right=0.25, bottom=0.6, top=0.4)
+        # the left margin grows to the longest row label when the figure is fitted (`svg`)
+        figure = sized_figure(4.2, height, left=0.3, right=0.25, bottom=0.6, top=0.4)
         axes = figure.subplots()
         axes.axvline(0.0, color=GREY, linewidth=1, linestyle="--", gid="zero")
         labels = []

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
 
 from informed.labels import Label, keyed
 from informed.measures import MEASURES
@@ -19,6 +20,8 @@ from informed.report.plots.figure import (
     BLUE,
     GREY,
     ORANGE,
+    legend_below,
+    measurable,
     named,
     short_label,
     sized_figure,
@@ -240,47 +243,56 @@ def labels_svg(
         for label, b, m in points:
             if keyed(label) in names:
                 spots.setdefault((round(b, 3), round(m, 3)), []).append(short_label(label, 16))
-        scale = (high - bottom + 2 * pad) / (_SCATTER_AXES * 72)  # data units per point
-        _annotate(axes, spots, scale)
         axes.set_aspect("equal")
+        star = (overall_b, overall_m) if math.isfinite(overall_b + overall_m) else None
+        _annotate(axes, spots, star)
         axes.set_xlabel(named(informedness, "Youden's J", "B"))
         axes.set_ylabel(named(markedness, "deltaP", "M"))
         axes.set_title(title)
-        axes.legend(loc="upper left")
+        legend_below(axes, columns=3)
         return svg(figure, name, title)
 
 
-_SCATTER_AXES = 4.4  # inches: the square axes of `labels_svg`
-
-
-def _annotate(axes: Axes, spots: dict[tuple[float, float], list[str]], scale: float) -> None:
-    """Name each spot beside it, on the first side whose text box overlaps no earlier one."""
+def _annotate(
+    axes: Axes, spots: dict[tuple[float, float], list[str]], star: tuple[float, float] | None
+) -> None:
+    """Name each spot beside it, on the first side where the name lies inside the axes and
+    covers neither a name placed before nor the overall `star`; a spot with no such side
+    is left unnamed (the tables list every label). Spots are named from the top down, their
+    names measured by the renderer, on a faint white ground over the points behind."""
     sides = (((5, 4), "left"), ((-5, 4), "right"), ((5, -13), "left"), ((-5, -13), "right"))
-    placed: list[tuple[float, float, float, float]] = []
+    figure = axes.get_figure()
+    assert isinstance(figure, Figure)
+    measurable(figure)
+    axes.apply_aspect()
+    frame = axes.get_window_extent()
+    placed: list[Bbox] = []
+    if star is not None:
+        x, y = axes.transData.transform(star)
+        half = 7.0 * figure.dpi / 72.0  # the star's half width
+        placed.append(Bbox.from_extents(x - half, y - half, x + half, y + half))
     for (b, m), texts in sorted(spots.items(), key=lambda item: -item[0][1]):
         text = ", ".join(texts) if len(texts) <= 3 else f"{texts[0]} and {len(texts) - 1} more"
-        width, height = len(text) * 5.2 * scale, 10.0 * scale  # 8.5 pt text, roughly
-        chosen = sides[0]
-        for (dx, dy), align in sides:
-            x0 = b + dx * scale - (width if align == "right" else 0.0)
-            y0 = m + dy * scale
-            box = (x0, x0 + width, y0, y0 + height)
-            if not any(
-                box[0] < p[1] and p[0] < box[1] and box[2] < p[3] and p[2] < box[3] for p in placed
-            ):
-                chosen = ((dx, dy), align)
+        for offset, align in sides:
+            note = axes.annotate(
+                text,
+                (b, m),
+                xytext=offset,
+                textcoords="offset points",
+                ha=align,
+                fontsize=8.5,
+                color="#333333",
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.75, "pad": 0.8},
+                zorder=5,
+            )
+            box = note.get_window_extent()
+            inside = (
+                frame.x0 <= box.x0
+                and box.x1 <= frame.x1
+                and frame.y0 <= box.y0
+                and box.y1 <= frame.y1
+            )
+            if inside and not any(box.overlaps(other) for other in placed):
                 placed.append(box)
                 break
-        else:  # crowded on every side: the first side, overlapping
-            placed.append(
-                (b + 5 * scale, b + 5 * scale + width, m + 4 * scale, m + 4 * scale + height)
-            )
-        axes.annotate(
-            text,
-            (b, m),
-            xytext=chosen[0],
-            textcoords="offset points",
-            ha=chosen[1],
-            fontsize=8.5,
-            color="#333333",
-        )
+            note.remove()
