@@ -449,9 +449,9 @@ def test_nothing_wider_than_a_phone(
     )
     found: dict[str, Any] = json.loads(parse(run.stdout).by_id("narrow-probe").text())
     assert found["width"] == NARROW, found["width"]
+    assert found["broken"] == [], found["broken"]
     assert found["scrollWidth"] <= NARROW, found["overflowing"][:10]
     assert found["overflowing"] == []
-    assert found["broken"] == [], found["broken"]
     assert found["figures"], "no figure"
     for element_id, boxes in found["figures"].items():
         for left, right, width in boxes:

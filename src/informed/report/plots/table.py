@@ -260,7 +260,8 @@ def _annotate(
     covers neither a name placed before nor the overall `star`; a spot with no such side
     is left unnamed (the tables list every label). Spots are named from the top down, their
     names measured by the renderer, on a faint white ground over the points behind."""
-    sides = (((5, 4), "left"), ((-5, 4), "right"), ((5, -13), "left"), ((-5, -13), "right"))
+    # offsets in points, clear of the star (5.5 points from its centre) when it is there
+    sides = (((6, 6), "left"), ((-6, 6), "right"), ((6, -15), "left"), ((-6, -15), "right"))
     figure = axes.get_figure()
     assert isinstance(figure, Figure)
     measurable(figure)
@@ -269,7 +270,7 @@ def _annotate(
     placed: list[Bbox] = []
     if star is not None:
         x, y = axes.transData.transform(star)
-        half = 7.0 * figure.dpi / 72.0  # the star's half width
+        half = 5.5 * figure.dpi / 72.0  # the star's half width: its size is 120 points²
         placed.append(Bbox.from_extents(x - half, y - half, x + half, y + half))
     for (b, m), texts in sorted(spots.items(), key=lambda item: -item[0][1]):
         text = ", ".join(texts) if len(texts) <= 3 else f"{texts[0]} and {len(texts) - 1} more"
