@@ -10,8 +10,11 @@ under test: the boxes are the renderer's.
 
 from __future__ import annotations
 
+import csv
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,6 +36,7 @@ from informed.report.plots import ranking as ranking_plots
 from informed.report.plots import table as table_plots
 from informed.table.payoff import payoff
 
+EXAMPLE = Path(__file__).parents[2] / "examples" / "three_models.csv"
 LONG = "a_label_with_a_rather_long_name"  # one word, cut by short_label to 16 or 22 chars
 
 
@@ -83,21 +87,62 @@ def _inside(box: Bbox, frame: Bbox, slack: float = 0.5) -> bool:
     )
 
 
+def _tick_labels(axes: Axes) -> Iterator[list[Text]]:
+    """The visible tick labels in view of each axis of `axes`."""
+    for axis, low_high in ((axes.xaxis, axes.get_xlim()), (axes.yaxis, axes.get_ylim())):
+        low, high = sorted(low_high)
+        yield [
+            tick.label1
+            for tick in axis.get_major_ticks()
+            if low - 1e-9 <= tick.get_loc() <= high + 1e-9
+            and tick.label1.get_visible()
+            and tick.label1.get_text().strip()
+        ]
+
+
+def _apart(name: str, labels: list[Text], renderer: Any) -> None:
+    """No two tick labels on one another: level labels' boxes do not overlap; slanted
+    labels (the heat map's), whose boxes do, are at least a line height apart across
+    their slant."""
+    for i, text in enumerate(labels):
+        angle = math.radians(text.get_rotation())
+        if angle == 0.0:
+            box = text.get_window_extent(renderer)
+            for other in labels[i + 1 :]:
+                assert not box.overlaps(other.get_window_extent(renderer)), (name, text)
+        elif i + 1 < len(labels):
+            here = text.get_transform().transform(text.get_position())
+            there = labels[i + 1].get_transform().transform(labels[i + 1].get_position())
+            dx, dy = there - here
+            across = abs(-dx * math.sin(angle) + dy * math.cos(angle))
+            height = text.get_fontsize() * text.get_figure().dpi / 72.0  # type: ignore[union-attr]
+            assert across >= height, (name, text.get_text(), across, height)
+
+
 def check_layout(kept: list[Drawn]) -> None:
-    """Every text inside its figure; every legend outside its axes (never over the data)."""
+    """Every text inside its figure; no two tick labels of an axis on one another; every
+    legend outside its axes (never over the data)."""
     assert kept, "no figure was rendered"
     for item in kept:
-        figure = item.figure
-        FigureCanvasAgg(figure).draw()
-        renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
-        for axes in figure.axes:
-            for text in _drawn_texts(axes):
-                box = text.get_window_extent(renderer)
-                assert _inside(box, figure.bbox), (item.name, text.get_text(), box, figure.bbox)
-            legend = axes.get_legend()
-            if legend is not None:
-                box = legend.get_window_extent(renderer)
-                assert not box.overlaps(axes.get_window_extent(renderer)), (item.name, box)
+        # measured under the rc settings it is drawn with: ticks are placed by tick size
+        with figure_module.style(item.name):
+            _check_figure(item)
+
+
+def _check_figure(item: Drawn) -> None:
+    figure = item.figure
+    FigureCanvasAgg(figure).draw()
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    for axes in figure.axes:
+        for text in _drawn_texts(axes):
+            box = text.get_window_extent(renderer)
+            assert _inside(box, figure.bbox), (item.name, text.get_text(), box, figure.bbox)
+        for labels in _tick_labels(axes):
+            _apart(item.name, labels, renderer)
+        legend = axes.get_legend()
+        if legend is not None:
+            box = legend.get_window_extent(renderer)
+            assert not box.overlaps(axes.get_window_extent(renderer)), (item.name, box)
 
 
 def _names(figure: Figure) -> list[Annotation]:
@@ -174,16 +219,23 @@ def test_heat_map_of_many_long_labels_fits(drawn: list[Drawn]) -> None:
 
 
 def test_comparison_plots_of_long_model_names_fit(drawn: list[Drawn]) -> None:
-    """The forest plot's row labels ('Matthews correlation: <model>') of long model names
-    were cut at its left edge; the models' ROC legend was over the curves."""
-    rng = np.random.default_rng(6)
-    actual = rng.integers(0, 2, 500)
-    scores = {
-        f"{LONG}_{k}": (rng.normal(size=500) + actual * (1.5 - 0.5 * k)).round(2) for k in range(3)
-    }
-    predicted = {name: (s > 0.5).astype(int) for name, s in scores.items()}
+    """The three classifiers of examples/three_models.csv, renamed long: the forest plot's
+    row labels ('Matthews correlation: <model>') were cut at its left edge, its tick labels
+    (−0.175, −0.150, ...) ran into each other, and the models' ROC legend lay on the curves."""
+    with EXAMPLE.open(newline="") as stream:
+        rows = list(csv.DictReader(stream))
+    actual = [row["actual"] for row in rows]
+    models = ("logistic", "bayes", "tree")
+    predicted = {f"{LONG}_{m}": [row[m] for row in rows] for m in models}
+    scores = {f"{LONG}_{m}": [float(row[f"{m}_score"]) for row in rows] for m in models}
     comparison = compare(
-        actual, predicted, scores=scores, positive=1, replicates=50, permutations=19, seed=0
+        actual,
+        predicted,
+        scores=scores,
+        positive="malignant",
+        replicates=1000,
+        permutations=19,
+        seed=0,
     )
     compare_plots.forest_svg(comparison)
     compare_plots.roc_models_svg(comparison)

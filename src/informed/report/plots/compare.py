@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from matplotlib.ticker import MaxNLocator
+
 from informed.inference.comparison import Comparison, measure_title
 from informed.measures import MEASURES
 from informed.ranking import roc_curve, undefined_reason
@@ -139,7 +141,7 @@ def forest_svg(comparison: Comparison, *, name: str = "plot-forest") -> str:
     height = 1.0 + 0.28 * len(rows)
     with style(name):
         # the left margin grows to the longest row label when the figure is fitted (`svg`)
-        figure = sized_figure(4.2, height, left=0.3, right=0.25, bottom=0.6, top=0.4)
+        figure = sized_figure(5.0, height, left=0.3, right=0.25, bottom=0.6, top=0.4)
         axes = figure.subplots()
         axes.axvline(0.0, color=GREY, linewidth=1, linestyle="--", gid="zero")
         labels = []
@@ -170,6 +172,7 @@ def forest_svg(comparison: Comparison, *, name: str = "plot-forest") -> str:
         axes.set_yticklabels(labels)
         axes.set_ylim(-0.6, len(rows) - 0.4)
         axes.grid(axis="y", visible=False)
+        axes.xaxis.set_major_locator(MaxNLocator(nbins=6))  # "−0.125" needs room
         axes.set_xlabel(
             f"model − {short_label(comparison.reference, 24)} "
             f"({100 * comparison.level:g} % paired bootstrap interval)"
