@@ -218,6 +218,17 @@ def test_heat_map_of_many_long_labels_fits(drawn: list[Drawn]) -> None:
     check_layout(drawn)
 
 
+@pytest.mark.parametrize("length", [6, 9, 11, 12, 18])
+def test_heat_map_column_names_never_meet(length: int, drawn: list[Drawn]) -> None:
+    """Four labels: written level when they fit their cells, slanted when not; either way
+    no two names on one another and all inside the figure."""
+    labels = [f"{k}{'m' * (length - 1)}" for k in range(4)]
+    actual = np.repeat(labels, [40, 30, 20, 10])
+    table = Table.from_labels(actual=actual, predicted=np.roll(actual, 7))
+    table_plots.contingency_svg(table, payoff(table), table.predicted, table.actual)
+    check_layout(drawn)
+
+
 def test_comparison_plots_of_long_model_names_fit(drawn: list[Drawn]) -> None:
     """The three classifiers of examples/three_models.csv, renamed long: the forest plot's
     row labels ('Matthews correlation: <model>') were cut at its left edge, its tick labels

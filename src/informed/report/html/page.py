@@ -91,6 +91,10 @@ th, td { border-bottom: 1px solid var(--line); padding: 4px 9px; text-align: lef
   vertical-align: top; }
 thead th { background: var(--soft); border-bottom: 2px solid var(--line);
   vertical-align: bottom; }
+.scroll tr > th:first-child { position: sticky; left: 0; z-index: 1; background: #fff;
+  box-shadow: inset -1px 0 0 var(--line); }
+.scroll thead tr > th:first-child { background: var(--soft); }
+.scroll tr.total > th:first-child { background: #fbfbfc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.num { white-space: nowrap; }
 td.nowrap { white-space: nowrap; }

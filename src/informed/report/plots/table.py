@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
 from informed.labels import Label, keyed
@@ -130,14 +132,7 @@ def contingency_svg(
                         color=colour,
                         in_layout=False,
                     )
-        rotate = len(columns) > 6 or any(len(str(c)) > 6 for c in columns)
-        axes.set_xticks(
-            range(len(columns)),
-            [short_label(c) for c in columns],
-            rotation=35 if rotate else 0,
-            ha="right" if rotate else "center",
-            rotation_mode="anchor",
-        )
+        axes.set_xticks(range(len(columns)), [short_label(c) for c in columns])
         axes.set_yticks(range(len(rows)), [short_label(r) for r in rows])
         axes.tick_params(length=0)
         for spine in axes.spines.values():
@@ -145,8 +140,21 @@ def contingency_svg(
         axes.set_xlabel("actual class")
         axes.set_ylabel("predicted label")
         axes.set_title(title)
-
+        names = axes.get_xticklabels()
+        if len(columns) > 6 or _crowded(figure, names):  # slanted when level ones would meet
+            for name_text in names:
+                name_text.set(rotation=35, ha="right", rotation_mode="anchor")
         return svg(figure, name, title)
+
+
+def _crowded(figure: Figure, names: Sequence[Text]) -> bool:
+    """Whether any two of the level column `names` would touch, as the renderer lays out
+    `figure` (a 6 % gap kept between neighbours)."""
+    if len(names) < 2:
+        return False
+    measurable(figure).draw_without_rendering()
+    boxes = [name.get_window_extent() for name in names]
+    return any(right.x0 - left.x1 < 0.06 * left.width for left, right in pairwise(boxes))
 
 
 def _points(
