@@ -83,6 +83,8 @@ window.addEventListener("load", () => {
     return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height};
   };
   const out = {height: page.scrollHeight, width: page.scrollWidth, figures: {}};
+  out.longest = Math.max(0, ...[...document.querySelectorAll("th.long")].map(
+    (cell) => cell.getBoundingClientRect().width));
   for (const figure of document.querySelectorAll("figure")) {
     const svg = figure.querySelector("svg");
     const style = getComputedStyle(figure);
@@ -382,7 +384,7 @@ window.addEventListener("load", () => {
     const r = range.getBoundingClientRect();
     return vertical ? r.left : r.top;
   };
-  for (const cell of document.querySelectorAll("th.label")) {
+  for (const cell of document.querySelectorAll("th.label:not(.long)")) {
     const vertical = cell.classList.contains("vertical");
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -396,6 +398,8 @@ window.addEventListener("load", () => {
       }
     }
   }
+  out.longest = Math.max(0, ...[...document.querySelectorAll("th.long")].map(
+    (cell) => cell.getBoundingClientRect().width));
   for (const figure of document.querySelectorAll("figure")) {
     out.figures[figure.id] = [...figure.querySelectorAll("svg")].map((svg) => {
       const r = svg.getBoundingClientRect();
@@ -415,12 +419,15 @@ NARROW_FRAME = """<!DOCTYPE html><html><body style="margin:0">
 </body></html>"""
 
 
+VERY_LONG = "a_label_longer_than_any_column_should_be_" * 2  # may wrap inside a word
+
+
 @pytest.fixture(scope="module")
 def long_labels(browser: Browser) -> Path:
     """A report whose labels are long single words (as "malignant" or "category_105_x"):
     eight of them, so that the contingency table writes its column labels upwards."""
     rng = np.random.default_rng(5)
-    labels = [f"category_{k:03d}_{'x' * k}" for k in range(8)] + ["malignant"]
+    labels = [f"category_{k:03d}_{'x' * k}" for k in range(8)] + ["malignant", VERY_LONG]
     actual = rng.choice(labels, size=900)
     predicted = np.where(rng.random(900) < 0.8, actual, rng.choice(labels, size=900))
     evaluation = evaluate(Table.from_labels(actual=actual, predicted=predicted))
@@ -453,6 +460,8 @@ def test_nothing_wider_than_a_phone(
     assert found["scrollWidth"] <= NARROW, found["overflowing"][:10]
     assert found["overflowing"] == []
     assert found["figures"], "no figure"
+    if which == "long_labels":  # a very long label keeps the numbers of its row in view
+        assert 0 < found["longest"] <= NARROW / 2, found["longest"]
     for element_id, boxes in found["figures"].items():
         for left, right, width in boxes:
             assert left >= 0 and right <= NARROW and width >= 150, (element_id, left, right)

@@ -11,7 +11,13 @@ from __future__ import annotations
 import math
 
 from informed.inference.comparison import TEST_NAMES, Comparison, measure_title
-from informed.report.html.markup import escaped, figure_element, number, value_cell
+from informed.report.html.markup import (
+    escaped,
+    figure_element,
+    label_css,
+    number,
+    value_cell,
+)
 from informed.report.plots.compare import forest_svg, model_colour, roc_models_svg
 
 __all__ = ["COMPARISON_SOURCES", "comparison_section"]
@@ -41,7 +47,7 @@ def _leaderboard(comparison: Comparison) -> str:
         )
         rows.append(
             f'<tr data-model="{escaped(name)}"><td class="num">{model.rank}</td>'
-            f'<th class="label" scope="row"><span style="white-space:nowrap">'
+            f'<th class="{label_css(name)}" scope="row"><span class="swatched">'
             f"{_swatch(model.rank)}{escaped(name)}</span></th>"
             f"{cells}</tr>"
         )
@@ -61,7 +67,8 @@ def _thresholds(comparison: Comparison) -> str:
         how = f"best {measure_title(point.measure)}" if point.chosen_by == "best" else "given"
         cells = "".join(f'<td class="num">{c:,g}</td>' for c in (tp, fp, fn, tn))
         rows.append(
-            f'<tr data-model="{escaped(name)}"><th class="label" scope="row">{escaped(name)}</th>'
+            f'<tr data-model="{escaped(name)}">'
+            f'<th class="{label_css(name)}" scope="row">{escaped(name)}</th>'
             f'<td class="num">{point.threshold:.6g}</td><td>{escaped(how)}</td>{cells}</tr>'
         )
     if not rows:
@@ -88,7 +95,7 @@ def _differences(comparison: Comparison) -> str:
                 verdict = "includes 0"
             rows.append(
                 f'<tr data-model="{escaped(name)}" data-measure="{escaped(measure)}">'
-                f'<th class="label" scope="row">{escaped(name)}</th>'
+                f'<th class="{label_css(name)}" scope="row">{escaped(name)}</th>'
                 f"<td>{escaped(measure_title(measure))}</td>"
                 f"{value_cell(interval.estimate, interval.reason)}"
                 f"{value_cell(interval.low, interval.reason)}"
@@ -125,7 +132,8 @@ def _tests(comparison: Comparison) -> str:
                 shown = "undefined"
             cells.append(f'<td class="num" data-test="{key}" title="{escaped(title)}">{shown}</td>')
         rows.append(
-            f'<tr data-model="{escaped(name)}"><th class="label" scope="row">{escaped(name)}</th>'
+            f'<tr data-model="{escaped(name)}">'
+            f'<th class="{label_css(name)}" scope="row">{escaped(name)}</th>'
             f"{''.join(cells)}</tr>"
         )
     how = (

@@ -24,6 +24,7 @@ from informed.report.html.markup import (
     count,
     escaped,
     figure_element,
+    label_css,
     note_cell,
     number,
     percent,
@@ -188,7 +189,8 @@ def _contingency(evaluation: Evaluation, pay: Payoff, shown: Sequence[Label], li
             css = "num diagonal" if keyed(table.predicted[i]) == keyed(table.actual[j]) else "num"
             cells.append(f'<td class="{css}">{count(counts[k][m])}</td>')
         body.append(
-            f'<tr><th class="label">{escaped(table.predicted[i])}</th>{"".join(cells)}'
+            f'<tr><th class="{label_css(table.predicted[i])}">{escaped(table.predicted[i])}</th>'
+            f"{''.join(cells)}"
             f'<td class="num total">{count(row_totals[k])}</td></tr>'
         )
     totals = "".join(f'<td class="num">{count(col_totals[m])}</td>' for m in range(len(cols)))
@@ -250,7 +252,8 @@ def _payoff_table(pay: Payoff, shown: Sequence[Label]) -> str:
         cells = "".join(value_cell(float(v)) for v in block[k])
         reason = "no fair odds: the label is never (or always) the real class"
         body.append(
-            f'<tr data-label="{escaped(pay.labels[i])}"><th class="label">{escaped(pay.labels[i])}'
+            f'<tr data-label="{escaped(pay.labels[i])}">'
+            f'<th class="{label_css(pay.labels[i])}">{escaped(pay.labels[i])}'
             f"</th>{cells}{value_cell(float(pay.won[i]), reason)}"
             f"{value_cell(float(pay.weighted[i]), reason)}</tr>"
         )
@@ -339,7 +342,8 @@ def _per_label(evaluation: Evaluation, shown: Sequence[Label]) -> str:
         reasons = evaluation.per_label_reasons.get(label, {})
         cells = "".join(value_cell(values[n], reasons.get(n)) for n in PER_LABEL)
         rows.append(
-            f'<tr data-label="{escaped(label)}"><th class="label">{escaped(label)}</th>{cells}'
+            f'<tr data-label="{escaped(label)}">'
+            f'<th class="{label_css(label)}">{escaped(label)}</th>{cells}'
             f'<td class="small nowrap">{_bias_diagnosis(values)}</td></tr>'
         )
         undefined = [n for n in PER_LABEL if n in reasons]

@@ -104,6 +104,9 @@ td.diagonal { background: #eaf3fb; }
 td.undefined, span.undefined { color: var(--bad); }
 td.neg { color: var(--bad); }
 th.label { font-weight: 600; overflow-wrap: normal; word-break: normal; hyphens: manual; }
+th.long { overflow-wrap: anywhere; min-width: 12em; }  /* after th.label: it wins */
+.swatched { white-space: nowrap; }
+.long .swatched { white-space: normal; }
 th.vertical { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap;
   text-align: left; vertical-align: bottom; padding: 9px 4px; }
 td.text { min-width: 16em; }
