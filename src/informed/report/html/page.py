@@ -110,6 +110,7 @@ th.long { overflow-wrap: anywhere; min-width: 12em; }  /* after th.label: it win
 th.vertical { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap;
   text-align: left; vertical-align: bottom; padding: 9px 4px; }
 td.text { min-width: 16em; }
+#measures-table td.small:not(:empty), #ranking-table td.small:not(:empty) { min-width: 11em; }
 .formula { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.82rem; }
 .figures { display: grid;
   grid-template-columns: repeat(auto-fit, minmax(min(440px, 100%), 1fr));
