@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -229,12 +230,16 @@ def test_heat_map_column_names_never_meet(length: int, drawn: list[Drawn]) -> No
     check_layout(drawn)
 
 
+def _example() -> list[dict[str, str]]:
+    with EXAMPLE.open(newline="") as stream:
+        return list(csv.DictReader(stream))
+
+
 def test_comparison_plots_of_long_model_names_fit(drawn: list[Drawn]) -> None:
     """The three classifiers of examples/three_models.csv, renamed long: the forest plot's
     row labels ('Matthews correlation: <model>') were cut at its left edge, its tick labels
     (−0.175, −0.150, ...) ran into each other, and the models' ROC legend lay on the curves."""
-    with EXAMPLE.open(newline="") as stream:
-        rows = list(csv.DictReader(stream))
+    rows = _example()
     actual = [row["actual"] for row in rows]
     models = ("logistic", "bayes", "tree")
     predicted = {f"{LONG}_{m}": [row[m] for row in rows] for m in models}
@@ -251,3 +256,30 @@ def test_comparison_plots_of_long_model_names_fit(drawn: list[Drawn]) -> None:
     compare_plots.forest_svg(comparison)
     compare_plots.roc_models_svg(comparison)
     check_layout(drawn)
+
+
+def test_points_at_the_edge_of_the_plane_are_drawn_whole() -> None:
+    """A classifier's point at (fallout 0, recall 1) or near it sits on the axes' edge:
+    its marker is not clipped to the axes (half a diamond before), in either ROC plot."""
+    ranking = Ranking.from_scores(
+        actual=[1, 1, 0, 0, 1, 0], scores=[0.9, 0.8, 0.7, 0.3, 0.2, 0.1], positive=1
+    )
+    page = ranking_plots.roc_svg(
+        ranking, operating_point=(0.0, 1.0), threshold=ranking.best_threshold()
+    )
+    for gid in ("operating-point", "threshold"):
+        group = re.search(rf'<g id="plot-roc-{gid}">(.*?)</g>', page, re.DOTALL)
+        assert group is not None and "clip-path" not in group[1], gid
+    rows, models = _example(), ("logistic", "tree")  # logistic's point: (0.0028, 0.934)
+    comparison = compare(
+        [row["actual"] for row in rows],
+        {m: [row[m] for row in rows] for m in models},
+        scores={m: [float(row[f"{m}_score"]) for row in rows] for m in models},
+        positive="malignant",
+        replicates=20,
+        permutations=9,
+        seed=0,
+    )
+    page = compare_plots.roc_models_svg(comparison)
+    group = re.search(r'<g id="plot-compare-roc-point-1">(.*?)</g>', page, re.DOTALL)
+    assert group is not None and "clip-path" not in group[1]

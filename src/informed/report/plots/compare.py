@@ -91,6 +91,7 @@ def roc_models_svg(comparison: Comparison, *, name: str = "plot-compare-roc") ->
                     color=colour,
                     label=label if ranking is None else None,
                     gid=f"point-{model.rank}",
+                    clip_on=False,  # whole, also at the edge of the plane
                 )
                 marked = marked or ranking is not None
         if marked:

@@ -162,6 +162,7 @@ def roc_svg(
                 color=RED,
                 label="evaluated predictions",
                 gid="operating-point",
+                clip_on=False,  # whole, also at the edge of the plane
             )
         if threshold is not None and not math.isnan(threshold.threshold):
             how = (
@@ -180,6 +181,7 @@ def roc_svg(
                 color=GREEN,
                 label=f"score ≥ {threshold.threshold:.4g} ({how})",
                 gid="threshold",
+                clip_on=False,
             )
         axes.set_xlim(fallout.low - 0.01, fallout.high + 0.01)
         axes.set_ylim(recall.low - 0.01, recall.high + 0.01)
