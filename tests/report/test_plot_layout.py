@@ -140,6 +140,13 @@ def _check_figure(item: Drawn) -> None:
             assert _inside(box, figure.bbox), (item.name, text.get_text(), box, figure.bbox)
         for labels in _tick_labels(axes):
             _apart(item.name, labels, renderer)
+        # texts in the plot (names of points, bar labels, cell counts) never on one another
+        # nor on the title
+        notes = [t for t in [axes.title, *axes.texts] if t.get_visible() and t.get_text().strip()]
+        boxes = [t.get_window_extent(renderer) for t in notes]
+        for i, box in enumerate(boxes):
+            for j in range(i + 1, len(boxes)):
+                assert not box.overlaps(boxes[j]), (item.name, notes[i], notes[j])
         legend = axes.get_legend()
         if legend is not None:
             box = legend.get_window_extent(renderer)

@@ -326,6 +326,8 @@ def lift_svg(ranking: Ranking, *, bins: int = 10, name: str = "plot-lift") -> st
             )
             for text in texts:
                 text.set_bbox({"facecolor": "white", "edgecolor": "none", "pad": 0.6})
+                if bins > 10:  # upright, the labels of narrow bars would run into each other
+                    text.set(rotation=90, va="bottom", ha="center")
         step = max(1, bins // 10)
         ticks = position[::step]
         axes.set_xticks(ticks, [f"{100 * b / bins:.3g} %" for b in ticks.tolist()])
@@ -333,7 +335,8 @@ def lift_svg(ranking: Ranking, *, bins: int = 10, name: str = "plot-lift") -> st
         axes.set_ylabel("lift = bin's rate of positives / overall rate")
         axes.set_title(title)
         finite = [v for v in [*table.lift, *table.cumulative_lift] if math.isfinite(v)]
-        axes.set_ylim(0.0, max([1.0, *finite]) * 1.12)  # room for the bars' labels
+        room = 1.12 if bins <= 10 else 1.22  # room above the bars for their labels
+        axes.set_ylim(0.0, max([1.0, *finite]) * room)
         axes.grid(axis="x", visible=False)
         legend_below(axes, columns=3)
         return svg(figure, name, title)
