@@ -237,6 +237,17 @@ def test_heat_map_column_names_never_meet(length: int, drawn: list[Drawn]) -> No
     check_layout(drawn)
 
 
+@pytest.mark.parametrize("size", [3, 10, 12])
+def test_heat_map_cells_hold_their_numbers(size: int, drawn: list[Drawn]) -> None:
+    """Counts in the hundred thousands and payoffs (up to 12 labels) stay apart from their
+    neighbours' in every cell size."""
+    rng = np.random.default_rng(size)
+    counts = rng.integers(1_000_000, 99_999_999, size=(size, size))
+    table = Table.from_counts(counts, rows="predicted", labels=[f"c{k}" for k in range(size)])
+    table_plots.contingency_svg(table, payoff(table), table.predicted, table.actual)
+    check_layout(drawn)
+
+
 def _example() -> list[dict[str, str]]:
     with EXAMPLE.open(newline="") as stream:
         return list(csv.DictReader(stream))
@@ -290,3 +301,19 @@ def test_points_at_the_edge_of_the_plane_are_drawn_whole() -> None:
     page = compare_plots.roc_models_svg(comparison)
     group = re.search(r'<g id="plot-compare-roc-point-1">(.*?)</g>', page, re.DOTALL)
     assert group is not None and "clip-path" not in group[1]
+
+
+def test_counts_too_wide_for_their_cell_are_rounded_and_said_so() -> None:
+    """Twelve labels, cells half an inch wide: 12,345,678 is written 12.3M and the axis
+    title says so; three labels of counts below a million are written in full."""
+    counts = np.full((12, 12), 7)
+    counts[0, 0] = 12_345_678
+    table = Table.from_counts(counts, rows="predicted", labels=[f"c{k}" for k in range(12)])
+    page = table_plots.contingency_svg(table, payoff(table), table.predicted, table.actual)
+    assert ">12.3M<" in page and "12,345,678" not in page
+    assert "counts to 3 digits: k thousand, M million" in page
+    small = Table.from_counts(
+        [[999_999, 5, 0], [1, 400_000, 2], [0, 3, 77]], rows="predicted", labels=["a", "b", "c"]
+    )
+    page = table_plots.contingency_svg(small, payoff(small), small.predicted, small.actual)
+    assert ">999,999<" in page and ">400,000<" in page and "counts to 3 digits" not in page

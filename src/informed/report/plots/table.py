@@ -46,8 +46,17 @@ def _index(labels: Sequence[Label]) -> dict[tuple[str, Label], int]:
     return {keyed(x): i for i, x in enumerate(labels)}
 
 
-def _count_text(value: float) -> str:
-    return f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
+def _count_text(value: float, room: float) -> str:
+    """A cell's count, written in full if it fits `room` characters, else to three
+    significant digits with k, M or G (the tables above give it in full)."""
+    full = f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
+    if len(full) <= room:
+        return full
+    size = abs(float(value))
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if size >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
 
 
 def contingency_svg(
@@ -85,6 +94,9 @@ def contingency_svg(
     width = min(max(3.0 + cell * len(columns), 5.0), 12.5)
     height = min(max(2.0 + cell * len(rows), 3.2), 12.0)
     big = 12 if size <= 6 else (10 if size <= PAYOFF_IN_CELLS else 9)
+    # characters of bold digits (0.64 em wide) that fit 95 % of a cell's width
+    room = 0.95 * cell * 72.0 / (0.64 * big)
+    rounded = any(_count_text(v, room) != _count_text(v, math.inf) for line in counts for v in line)
     with style(name):
         figure = Figure(figsize=(width, height), layout="constrained")
         axes = figure.subplots()
@@ -113,7 +125,7 @@ def contingency_svg(
                 axes.text(
                     j,
                     i - 0.13 if with_payoff else i,
-                    _count_text(count),
+                    _count_text(count, room),
                     ha="center",
                     va="center",
                     fontsize=big,
@@ -137,7 +149,11 @@ def contingency_svg(
         axes.tick_params(length=0)
         for spine in axes.spines.values():
             spine.set_visible(False)
-        axes.set_xlabel("actual class")
+        axes.set_xlabel(
+            "actual class (counts to 3 digits: k thousand, M million, G billion)"
+            if rounded
+            else "actual class"
+        )
         axes.set_ylabel("predicted label")
         axes.set_title(title)
         names = axes.get_xticklabels()
