@@ -7,6 +7,10 @@ no metadata, no namespace URLs, every ``id`` prefixed with the figure's name so 
 several plots can share one page, and the same bytes for the same input (a fixed hash
 salt, no date). Text stays text (``svg.fonttype = "none"``), so it is searchable and
 tested, and user labels are never read as mathtext.
+
+Nothing is cut and nothing covers the data: legends go under the axes (`legend_below`),
+and `svg` first grows the figure's margins until every text lies inside it (`fit`),
+measured by matplotlib's Agg renderer (`measurable`).
 """
 
 from __future__ import annotations
