@@ -171,7 +171,8 @@ def comparison_section(comparison: Comparison) -> str:
         f"Each model's difference from {reference}: the dot is the difference, the bar its "
         "paired bootstrap interval; a bar that misses 0 is a difference beyond resampling "
         "noise.",
-        wide=True,
+        # beside the ROC plot while about as tall; a long forest gets the page's width
+        wide=len(comparison.measures) * (len(comparison.models) - 1) > 24,
     )
     return (
         f"{intro}{_leaderboard(comparison)}{_thresholds(comparison)}"
