@@ -111,6 +111,7 @@ th.vertical { writing-mode: vertical-rl; transform: rotate(180deg); white-space:
   text-align: left; vertical-align: bottom; padding: 9px 4px; }
 td.text { min-width: 16em; }
 #measures-table td.small:not(:empty), #ranking-table td.small:not(:empty) { min-width: 11em; }
+#compare-differences td.small { white-space: nowrap; }
 .formula { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.82rem; }
 .figures { display: grid;
   grid-template-columns: repeat(auto-fit, minmax(min(440px, 100%), 1fr));
