@@ -83,6 +83,8 @@ window.addEventListener("load", () => {
     return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height};
   };
   const out = {height: page.scrollHeight, width: page.scrollWidth, figures: {}};
+  out.longest = Math.max(0, ...[...document.querySelectorAll("th.long")].map(
+    (cell) => cell.getBoundingClientRect().width));
   for (const figure of document.querySelectorAll("figure")) {
     const svg = figure.querySelector("svg");
     const style = getComputedStyle(figure);
@@ -356,3 +358,110 @@ def test_no_network_request(probe: Probe, rendered: Rendered) -> None:
     """No request from the report reached the proxy; the canary's requests did."""
     assert hosts(rendered.requests) - BROWSER_SERVICES == set(), rendered.requests
     assert {"canary.invalid", "secure-canary.invalid"} <= hosts(probe.requests), probe.requests
+
+
+NARROW = 420  # a phone's width in CSS pixels
+NARROW_PROBE = """<script>
+window.addEventListener("load", () => {
+  const width = document.documentElement.clientWidth;
+  const out = {width, scrollWidth: document.documentElement.scrollWidth, overflowing: [],
+               broken: [], figures: {}};
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
+    + (e.className && typeof e.className === "string" ? "." + e.className : "");
+  // wide tables scroll inside their .scroll box; nothing else may reach past the window
+  for (const element of document.body.querySelectorAll("*")) {
+    if (element.closest(".scroll") && !element.classList.contains("scroll")) continue;
+    const r = element.getBoundingClientRect();
+    if (r.width && (r.right > width + 0.5 || r.left < -0.5)) {
+      out.overflowing.push([name(element), Math.round(r.left), Math.round(r.right)]);
+    }
+  }
+  // a label may wrap at a space or a slash, never between two letters or digits of a word
+  const line = (node, i, vertical) => {
+    const range = document.createRange();
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    const r = range.getBoundingClientRect();
+    return vertical ? r.left : r.top;
+  };
+  for (const cell of document.querySelectorAll("th.label:not(.long)")) {
+    const vertical = cell.classList.contains("vertical");
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.data;
+      for (let i = 1; i < text.length; i++) {
+        if (/\\w/.test(text[i - 1]) && /\\w/.test(text[i])
+            && Math.abs(line(node, i - 1, vertical) - line(node, i, vertical)) > 2) {
+          out.broken.push(cell.textContent);
+          break;
+        }
+      }
+    }
+  }
+  out.longest = Math.max(0, ...[...document.querySelectorAll("th.long")].map(
+    (cell) => cell.getBoundingClientRect().width));
+  for (const figure of document.querySelectorAll("figure")) {
+    out.figures[figure.id] = [...figure.querySelectorAll("svg")].map((svg) => {
+      const r = svg.getBoundingClientRect();
+      return [Math.round(r.left), Math.round(r.right), Math.round(r.width)];
+    });
+  }
+  parent.postMessage(JSON.stringify(out), "*");
+});
+</script>"""
+# Headless Chromium lays a page out at least 500 px wide, whatever --window-size says: the
+# report is measured in a 420 px frame, and its probe posts what it found to this page.
+NARROW_FRAME = """<!DOCTYPE html><html><body style="margin:0">
+<iframe src="{src}" style="width:{width}px;height:1000px;border:0"></iframe>
+<pre id="narrow-probe"></pre>
+<script>addEventListener("message", (event) => {{
+  document.getElementById("narrow-probe").textContent = event.data; }});</script>
+</body></html>"""
+
+
+VERY_LONG = "a_label_longer_than_any_column_should_be_" * 2  # may wrap inside a word
+
+
+@pytest.fixture(scope="module")
+def long_labels(browser: Browser) -> Path:
+    """A report whose labels are long single words (as "malignant" or "category_105_x"):
+    eight of them, so that the contingency table writes its column labels upwards."""
+    rng = np.random.default_rng(5)
+    labels = [f"category_{k:03d}_{'x' * k}" for k in range(8)] + ["malignant", VERY_LONG]
+    actual = rng.choice(labels, size=900)
+    predicted = np.where(rng.random(900) < 0.8, actual, rng.choice(labels, size=900))
+    evaluation = evaluate(Table.from_labels(actual=actual, predicted=predicted))
+    path = browser.folder / "long-labels.html"
+    write_html_report(path, evaluation, source="long labels.csv")
+    return path
+
+
+@pytest.mark.parametrize("which", ["report", "long_labels"])
+def test_nothing_wider_than_a_phone(
+    which: str, browser: Browser, request: pytest.FixtureRequest
+) -> None:
+    """At 420 px wide, no element reaches past the window (wide tables scroll in their own
+    box), every plot is shrunk to the window, and no label is broken inside a word.
+
+    The probe marks a label broken when two letters or digits next to each other lie on
+    two lines; the same page with the earlier rule (`overflow-wrap: anywhere` on label
+    cells, figures at least 440 px wide) fails every assertion here."""
+    page: Path = request.getfixturevalue(which)
+    probed = page.with_name(f"probed-{page.name}")
+    probed.write_text(page.read_text(encoding="utf-8").replace("</body>", NARROW_PROBE + "</body>"))
+    frame = page.with_name(f"narrow-{page.name}")
+    frame.write_text(NARROW_FRAME.format(src=probed.name, width=NARROW), encoding="utf-8")
+    run = browser.run(
+        frame.as_uri(), "--window-size=800,1000", "--virtual-time-budget=5000", "--dump-dom"
+    )
+    found: dict[str, Any] = json.loads(parse(run.stdout).by_id("narrow-probe").text())
+    assert found["width"] == NARROW, found["width"]
+    assert found["broken"] == [], found["broken"]
+    assert found["scrollWidth"] <= NARROW, found["overflowing"][:10]
+    assert found["overflowing"] == []
+    assert found["figures"], "no figure"
+    if which == "long_labels":  # a very long label keeps the numbers of its row in view
+        assert 0 < found["longest"] <= NARROW / 2, found["longest"]
+    for element_id, boxes in found["figures"].items():
+        for left, right, width in boxes:
+            assert left >= 0 and right <= NARROW and width >= 150, (element_id, left, right)

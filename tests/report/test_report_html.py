@@ -21,6 +21,7 @@ from informed import MEASURES, Table, evaluate
 from informed.inference import Bootstrap, bootstrap
 from informed.ranking import Ranking, auc, lift_table, pem, pem_areas, summarize_ranking
 from informed.report.html import FIGURES, html_report, write_html_report
+from informed.report.html.markup import LONG_LABEL, label_css
 from informed.report.references import REFERENCES, cited
 from informed.table import Evaluation, payoff
 
@@ -424,3 +425,37 @@ def test_argument_types(binary: Evaluation) -> None:
         html_report(ranking=[0.5, 0.2])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"`intervals` must be a Bootstrap .* got dict"):
         html_report(binary, intervals={"informedness": [0.1, 0.2]})  # type: ignore[arg-type]
+
+
+def test_label_cells_never_break_inside_a_word(both: str) -> None:
+    """The page's style lets a label wrap at a space only: `overflow-wrap: anywhere` (or
+    `word-break: break-all`) on label cells split "malignant" as "maligna / nt" in a
+    narrow column. Only a label longer than LONG_LABEL characters (class "long") may
+    wrap inside a word, in a column at least 12 em wide. (The browser test measures the
+    lines in Chromium.)"""
+    style = both.split("<style>", 1)[1].split("</style>", 1)[0]
+    rules = [r.strip() for r in style.split("}") if r.strip().startswith("th.label")]
+    assert rules, "no rule for th.label"
+    for rule in rules:
+        assert "anywhere" not in rule and "break-all" not in rule, rule
+        assert "overflow-wrap: normal" in rule and "word-break: normal" in rule, rule
+    (long,) = [r.strip() for r in style.split("}") if r.strip().startswith("th.long {")]
+    assert "min-width: 12em" in long
+    assert label_css("m" * LONG_LABEL) == "label"
+    assert label_css("m" * (LONG_LABEL + 1)) == "label long"
+
+
+def test_many_long_column_labels_are_written_upwards() -> None:
+    """Eight labels of 12 characters or more: the column labels of the contingency and
+    payoff tables are written upwards, a column as narrow as its numbers; two short
+    labels stay across."""
+    labels = [f"category_{k:03d}" for k in range(8)]
+    actual = np.repeat(labels, 10)
+    many = parse(html_report(evaluate(Table.from_labels(actual=actual, predicted=actual))))
+    few = parse(html_report(evaluate(Table.binary(tp=21, fp=14, fn=9, tn=56), positive="+")))
+    for table_id in ("contingency-table", "payoff-table"):
+        heads = many.by_id(table_id).find("thead").find_all("th")
+        upwards = [c.text() for c in heads if "vertical" in c.attrs.get("class", "").split()]
+        assert upwards == labels, table_id
+        heads = few.by_id(table_id).find("thead").find_all("th")
+        assert not [c for c in heads if "vertical" in c.attrs.get("class", "")], table_id

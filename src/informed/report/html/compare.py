@@ -11,7 +11,13 @@ from __future__ import annotations
 import math
 
 from informed.inference.comparison import TEST_NAMES, Comparison, measure_title
-from informed.report.html.markup import escaped, figure_element, number, value_cell
+from informed.report.html.markup import (
+    escaped,
+    figure_element,
+    label_css,
+    number,
+    value_cell,
+)
 from informed.report.plots.compare import forest_svg, model_colour, roc_models_svg
 
 __all__ = ["COMPARISON_SOURCES", "comparison_section"]
@@ -41,7 +47,7 @@ def _leaderboard(comparison: Comparison) -> str:
         )
         rows.append(
             f'<tr data-model="{escaped(name)}"><td class="num">{model.rank}</td>'
-            f'<th class="label" scope="row"><span style="white-space:nowrap">'
+            f'<th class="{label_css(name)}" scope="row"><span class="swatched">'
             f"{_swatch(model.rank)}{escaped(name)}</span></th>"
             f"{cells}</tr>"
         )
@@ -61,17 +67,19 @@ def _thresholds(comparison: Comparison) -> str:
         how = f"best {measure_title(point.measure)}" if point.chosen_by == "best" else "given"
         cells = "".join(f'<td class="num">{c:,g}</td>' for c in (tp, fp, fn, tn))
         rows.append(
-            f'<tr data-model="{escaped(name)}"><th class="label" scope="row">{escaped(name)}</th>'
+            f'<tr data-model="{escaped(name)}">'
+            f'<th class="{label_css(name)}" scope="row">{escaped(name)}</th>'
             f'<td class="num">{point.threshold:.6g}</td><td>{escaped(how)}</td>{cells}</tr>'
         )
     if not rows:
         return ""
     return (
         '<h3>Where the scores were cut</h3><p class="small">A score at least the threshold '
-        'predicts the positive class.</p><table id="compare-thresholds"><thead><tr>'
-        '<th>model</th><th class="num">threshold</th><th>chosen</th><th class="num">tp</th>'
-        '<th class="num">fp</th><th class="num">fn</th><th class="num">tn</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        'predicts the positive class.</p><div class="scroll"><table id="compare-thresholds">'
+        '<thead><tr><th>model</th><th class="num">threshold</th><th>chosen</th>'
+        '<th class="num">tp</th><th class="num">fp</th><th class="num">fn</th>'
+        '<th class="num">tn</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
@@ -87,7 +95,7 @@ def _differences(comparison: Comparison) -> str:
                 verdict = "includes 0"
             rows.append(
                 f'<tr data-model="{escaped(name)}" data-measure="{escaped(measure)}">'
-                f'<th class="label" scope="row">{escaped(name)}</th>'
+                f'<th class="{label_css(name)}" scope="row">{escaped(name)}</th>'
                 f"<td>{escaped(measure_title(measure))}</td>"
                 f"{value_cell(interval.estimate, interval.reason)}"
                 f"{value_cell(interval.low, interval.reason)}"
@@ -124,7 +132,8 @@ def _tests(comparison: Comparison) -> str:
                 shown = "undefined"
             cells.append(f'<td class="num" data-test="{key}" title="{escaped(title)}">{shown}</td>')
         rows.append(
-            f'<tr data-model="{escaped(name)}"><th class="label" scope="row">{escaped(name)}</th>'
+            f'<tr data-model="{escaped(name)}">'
+            f'<th class="{label_css(name)}" scope="row">{escaped(name)}</th>'
             f"{''.join(cells)}</tr>"
         )
     how = (
@@ -135,8 +144,8 @@ def _tests(comparison: Comparison) -> str:
     return (
         f"<h3>Paired tests against {escaped(comparison.reference)}</h3>"
         f'<p class="small">p-values, {how}; the raw value is in each cell\'s title.</p>'
-        f'<table id="compare-tests"><thead><tr><th>model</th>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f'<div class="scroll"><table id="compare-tests"><thead><tr><th>model</th>{head}</tr>'
+        f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
@@ -162,7 +171,8 @@ def comparison_section(comparison: Comparison) -> str:
         f"Each model's difference from {reference}: the dot is the difference, the bar its "
         "paired bootstrap interval; a bar that misses 0 is a difference beyond resampling "
         "noise.",
-        wide=True,
+        # beside the ROC plot while about as tall; a long forest gets the page's width
+        wide=len(comparison.measures) * (len(comparison.models) - 1) > 24,
     )
     return (
         f"{intro}{_leaderboard(comparison)}{_thresholds(comparison)}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from informed._common import printable
 from informed.inference.design import design_note
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import Label, keyed
@@ -23,6 +24,7 @@ from informed.report.html.markup import (
     count,
     escaped,
     figure_element,
+    label_css,
     note_cell,
     number,
     percent,
@@ -48,6 +50,9 @@ would be too small to read their counts and payoffs."""
 MAX_SCATTER_LABELS = 2000
 """The per-label scatter draws at most this many labels (the most frequent): beyond, the
 points hide each other and the page grows by a path per label."""
+
+VERTICAL_AFTER, VERTICAL_LENGTH = 3, 6
+"""Column labels are written upwards past this many columns, if one is longer than this."""
 
 EVALUATION_SOURCES = ("Powers (2003)", *(m.source for m in MEASURES.values()))
 """The works the evaluation's sections cite, listed in full in the page's references."""
@@ -159,13 +164,24 @@ def _headline(evaluation: Evaluation, intervals: Bootstrap | None) -> str:
     return f'<p>Beyond chance, {scope}.</p><div class="cards">{"".join(cards)}</div>'
 
 
+def _column_heads(labels: Sequence[Label]) -> str:
+    """The <th> of each column's label: written upwards when the table has more than
+    `VERTICAL_AFTER` columns and a label longer than `VERTICAL_LENGTH` characters, so
+    that a column is as narrow as its numbers and no label is broken inside a word."""
+    vertical = len(labels) > VERTICAL_AFTER and any(
+        len(printable(x)) > VERTICAL_LENGTH for x in labels
+    )
+    css = "num label vertical" if vertical else "num label"
+    return "".join(f'<th class="{css}" scope="col">{escaped(x)}</th>' for x in labels)
+
+
 def _contingency(evaluation: Evaluation, pay: Payoff, shown: Sequence[Label], limit: int) -> str:
     table = evaluation.table
     keep = {keyed(x) for x in shown}
     rows = [i for i, x in enumerate(table.predicted) if keyed(x) in keep]
     cols = [j for j, x in enumerate(table.actual) if keyed(x) in keep]
     counts, row_totals, col_totals = table_block(table, rows, cols)
-    head = "".join(f'<th class="num label">{escaped(table.actual[j])}</th>' for j in cols)
+    head = _column_heads([table.actual[j] for j in cols])
     body = []
     for k, i in enumerate(rows):
         cells = []
@@ -173,7 +189,8 @@ def _contingency(evaluation: Evaluation, pay: Payoff, shown: Sequence[Label], li
             css = "num diagonal" if keyed(table.predicted[i]) == keyed(table.actual[j]) else "num"
             cells.append(f'<td class="{css}">{count(counts[k][m])}</td>')
         body.append(
-            f'<tr><th class="label">{escaped(table.predicted[i])}</th>{"".join(cells)}'
+            f'<tr><th class="{label_css(table.predicted[i])}">{escaped(table.predicted[i])}</th>'
+            f"{''.join(cells)}"
             f'<td class="num total">{count(row_totals[k])}</td></tr>'
         )
     totals = "".join(f'<td class="num">{count(col_totals[m])}</td>' for m in range(len(cols)))
@@ -229,13 +246,14 @@ def _payoff_table(pay: Payoff, shown: Sequence[Label]) -> str:
     keep = {keyed(x) for x in shown}
     index = [i for i, x in enumerate(pay.labels) if keyed(x) in keep]
     block = pay.block(index, index)
-    head = "".join(f'<th class="num label">{escaped(pay.labels[j])}</th>' for j in index)
+    head = _column_heads([pay.labels[j] for j in index])
     body = []
     for k, i in enumerate(index):
         cells = "".join(value_cell(float(v)) for v in block[k])
         reason = "no fair odds: the label is never (or always) the real class"
         body.append(
-            f'<tr data-label="{escaped(pay.labels[i])}"><th class="label">{escaped(pay.labels[i])}'
+            f'<tr data-label="{escaped(pay.labels[i])}">'
+            f'<th class="{label_css(pay.labels[i])}">{escaped(pay.labels[i])}'
             f"</th>{cells}{value_cell(float(pay.won[i]), reason)}"
             f"{value_cell(float(pay.weighted[i]), reason)}</tr>"
         )
@@ -282,7 +300,8 @@ def _measures(evaluation: Evaluation, intervals: Bootstrap | None) -> str:
             f'<tr data-measure="{name}"><th>{escaped(measure.title)}{aliases}</th>'
             f"{value_cell(value, reason)}{ci}"
             f'<td class="num">{value_range(measure.low, measure.high)}</td>'
-            f'<td class="num">{chance}</td><td><span class="formula">{escaped(measure.formula)}'
+            f'<td class="num">{chance}</td>'
+            f'<td class="text"><span class="formula">{escaped(measure.formula)}'
             f'</span><br><span class="alias">{escaped(measure.source)}</span></td>'
             f"{note_cell(reason)}</tr>"
         )
@@ -323,7 +342,8 @@ def _per_label(evaluation: Evaluation, shown: Sequence[Label]) -> str:
         reasons = evaluation.per_label_reasons.get(label, {})
         cells = "".join(value_cell(values[n], reasons.get(n)) for n in PER_LABEL)
         rows.append(
-            f'<tr data-label="{escaped(label)}"><th class="label">{escaped(label)}</th>{cells}'
+            f'<tr data-label="{escaped(label)}">'
+            f'<th class="{label_css(label)}">{escaped(label)}</th>{cells}'
             f'<td class="small nowrap">{_bias_diagnosis(values)}</td></tr>'
         )
         undefined = [n for n in PER_LABEL if n in reasons]
@@ -348,6 +368,8 @@ def _per_label(evaluation: Evaluation, shown: Sequence[Label]) -> str:
         "the grey lines cross. As B·pR(1 − pR) = M·pP(1 − pP), a label off the B = M diagonal "
         "is predicted at a rate (bias pP) other than its prevalence pR: a rare label above the "
         "diagonal is under-predicted, below it over-predicted. The star is the overall value. "
+        "The point of a label in the table above is named where the name fits without "
+        "covering another. "
         f"Sources: {escaped(informedness.source)}; {sentence(markedness.source)}"
     )
     drawn = None

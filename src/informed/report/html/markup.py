@@ -10,6 +10,7 @@ why a value is undefined, and the <figure> element that holds a plot, with its i
 from __future__ import annotations
 
 # the pieces the notebooks' views share, defined once low in the layers (informed._markup)
+from informed._common import printable
 from informed._markup import (
     bound,
     count,
@@ -27,6 +28,7 @@ __all__ = [
     "count",
     "escaped",
     "figure_element",
+    "label_css",
     "note_cell",
     "number",
     "percent",
@@ -57,3 +59,14 @@ def figure_element(key: str, svg: str, caption: str, *, wide: bool = False) -> s
     """The <figure> of plot `key` (id from `FIGURES`); `caption` is HTML; wide spans the grid."""
     css = ' class="wide"' if wide else ""
     return f'<figure id="{FIGURES[key]}"{css}>{svg}<figcaption>{caption}</figcaption></figure>'
+
+
+LONG_LABEL = 24
+"""A label longer than this many characters may wrap inside a word (in a column about 12
+em wide); a shorter one wraps at spaces only, and its column grows to hold its words."""
+
+
+def label_css(label: object) -> str:
+    """The class of a label's cell: "label", or "label long" past `LONG_LABEL` characters,
+    so that one very long name cannot push a table's numbers out of view."""
+    return "label long" if len(printable(label)) > LONG_LABEL else "label"

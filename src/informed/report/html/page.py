@@ -77,11 +77,22 @@ nav a { color: var(--accent); margin-right: 14px; text-decoration: none; }
   border-radius: 3px; }
 .meter .dot { position: absolute; top: -4px; width: 4px; height: 16px; margin-left: -2px;
   background: var(--accent); border-radius: 2px; }
-.scroll { overflow-x: auto; max-width: 100%; }
+.scroll { overflow-x: auto; max-width: 100%;
+  background: linear-gradient(to right, #fff 30%, #fff0),
+    linear-gradient(to left, #fff 30%, #fff0) 100% 0,
+    radial-gradient(farthest-side at 0 50%, #0003, #0000),
+    radial-gradient(farthest-side at 100% 50%, #0003, #0000) 100% 0;
+  background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 12px 100%, 12px 100%;
+  background-attachment: local, local, scroll, scroll; }
 table { border-collapse: collapse; margin: 6px 0 10px; font-size: 0.9rem; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 9px; text-align: left;
   vertical-align: top; }
-thead th { background: var(--soft); border-bottom: 2px solid var(--line); }
+thead th { background: var(--soft); border-bottom: 2px solid var(--line);
+  vertical-align: bottom; }
+.scroll tr > th:first-child { position: sticky; left: 0; z-index: 1; background: #fff;
+  box-shadow: inset -1px 0 0 var(--line); }
+.scroll thead tr > th:first-child { background: var(--soft); }
+.scroll tr.total > th:first-child { background: #fbfbfc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.num { white-space: nowrap; }
 td.nowrap { white-space: nowrap; }
@@ -90,13 +101,31 @@ td.total, th.total, tr.total td, tr.total th { background: #fbfbfc; font-weight:
 td.diagonal { background: #eaf3fb; }
 td.undefined, span.undefined { color: var(--bad); }
 td.neg { color: var(--bad); }
-th.label { min-width: 5em; max-width: 18em; overflow-wrap: anywhere; font-weight: 600; }
+th.label { font-weight: 600; overflow-wrap: normal; word-break: normal; hyphens: manual; }
+th.long { overflow-wrap: anywhere; min-width: 12em; }  /* after th.label: it wins */
+.swatched { white-space: nowrap; }
+.long .swatched { white-space: normal; }
+th.vertical { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap;
+  text-align: left; vertical-align: bottom; padding: 9px 4px; }
+td.text { min-width: 16em; }
+#measures-table td.small:not(:empty), #ranking-table td.small:not(:empty) { min-width: 11em; }
+#compare-differences td.small { white-space: nowrap; }
 .formula { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.82rem; }
-.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(440px, 1fr));
+.figures { display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(min(440px, 100%), 1fr));
   gap: 22px; margin: 14px 0; }
-figure { margin: 0; border: 1px solid var(--line); border-radius: 8px; padding: 10px; }
+figure { margin: 0; border: 1px solid var(--line); border-radius: 8px; padding: 10px;
+  min-width: 0; }
 figure.wide { grid-column: 1 / -1; }
-figure svg { display: block; height: auto; margin: 0 auto; }
+figure svg { display: block; max-width: 100%; height: auto; margin: 0 auto;
+  overflow: visible; }
+.pair { display: flex; flex-wrap: wrap; justify-content: center; gap: 8px; }
+.pair svg { flex: 1 1 340px; margin: 0; }
+@media (max-width: 600px) {
+  main { padding: 14px 12px 32px; }
+  figure { padding: 6px; }
+  nav a { display: inline-block; margin: 2px 12px 2px 0; }
+}
 figcaption { margin-top: 6px; }
 details { margin: 6px 0; }
 footer { margin-top: 40px; color: var(--muted); font-size: 0.85rem;

@@ -60,7 +60,7 @@ def _summary_rows(summary: RankingSummary) -> str:
             f"{value_cell(summary.values[name], reason)}"
             f'<td class="num">{value_range(measure.low, measure.high)}</td>'
             f'<td class="num">{chance}</td>'
-            f'<td><span class="formula">{escaped(measure.definition)}</span><br>'
+            f'<td class="text"><span class="formula">{escaped(measure.definition)}</span><br>'
             f'<span class="alias">{escaped(measure.source)}</span></td>'
             f"{note_cell(reason)}</tr>"
         )

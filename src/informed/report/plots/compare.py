@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from matplotlib.ticker import MaxNLocator
+
 from informed.inference.comparison import Comparison, measure_title
 from informed.measures import MEASURES
 from informed.ranking import roc_curve, undefined_reason
@@ -21,6 +23,7 @@ from informed.report.plots.figure import (
     ORANGE,
     RED,
     SKY,
+    legend_below,
     message_svg,
     named,
     short_label,
@@ -88,6 +91,7 @@ def roc_models_svg(comparison: Comparison, *, name: str = "plot-compare-roc") ->
                     color=colour,
                     label=label if ranking is None else None,
                     gid=f"point-{model.rank}",
+                    clip_on=False,  # whole, also at the edge of the plane
                 )
                 marked = marked or ranking is not None
         if marked:
@@ -106,7 +110,7 @@ def roc_models_svg(comparison: Comparison, *, name: str = "plot-compare-roc") ->
         axes.set_xlabel(named(fallout, "false positive rate"))
         axes.set_ylabel(named(recall, "true positive rate"))
         axes.set_title(title)
-        axes.legend(loc="lower right")
+        legend_below(axes)
         return svg(figure, name, f"{title}: {len(drawable)} models")
 
 
@@ -137,7 +141,8 @@ def forest_svg(comparison: Comparison, *, name: str = "plot-forest") -> str:
         return message_svg(name, title, "a single model: nothing to compare")
     height = 1.0 + 0.28 * len(rows)
     with style(name):
-        figure = sized_figure(7.2, height, left=2.6, right=0.25, bottom=0.6, top=0.4)
+        # the left margin grows to the longest row label when the figure is fitted (`svg`)
+        figure = sized_figure(5.0, height, left=0.3, right=0.25, bottom=0.6, top=0.4)
         axes = figure.subplots()
         axes.axvline(0.0, color=GREY, linewidth=1, linestyle="--", gid="zero")
         labels = []
@@ -168,6 +173,7 @@ def forest_svg(comparison: Comparison, *, name: str = "plot-forest") -> str:
         axes.set_yticklabels(labels)
         axes.set_ylim(-0.6, len(rows) - 0.4)
         axes.grid(axis="y", visible=False)
+        axes.xaxis.set_major_locator(MaxNLocator(nbins=6))  # "−0.125" needs room
         axes.set_xlabel(
             f"model − {short_label(comparison.reference, 24)} "
             f"({100 * comparison.level:g} % paired bootstrap interval)"

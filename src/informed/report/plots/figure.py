@@ -7,6 +7,10 @@ no metadata, no namespace URLs, every ``id`` prefixed with the figure's name so 
 several plots can share one page, and the same bytes for the same input (a fixed hash
 salt, no date). Text stays text (``svg.fonttype = "none"``), so it is searchable and
 tested, and user labels are never read as mathtext.
+
+Nothing is cut and nothing covers the data: legends go under the axes (`legend_below`),
+and `svg` first grows the figure's margins until every text lies inside it (`fit`),
+measured by matplotlib's Agg renderer (`measurable`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,11 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from matplotlib import rc_context
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
+from matplotlib.transforms import Bbox, offset_copy
 
 from informed._common import printable
 from informed.measures import Measure
@@ -27,9 +35,13 @@ __all__ = [
     "BLUE",
     "GREEN",
     "GREY",
+    "MARGIN",
     "ORANGE",
     "RED",
     "SKY",
+    "fit",
+    "legend_below",
+    "measurable",
     "message_svg",
     "named",
     "short_label",
@@ -64,6 +76,9 @@ _STYLE: dict[str, Any] = {
     "ytick.labelsize": 9,
 }
 
+MARGIN = 0.06
+"""Inches kept clear between the outermost text of a plot and the edge of its figure."""
+
 _TAG = re.compile(r"<[^>]*>")
 
 
@@ -83,8 +98,74 @@ def short_label(label: object, width: int = 18) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def measurable(figure: Figure) -> Figure:
+    """`figure`, on an Agg canvas: its texts are measured (`get_window_extent()`,
+    `get_tightbbox()`) with the fonts they are drawn with, by one cached renderer."""
+    if not isinstance(figure.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(figure)
+    return figure
+
+
+def fit(figure: Figure) -> None:
+    """Widen `figure`'s margins until every text, tick label and legend lies inside it.
+
+    The axes keep their size in inches; only the margins grow, by what sticks out (a long
+    label, an axis title, a legend below the axes) plus `MARGIN`. A figure laid out by a
+    layout engine (the heat map) is left to it.
+    """
+    if figure.get_layout_engine() is not None:
+        return
+    box = measurable(figure).get_tightbbox()  # inches
+    if box is None:  # pragma: no cover - an empty figure
+        return
+    width, height = figure.get_size_inches()
+    left = max(0.0, MARGIN - box.x0)
+    right = max(0.0, box.x1 + MARGIN - width)
+    bottom = max(0.0, MARGIN - box.y0)
+    top = max(0.0, box.y1 + MARGIN - height)
+    if not (left or right or bottom or top):
+        return
+    new_width, new_height = width + left + right, height + bottom + top
+    for axes in figure.axes:
+        x0, y0, w, h = axes.get_position().bounds
+        axes.set_position(
+            Bbox.from_bounds(
+                (x0 * width + left) / new_width,
+                (y0 * height + bottom) / new_height,
+                w * width / new_width,
+                h * height / new_height,
+            )
+        )
+    figure.set_size_inches(new_width, new_height)
+
+
+def legend_below(axes: Axes, columns: int = 2) -> Legend:
+    """The legend of `axes` under its x-axis title, never over the data it explains.
+
+    `fit` (called by `svg`) then grows the figure to hold it.
+    """
+    figure = axes.get_figure()
+    assert isinstance(figure, Figure)
+    measurable(figure)
+    axes.apply_aspect()
+    inside = axes.get_window_extent()
+    outside = axes.get_tightbbox()
+    depth = 0.0 if outside is None else max(0.0, inside.y0 - outside.y0)
+    below = depth * 72.0 / figure.dpi + 6.0  # points
+    return axes.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=offset_copy(axes.transAxes, figure, y=-below, units="points"),
+        ncols=columns,
+        borderaxespad=0.0,
+        columnspacing=1.4,
+        handlelength=1.8,
+    )
+
+
 def svg(figure: Figure, name: str, description: str) -> str:
     """Render `figure` as an inline <svg id=name> element (see the module docstring)."""
+    fit(figure)
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()

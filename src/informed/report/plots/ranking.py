@@ -35,6 +35,7 @@ from informed.report.plots.figure import (
     ORANGE,
     RED,
     SKY,
+    legend_below,
     message_svg,
     named,
     sized_figure,
@@ -161,6 +162,7 @@ def roc_svg(
                 color=RED,
                 label="evaluated predictions",
                 gid="operating-point",
+                clip_on=False,  # whole, also at the edge of the plane
             )
         if threshold is not None and not math.isnan(threshold.threshold):
             how = (
@@ -179,6 +181,7 @@ def roc_svg(
                 color=GREEN,
                 label=f"score ≥ {threshold.threshold:.4g} ({how})",
                 gid="threshold",
+                clip_on=False,
             )
         axes.set_xlim(fallout.low - 0.01, fallout.high + 0.01)
         axes.set_ylim(recall.low - 0.01, recall.high + 0.01)
@@ -186,12 +189,13 @@ def roc_svg(
         axes.set_xlabel(named(fallout, "false positive rate"))
         axes.set_ylabel(named(recall, "true positive rate"))
         axes.set_title(title)
-        axes.legend(loc="lower right")
+        legend_below(axes)
         return svg(figure, name, f"{title}, AUC {area:.4f}")
 
 
 def quota_svg(ranking: Ranking, *, name: str = "plot-quota") -> str:
-    """Qrecall and hit rate against the quota, with random and optimal references.
+    """Qrecall and hit rate against the quota, with random and optimal references: two
+    <svg> elements (ids `name` and `name`-hit-rate) in one <div class="pair">.
 
     The area between Qrecall and the random reference is shaded: above it (S1) adds to
     PEM, below it (S2) subtracts (Arbel & Rokach 2006, "Classifier evaluation under limited
@@ -213,10 +217,11 @@ def quota_svg(ranking: Ranking, *, name: str = "plot-quota") -> str:
     random_hits = hit_rate(_reference(ranking, optimal=False), x)
     best_hits = hit_rate(_reference(ranking, optimal=True), x)
     value = pem(ranking)
+    pem_text = "undefined" if math.isnan(value) else f"{value:.4f}"
+    # two figures side by side that wrap one under the other on a narrow screen
     with style(name):
-        figure = sized_figure(10.0, 4.3, left=0.75, right=0.2, bottom=0.65, top=0.4)
-        figure.subplots_adjust(wspace=0.28)
-        left, right = figure.subplots(1, 2)
+        figure = sized_figure(5.0, 4.3, left=0.75, right=0.2, bottom=0.65, top=0.4)
+        left = figure.subplots()
         left.fill_between(
             x,
             model_recall,
@@ -253,14 +258,17 @@ def quota_svg(ranking: Ranking, *, name: str = "plot-quota") -> str:
             x, random_recall, color=GREY, linestyle="--", label="random order", gid="qrecall-random"
         )
         left.plot(x, model_recall, color=BLUE, linewidth=1.8, label="scores", gid="qrecall")
-        pem_text = "undefined" if math.isnan(value) else f"{value:.4f}"
         left.set_title(f"Qrecall (PEM {pem_text})")
         left.set_xlabel("quota j (instances taken from the top)")
         left.set_ylabel("Qrecall(j): share of all positives caught")
         left.set_xlim(0, float(ranking.n))
         left.set_ylim(-0.02, 1.02)
-        left.legend(loc="lower right")
-
+        legend_below(left)
+        qrecall_svg = svg(figure, name, f"Qrecall against the quota, PEM {pem_text}")
+    hits_name = f"{name}-hit-rate"
+    with style(hits_name):
+        figure = sized_figure(5.0, 4.3, left=0.75, right=0.2, bottom=0.65, top=0.4)
+        right = figure.subplots()
         right.plot(
             x, best_hits, color=ORANGE, linestyle="--", label="optimal order", gid="hit-optimal"
         )
@@ -278,8 +286,9 @@ def quota_svg(ranking: Ranking, *, name: str = "plot-quota") -> str:
         right.set_ylabel("hit rate(j): share of positives in the top j")
         right.set_xlim(0, float(ranking.n))
         right.set_ylim(-0.02, 1.02)
-        right.legend(loc="upper right")
-        return svg(figure, name, f"Qrecall and hit rate against the quota, PEM {pem_text}")
+        legend_below(right)
+        hits_svg = svg(figure, hits_name, "Hit rate against the quota")
+    return f'<div class="pair">{qrecall_svg}{hits_svg}</div>'
 
 
 def lift_svg(ranking: Ranking, *, bins: int = 10, name: str = "plot-lift") -> str:
@@ -311,14 +320,23 @@ def lift_svg(ranking: Ranking, *, bins: int = 10, name: str = "plot-lift") -> st
             gid="cumulative",
         )
         if bins <= 20:
-            axes.bar_label(bars, labels=[f"{v:.2f}" for v in table.lift], fontsize=8, padding=2)
+            # on a white ground: the cumulative line often runs through the tops of the bars
+            texts = axes.bar_label(
+                bars, labels=[f"{v:.2f}" for v in table.lift], fontsize=8, padding=3
+            )
+            for text in texts:
+                text.set_bbox({"facecolor": "white", "edgecolor": "none", "pad": 0.6})
+                if bins > 10:  # upright, the labels of narrow bars would run into each other
+                    text.set(rotation=90, va="bottom", ha="center")
         step = max(1, bins // 10)
         ticks = position[::step]
         axes.set_xticks(ticks, [f"{100 * b / bins:.3g} %" for b in ticks.tolist()])
         axes.set_xlabel("top share of the ranking (bin's upper edge)")
         axes.set_ylabel("lift = bin's rate of positives / overall rate")
         axes.set_title(title)
-        axes.set_ylim(bottom=0)
+        finite = [v for v in [*table.lift, *table.cumulative_lift] if math.isfinite(v)]
+        room = 1.12 if bins <= 10 else 1.22  # room above the bars for their labels
+        axes.set_ylim(0.0, max([1.0, *finite]) * room)
         axes.grid(axis="x", visible=False)
-        axes.legend(loc="upper right")
+        legend_below(axes, columns=3)
         return svg(figure, name, title)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 from informed.labels import Label, keyed
 from informed.measures import MEASURES
@@ -19,6 +22,8 @@ from informed.report.plots.figure import (
     BLUE,
     GREY,
     ORANGE,
+    legend_below,
+    measurable,
     named,
     short_label,
     sized_figure,
@@ -41,8 +46,17 @@ def _index(labels: Sequence[Label]) -> dict[tuple[str, Label], int]:
     return {keyed(x): i for i, x in enumerate(labels)}
 
 
-def _count_text(value: float) -> str:
-    return f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
+def _count_text(value: float, room: float) -> str:
+    """A cell's count, written in full if it fits `room` characters, else to three
+    significant digits with k, M or G (the tables above give it in full)."""
+    full = f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
+    if len(full) <= room:
+        return full
+    size = abs(float(value))
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if size >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
 
 
 def contingency_svg(
@@ -80,6 +94,9 @@ def contingency_svg(
     width = min(max(3.0 + cell * len(columns), 5.0), 12.5)
     height = min(max(2.0 + cell * len(rows), 3.2), 12.0)
     big = 12 if size <= 6 else (10 if size <= PAYOFF_IN_CELLS else 9)
+    # characters of bold digits (0.64 em wide) that fit 95 % of a cell's width
+    room = 0.95 * cell * 72.0 / (0.64 * big)
+    rounded = any(_count_text(v, room) != _count_text(v, math.inf) for line in counts for v in line)
     with style(name):
         figure = Figure(figsize=(width, height), layout="constrained")
         axes = figure.subplots()
@@ -108,7 +125,7 @@ def contingency_svg(
                 axes.text(
                     j,
                     i - 0.13 if with_payoff else i,
-                    _count_text(count),
+                    _count_text(count, room),
                     ha="center",
                     va="center",
                     fontsize=big,
@@ -127,23 +144,33 @@ def contingency_svg(
                         color=colour,
                         in_layout=False,
                     )
-        rotate = len(columns) > 6 or any(len(str(c)) > 6 for c in columns)
-        axes.set_xticks(
-            range(len(columns)),
-            [short_label(c) for c in columns],
-            rotation=35 if rotate else 0,
-            ha="right" if rotate else "center",
-            rotation_mode="anchor",
-        )
+        axes.set_xticks(range(len(columns)), [short_label(c) for c in columns])
         axes.set_yticks(range(len(rows)), [short_label(r) for r in rows])
         axes.tick_params(length=0)
         for spine in axes.spines.values():
             spine.set_visible(False)
-        axes.set_xlabel("actual class")
+        axes.set_xlabel(
+            "actual class (counts to 3 digits: k thousand, M million, G billion)"
+            if rounded
+            else "actual class"
+        )
         axes.set_ylabel("predicted label")
         axes.set_title(title)
-
+        names = axes.get_xticklabels()
+        if len(columns) > 6 or _crowded(figure, names):  # slanted when level ones would meet
+            for name_text in names:
+                name_text.set(rotation=35, ha="right", rotation_mode="anchor")
         return svg(figure, name, title)
+
+
+def _crowded(figure: Figure, names: Sequence[Text]) -> bool:
+    """Whether any two of the level column `names` would touch, as the renderer lays out
+    `figure` (a 6 % gap kept between neighbours)."""
+    if len(names) < 2:
+        return False
+    measurable(figure).draw_without_rendering()
+    boxes = [name.get_window_extent() for name in names]
+    return any(right.x0 - left.x1 < 0.06 * left.width for left, right in pairwise(boxes))
 
 
 def _points(
@@ -240,47 +267,57 @@ def labels_svg(
         for label, b, m in points:
             if keyed(label) in names:
                 spots.setdefault((round(b, 3), round(m, 3)), []).append(short_label(label, 16))
-        scale = (high - bottom + 2 * pad) / (_SCATTER_AXES * 72)  # data units per point
-        _annotate(axes, spots, scale)
         axes.set_aspect("equal")
+        star = (overall_b, overall_m) if math.isfinite(overall_b + overall_m) else None
+        _annotate(axes, spots, star)
         axes.set_xlabel(named(informedness, "Youden's J", "B"))
         axes.set_ylabel(named(markedness, "deltaP", "M"))
         axes.set_title(title)
-        axes.legend(loc="upper left")
+        legend_below(axes, columns=3)
         return svg(figure, name, title)
 
 
-_SCATTER_AXES = 4.4  # inches: the square axes of `labels_svg`
-
-
-def _annotate(axes: Axes, spots: dict[tuple[float, float], list[str]], scale: float) -> None:
-    """Name each spot beside it, on the first side whose text box overlaps no earlier one."""
-    sides = (((5, 4), "left"), ((-5, 4), "right"), ((5, -13), "left"), ((-5, -13), "right"))
-    placed: list[tuple[float, float, float, float]] = []
+def _annotate(
+    axes: Axes, spots: dict[tuple[float, float], list[str]], star: tuple[float, float] | None
+) -> None:
+    """Name each spot beside it, on the first side where the name lies inside the axes and
+    covers neither a name placed before nor the overall `star`; a spot with no such side
+    is left unnamed (the tables list every label). Spots are named from the top down, their
+    names measured by the renderer, on a faint white ground over the points behind."""
+    # offsets in points, clear of the star (5.5 points from its centre) when it is there
+    sides = (((6, 6), "left"), ((-6, 6), "right"), ((6, -15), "left"), ((-6, -15), "right"))
+    figure = axes.get_figure()
+    assert isinstance(figure, Figure)
+    measurable(figure)
+    axes.apply_aspect()
+    frame = axes.get_window_extent()
+    placed: list[Bbox] = []
+    if star is not None:
+        x, y = axes.transData.transform(star)
+        half = 5.5 * figure.dpi / 72.0  # the star's half width: its size is 120 points²
+        placed.append(Bbox.from_extents(x - half, y - half, x + half, y + half))
     for (b, m), texts in sorted(spots.items(), key=lambda item: -item[0][1]):
         text = ", ".join(texts) if len(texts) <= 3 else f"{texts[0]} and {len(texts) - 1} more"
-        width, height = len(text) * 5.2 * scale, 10.0 * scale  # 8.5 pt text, roughly
-        chosen = sides[0]
-        for (dx, dy), align in sides:
-            x0 = b + dx * scale - (width if align == "right" else 0.0)
-            y0 = m + dy * scale
-            box = (x0, x0 + width, y0, y0 + height)
-            if not any(
-                box[0] < p[1] and p[0] < box[1] and box[2] < p[3] and p[2] < box[3] for p in placed
-            ):
-                chosen = ((dx, dy), align)
+        for offset, align in sides:
+            note = axes.annotate(
+                text,
+                (b, m),
+                xytext=offset,
+                textcoords="offset points",
+                ha=align,
+                fontsize=8.5,
+                color="#333333",
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.75, "pad": 0.8},
+                zorder=5,
+            )
+            box = note.get_window_extent()
+            inside = (
+                frame.x0 <= box.x0
+                and box.x1 <= frame.x1
+                and frame.y0 <= box.y0
+                and box.y1 <= frame.y1
+            )
+            if inside and not any(box.overlaps(other) for other in placed):
                 placed.append(box)
                 break
-        else:  # crowded on every side: the first side, overlapping
-            placed.append(
-                (b + 5 * scale, b + 5 * scale + width, m + 4 * scale, m + 4 * scale + height)
-            )
-        axes.annotate(
-            text,
-            (b, m),
-            xytext=chosen[0],
-            textcoords="offset points",
-            ha=chosen[1],
-            fontsize=8.5,
-            color="#333333",
-        )
+            note.remove()
