@@ -106,6 +106,15 @@ class Average:
         )
         return clip(mean, *self.bounds) if self.bounds is not None else mean
 
+    def rounding(self, values: Any, square: Any, undefined: str = "propagate") -> Floats:
+        """A bound on the rounding error of `combine` (arithmetic means): (2L + 16) units
+        of 2^-52 of the mean of |values|. Labels' values of both signs cancel in the
+        sum, so an average within this bound of 0 has no known sign."""
+        v = np.abs(np.asarray(values, dtype=np.float64))
+        size = v.shape[-1]
+        mean = MEANS["arithmetic"](v, label_weights(square, self.weights), undefined)
+        return np.asarray((2 * size + 16) * 2.0**-52 * mean, dtype=np.float64)
+
     def __call__(self, square: Any, undefined: str = "propagate", **params: float) -> Floats:
         """The average over the labels of `square[..., L, L]`, from the table itself."""
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -261,13 +261,23 @@ def _rule_reason(
     weight has an undefined value, and which margin its one-vs-rest view lacks."""
     if isinstance(rule, SignedGeometric):
         parts = []
+        unknown = []
         for average in (rule.first, rule.second):
-            value = float(average.combine(values_by_name[average.of], square, undefined))
+            values = values_by_name[average.of]
+            value = float(average.combine(values, square, undefined))
             if np.isnan(value):
                 why = _rule_reason(average, labels, square, values_by_name, undefined)
                 title = _lower(MEASURES[average.of].title)
                 return f"{title} is undefined: {why or 'undefined for this table'}"
             parts.append(f"{_lower(MEASURES[average.of].title)} ({value:.4g})")
+            if abs(value) <= float(average.rounding(values, square, undefined)):
+                unknown.append(_lower(MEASURES[average.of].title))
+        if unknown:  # labels' values of both signs cancelled to within rounding of 0
+            return (
+                f"{parts[0]} and {parts[1]} differ in sign, but {' and '.join(unknown)} "
+                "is within rounding error of 0 (an average of labels' values of both signs), "
+                "so the sign of their product, and their signed geometric mean, is not known"
+            )
         return (
             f"{parts[0]} and {parts[1]} differ in sign, so their signed geometric mean is undefined"
         )
