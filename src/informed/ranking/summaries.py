@@ -166,12 +166,15 @@ def auc(ranking: Ranking) -> float:
         return int(np.dot(positives, twice_below)) / (2 * n_pos * n_neg)
     # Float weights (or counts too large for int64 products): float64 throughout, each
     # side divided by its total first, so that tiny or huge weights neither under- nor
-    # overflow in the products.
-    below = np.cumsum(ranking.negatives, dtype=np.float64)
-    weight_negative = float(below[-1])
-    np.subtract(weight_negative, below, out=below)
+    # overflow in the products. The negatives below each group are summed from the bottom
+    # up, not taken as the total minus those above: 1e17 + 1 - 1e17 would lose the 1.
+    negatives = np.asarray(ranking.negatives, dtype=np.float64)
+    after = np.cumsum(negatives[::-1])[::-1]  # the negatives of this group and below
+    weight_negative = float(after[0])
+    below: FloatArray = np.zeros(negatives.size, dtype=np.float64)
+    below[:-1] = after[1:]
     below /= weight_negative
-    below += ranking.negatives / weight_negative / 2.0
+    below += negatives / weight_negative / 2.0
     shares = ranking.positives / float(np.cumsum(ranking.positives, dtype=np.float64)[-1])
     return float(np.dot(shares, below))
 
