@@ -43,6 +43,7 @@ __all__ = [
     "one_vs_rest",
     "rests",
     "scatter",
+    "whole_counts",
 ]
 
 Floats = NDArray[np.float64]
@@ -160,10 +161,21 @@ def margins(table: Any) -> Margins:
         if not _sums_exact(cells.values, total):
             sums = _exact_sums(cells)
             cells._sums = sums
-            diagonal, rows, cols, total = (to_float(s.limbs, s.base) for s in sums)
+            stacked = np.concatenate([s.limbs for s in sums], axis=-2)  # one rounding pass
+            exact = to_float(stacked, sums[0].base)
+            ends = np.cumsum([s.limbs.shape[-2] for s in sums])
+            diagonal, rows, cols, total = np.split(exact, ends[:-1], axis=-1)
             total = total[..., 0]
         cells._margins = Margins(diagonal, rows, cols, total)
     return cells._margins
+
+
+def whole_counts(table: Any) -> bool:
+    """Whether the table holds whole counts summing below 2^53: its margins and views
+    are then exact integers."""
+    cells = as_cells(table)
+    margins(cells)
+    return cells._sums is None
 
 
 def _sums_exact(values: Floats, total: Floats) -> bool:
@@ -218,32 +230,42 @@ def one_vs_rest(table: Any) -> Floats:
             tn = m.total[..., None] - tp - fp - fn
         else:
             diagonal, rows, cols, total = cells._sums
-            base = diagonal.base
             tp = m.diagonal
-            fp = to_float(rows.limbs - diagonal.limbs, base)
-            fn = to_float(cols.limbs - diagonal.limbs, base)
-            tn = to_float(total.limbs - rows.limbs - cols.limbs + diagonal.limbs, base)
+            rest = (
+                rows.limbs - diagonal.limbs,
+                cols.limbs - diagonal.limbs,
+                total.limbs - rows.limbs - cols.limbs + diagonal.limbs,
+            )
+            fp, fn, tn = np.split(to_float(np.concatenate(rest, axis=-2), diagonal.base), 3, -1)
         views = np.stack([np.stack([tp, fp], axis=-1), np.stack([fn, tn], axis=-1)], axis=-2)
         views.flags.writeable = False
         cells._views = views
     return cells._views
 
 
-def rests(table: Any) -> tuple[Floats, Floats]:
-    """For each cell, the rest of its row and the rest of its column (the line's sum less
-    the cell), values[..., n] each: exact sums rounded once, as `one_vs_rest` takes them.
+def rests(table: Any, axis: str, where: Any) -> Floats:
+    """For each cell, the rest of its row (axis "rows") or column ("columns"): the line's
+    sum less the cell, values[..., n]. Exact (rounded once) where `where` is True, as
+    `one_vs_rest` takes its sums; elsewhere the rounded difference.
 
-    >>> row, col = rests(np.array([[1e17, 1.0], [0.0, 1.0]]))
-    >>> row.tolist(), col.tolist()
-    ([1.0, 1e+17, 1.0, 0.0], [0.0, 1.0, 1e+17, 1.0])
+    >>> values = np.array([[1e17, 1.0], [0.0, 1.0]])
+    >>> rests(values, "rows", np.ones(4, dtype=bool)).tolist()
+    [1.0, 1e+17, 1.0, 0.0]
     """
     cells = as_cells(table)
     m = margins(cells)
+    index = cells.rows if axis == "rows" else cells.cols
+    rest = gather(m.rows if axis == "rows" else m.cols, index) - cells.values
     if cells._sums is None:  # whole counts below 2^53: these differences are exact
-        return gather(m.rows, cells.rows) - cells.values, gather(m.cols, cells.cols) - cells.values
-    _, rows, cols, _ = cells._sums
+        return rest
+    line = cells._sums[1 if axis == "rows" else 2].limbs
+    where = np.broadcast_to(np.asarray(where, dtype=bool), cells.values.shape)
+    at = np.nonzero(where)  # (batch..., cell) positions whose rest is needed exactly
+    if at[-1].size == 0:
+        return rest
     on = grid(cells.values)
-    own = limb_sums(cells.values, np.arange(cells.rows.size), cells.rows.size, on).limbs
-    row = to_float(np.take(rows.limbs, cells.rows, axis=-2) - own, on.base)
-    col = to_float(np.take(cols.limbs, cells.cols, axis=-2) - own, on.base)
-    return row, col
+    own = limb_sums(cells.values[at], np.arange(at[-1].size), at[-1].size, on).limbs
+    sums = line[(*at[:-1], index[at[-1]])]  # the limbs of each one's line
+    rest = rest.copy()
+    rest[at] = to_float(sums - own, on.base)
+    return rest

@@ -114,38 +114,37 @@ def to_float(limbs: Any, base: int) -> Floats:
     """sum_k limbs[..., k] 2^(base + WIDTH k), rounded once to the nearest float64."""
     d = np.array(limbs, dtype=np.int64)  # a copy: the carries are propagated in place
     d = np.concatenate([d, np.zeros((*d.shape[:-1], 2), dtype=np.int64)], axis=-1)
-    for k in range(d.shape[-1] - 1):
-        carry = d[..., k] >> WIDTH  # floor division: every limb but the top one in [0, 2^26)
-        d[..., k] -= carry << WIDTH
-        d[..., k + 1] += carry
+    _normalise(d)  # every limb but the top one in [0, 2^26); the top one holds the sign
     negative = d[..., -1] < 0
     if negative.any():
-        d[negative] = -d[negative]
-        for k in range(d.shape[-1] - 1):
-            carry = d[negative, k] >> WIDTH
-            d[negative, k] -= carry << WIDTH
-            d[negative, k + 1] += carry
-    nonzero = d != 0
+        flipped = -d[negative]
+        _normalise(flipped)
+        d[negative] = flipped
     n = d.shape[-1]
+    nonzero = d != 0
     top = n - 1 - np.argmax(nonzero[..., ::-1], axis=-1)
-
-    def limb(k: Any) -> Ints:
-        got = np.take_along_axis(d, np.clip(k, 0, n - 1)[..., None], axis=-1)[..., 0]
-        return np.asarray(np.where(k >= 0, got, 0), dtype=np.int64)
-
     # the four top limbs hold at least 79 bits; any lower non-zero limb is a sticky bit
     # below the rounding position, so the one rounding below is to nearest
-    below = np.logical_or.accumulate(nonzero, axis=-1)
-    sticky = np.where(
-        top - 4 >= 0,
-        np.take_along_axis(below, np.clip(top - 4, 0, n - 1)[..., None], axis=-1)[..., 0],
-        False,
-    )
-    high = limb(top) * 2.0**WIDTH + limb(top - 1)  # exact: below 2^52
-    low = limb(top - 2) * 2.0**WIDTH + (limb(top - 3) | sticky)
+    pick = top[..., None] - np.arange(4)
+    got = np.take_along_axis(d, np.clip(pick, 0, n - 1), axis=-1)
+    got = np.where(pick >= 0, got, 0)
+    sticky = (nonzero & (np.arange(n) < (top - 3)[..., None])).any(axis=-1)
+    high = got[..., 0] * 2.0**WIDTH + got[..., 1]  # exact: below 2^52
+    low = got[..., 2] * 2.0**WIDTH + (got[..., 3] | sticky)
     value = np.ldexp(high * 2.0 ** (2 * WIDTH) + low, base + WIDTH * (top - 3))
     value = np.where(nonzero.any(axis=-1), value, 0.0)
     return np.asarray(np.where(negative, -value, value), dtype=np.float64)
+
+
+def _normalise(d: Ints) -> None:
+    """Carry in place until every limb but the last lies in [0, 2^26) (floor division,
+    so the sign gathers in the last limb); a few passes over all limbs at once."""
+    while True:
+        carry = d[..., :-1] >> WIDTH
+        if not carry.any():
+            return
+        d[..., :-1] -= carry << WIDTH
+        d[..., 1:] += carry
 
 
 def power_of_two_scale(total: Any) -> Floats:

@@ -30,29 +30,28 @@ __all__ = [
 Floats = NDArray[np.float64]
 
 
-def _minus_log2_share(values: Floats, line: Floats, rest: Floats) -> Floats:
-    """-log2(n / line) of each cell n of a line (row or column) whose other cells sum to
-    `rest`: log2 of the share when it is below one half, else -log1p(-rest / line) / ln 2,
-    so that a share near 1 (a cell of 1e17 beside a cell of 1) keeps its small logarithm."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        share = values / line
-        small = -np.log2(np.where(share > 0, share, 1.0))
-        near_one = -np.log1p(-rest / np.where(line > 0, line, 1.0)) / np.log(2.0)
-        return np.where(share < 0.5, small, near_one)
-
-
 def _entropy(table: Any, axis: str) -> Floats:
     """H(R|P) (axis "rows": the cells' shares of their rows) or H(P|R) ("columns"):
-    sum p(l, c) (-log2 share), a sum of non-negative terms."""
+    sum p(l, c) (-log2 share), a sum of non-negative terms.
+
+    -log2 share is log2 of the share when it is below one half, else
+    -log1p(-rest / line) / ln 2 with the rest of the line summed exactly, so that a share
+    near 1 (a cell of 1e17 beside a cell of 1) keeps its small logarithm.
+    """
     cells = as_cells(table)
     m = margins(cells)
-    rest_of_row, rest_of_col = rests(cells)
-    if axis == "rows":
-        line, rest = gather(m.rows, cells.rows), rest_of_row
-    else:
-        line, rest = gather(m.cols, cells.cols), rest_of_col
+    line = gather(
+        m.rows if axis == "rows" else m.cols, cells.rows if axis == "rows" else cells.cols
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = cells.values / line
+        large = (share >= 0.5) & (cells.values > 0)  # at most two cells of a line
+        rest = rests(cells, axis, large)
+        small = -np.log2(np.where(share > 0, share, 1.0))
+        near_one = -np.log1p(-rest / np.where(line > 0, line, 1.0)) / np.log(2.0)
+        minus_log = np.where(large, near_one, small)
     p = ratio(cells.values, m.total[..., None])
-    terms = np.where(cells.values > 0, p * _minus_log2_share(cells.values, line, rest), 0.0)
+    terms = np.where(cells.values > 0, p * minus_log, 0.0)
     return np.where(m.total > 0, np.abs(cell_sum(cells, terms)), np.nan)
 
 
