@@ -143,3 +143,22 @@ def test_auc_of_wide_weights_keeps_a_small_area() -> None:
         actual=[0, 1, 0], scores=[3.0, 2.0, 1.0], weights=[1e17, 1.0, 1.0], positive=1
     )
     assert auc(ranking) == pytest.approx(float(1 / (Fraction(1e17) + 1)), rel=1e-15, abs=0)
+
+
+def test_correlation_says_when_the_sign_is_not_known() -> None:
+    """Informedness of this table averages labels' values of both signs to within its
+    rounding error of 0 (exact: about -1e-94); markedness is -1. Correlation was given
+    as nan with the false reason "differ in sign"; the sign of B M is not known."""
+    table = Table.from_counts(
+        [
+            [1e9, 0.0, 1e231, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+            [0.0, 0.0, 0.0, 1e184],
+            [0.0, 1.0, 0.0, 0.0],
+        ],
+        rows="predicted",
+    )
+    result = evaluate(table)
+    assert np.isnan(result.measures["correlation"])
+    assert "informedness is within rounding error of 0" in result.reasons["correlation"]
+    assert "not known" in result.reasons["correlation"]
