@@ -244,9 +244,9 @@ def one_vs_rest(table: Any) -> Floats:
 
 
 def rests(table: Any, axis: str, where: Any) -> Floats:
-    """For each cell, the rest of its row (axis "rows") or column ("columns"): the line's
-    sum less the cell, values[..., n]. Exact (rounded once) where `where` is True, as
-    `one_vs_rest` takes its sums; elsewhere the rounded difference.
+    """For the cells where `where` [..., n] is True (in the order of `numpy.nonzero`), the
+    rest of each one's row (axis "rows") or column ("columns"): the line's sum less the
+    cell, an exact sum rounded once as `one_vs_rest` takes its sums.
 
     >>> values = np.array([[1e17, 1.0], [0.0, 1.0]])
     >>> rests(values, "rows", np.ones(4, dtype=bool)).tolist()
@@ -255,17 +255,15 @@ def rests(table: Any, axis: str, where: Any) -> Floats:
     cells = as_cells(table)
     m = margins(cells)
     index = cells.rows if axis == "rows" else cells.cols
-    rest = gather(m.rows if axis == "rows" else m.cols, index) - cells.values
-    if cells._sums is None:  # whole counts below 2^53: these differences are exact
-        return rest
-    line = cells._sums[1 if axis == "rows" else 2].limbs
     where = np.broadcast_to(np.asarray(where, dtype=bool), cells.values.shape)
-    at = np.nonzero(where)  # (batch..., cell) positions whose rest is needed exactly
-    if at[-1].size == 0:
-        return rest
+    at = np.nonzero(where)  # (batch..., cell) positions
+    values = cells.values[at]
+    if cells._sums is None:  # whole counts below 2^53: these differences are exact
+        sums = m.rows if axis == "rows" else m.cols
+        return np.asarray(sums[(*at[:-1], index[at[-1]])] - values, dtype=np.float64)
+    if values.size == 0:
+        return np.zeros(0, dtype=np.float64)
+    line = cells._sums[1 if axis == "rows" else 2].limbs
     on = grid(cells.values)
-    own = limb_sums(cells.values[at], np.arange(at[-1].size), at[-1].size, on).limbs
-    sums = line[(*at[:-1], index[at[-1]])]  # the limbs of each one's line
-    rest = rest.copy()
-    rest[at] = to_float(sums - own, on.base)
-    return rest
+    own = limb_sums(values, np.arange(values.size), values.size, on).limbs
+    return to_float(line[(*at[:-1], index[at[-1]])] - own, on.base)

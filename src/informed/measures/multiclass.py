@@ -45,11 +45,11 @@ def _entropy(table: Any, axis: str) -> Floats:
     )
     with np.errstate(divide="ignore", invalid="ignore"):
         share = cells.values / line
+        minus_log = -np.log2(np.where(share > 0, share, 1.0))
         large = (share >= 0.5) & (cells.values > 0)  # at most two cells of a line
+        at = np.nonzero(large)
         rest = rests(cells, axis, large)
-        small = -np.log2(np.where(share > 0, share, 1.0))
-        near_one = -np.log1p(-rest / np.where(line > 0, line, 1.0)) / np.log(2.0)
-        minus_log = np.where(large, near_one, small)
+        minus_log[at] = -np.log1p(-rest / line[at]) / np.log(2.0)
     p = ratio(cells.values, m.total[..., None])
     terms = np.where(cells.values > 0, p * minus_log, 0.0)
     return np.where(m.total > 0, np.abs(cell_sum(cells, terms)), np.nan)
