@@ -17,7 +17,7 @@ from informed.measures import (
     matthews_correlation_multiclass,
     one_vs_rest_counts,
 )
-from informed.ranking.summaries import auc
+from informed.ranking.summaries import auc, average_qrecall, pem
 
 
 @pytest.mark.parametrize("big", [1e16, 1e17, 1e300])
@@ -162,3 +162,24 @@ def test_correlation_says_when_the_sign_is_not_known() -> None:
     assert np.isnan(result.measures["correlation"])
     assert "informedness is within rounding error of 0" in result.reasons["correlation"]
     assert "not known" in result.reasons["correlation"]
+
+
+def test_position_summaries_of_huge_weights_do_not_overflow() -> None:
+    """Average Qrecall and PEM at a quota sum positions times counts (A(x) ~ n^2): at
+    weights of 1e200 they were nan without a reason. Past 1e150 the unit terms (+1 of a
+    position) are below rounding, so the values are those at 1e150, which never overflowed."""
+    rng = np.random.default_rng(3)
+    actual, scores = rng.integers(0, 2, 30), rng.random(30)
+    weights = rng.integers(1, 4, 30).astype(np.float64)
+
+    def summaries(scale: float) -> list[float]:
+        r = Ranking.from_scores(actual=actual, scores=scores, weights=weights * scale, positive=1)
+        return [
+            average_qrecall(r),
+            average_qrecall(r, quota=0.7 * r.n),
+            pem(r, quota=0.7 * r.n),
+            pem(r, quota=0.2 * r.n),
+        ]
+
+    for scale in (1e200, 1e300):
+        assert summaries(scale) == pytest.approx(summaries(1e150), rel=1e-12, abs=0)
