@@ -81,7 +81,7 @@ class Cells:
     kept.
     """
 
-    __slots__ = ("_margins", "_sums", "_views", "cols", "rows", "shape", "values")
+    __slots__ = ("_kind", "_margins", "_sums", "_views", "cols", "rows", "shape", "values")
 
     def __init__(self, values: Any, rows: Any, cols: Any, shape: tuple[int, int]) -> None:
         self.values: Floats = np.asarray(values, dtype=np.float64)
@@ -90,6 +90,7 @@ class Cells:
         self.shape: tuple[int, int] = (int(shape[0]), int(shape[1]))
         self._margins: Margins | None = None
         self._sums: tuple[LimbSums, LimbSums, LimbSums, LimbSums] | None = None
+        self._kind = ""  # how the sums were taken: "whole", "pair" or "limbs" (margins)
         self._views: Floats | None = None
         if self.rows.shape != self.cols.shape or self.values.shape[-1:] != self.rows.shape:
             msg = (
@@ -158,7 +159,15 @@ def margins(table: Any) -> Margins:
         rows = scatter(cells.values, cells.rows, K)
         cols = scatter(cells.values, cells.cols, C)
         total = cell_sum(cells, cells.values)
-        if not _sums_exact(cells.values, total):
+        cells._kind = "whole"
+        if (K, C) == (2, 2) and not _sums_exact(cells.values, total):
+            # each margin a single addition, so rounded once; each view's cell a cell
+            cells._kind = "pair"
+            a, b, c, d = np.moveaxis(_pair(cells), -1, 0)
+            diagonal = np.stack([a, d], axis=-1)
+            rows, cols = np.stack([a + b, c + d], axis=-1), np.stack([a + c, b + d], axis=-1)
+        elif not _sums_exact(cells.values, total):
+            cells._kind = "limbs"
             sums = _exact_sums(cells)
             cells._sums = sums
             stacked = np.concatenate([s.limbs for s in sums], axis=-2)  # one rounding pass
@@ -175,7 +184,14 @@ def whole_counts(table: Any) -> bool:
     are then exact integers."""
     cells = as_cells(table)
     margins(cells)
-    return cells._sums is None
+    return cells._kind == "whole"
+
+
+def _pair(cells: Cells) -> Floats:
+    """The four cells [..., 4] (tp, fp, fn, tn) of 2 x 2 tables, however many are stored."""
+    out = np.zeros((*cells.batch, 4), dtype=np.float64)
+    out[..., cells.rows * 2 + cells.cols] = cells.values
+    return out
 
 
 def _sums_exact(values: Floats, total: Floats) -> bool:
@@ -223,12 +239,16 @@ def one_vs_rest(table: Any) -> Floats:
             msg = f"one-vs-rest views need a square table; got shape {cells.shape}."
             raise ValueError(msg)
         m = margins(cells)
-        if cells._sums is None:  # whole counts below 2^53: these differences are exact
+        if cells._kind == "pair":  # a 2 x 2 table: its views are its cells
+            a, b, c, d = np.moveaxis(_pair(cells), -1, 0)
+            tp, fp, fn, tn = (np.stack(x, axis=-1) for x in ((a, d), (b, c), (c, b), (d, a)))
+        elif cells._kind == "whole":  # whole counts below 2^53: these differences are exact
             tp = m.diagonal
             fp = m.rows - tp
             fn = m.cols - tp
             tn = m.total[..., None] - tp - fp - fn
         else:
+            assert cells._sums is not None  # margins took them as limbs
             diagonal, rows, cols, total = cells._sums
             tp = m.diagonal
             rest = (
@@ -258,11 +278,16 @@ def rests(table: Any, axis: str, where: Any) -> Floats:
     where = np.broadcast_to(np.asarray(where, dtype=bool), cells.values.shape)
     at = np.nonzero(where)  # (batch..., cell) positions
     values = cells.values[at]
-    if cells._sums is None:  # whole counts below 2^53: these differences are exact
+    if cells._kind == "pair":  # a 2 x 2 table: the rest of a line is its other cell
+        pair = _pair(cells)
+        row, col = index[at[-1]], (cells.cols if axis == "rows" else cells.rows)[at[-1]]
+        other = row * 2 + (1 - col) if axis == "rows" else (1 - col) * 2 + row
+        return np.asarray(pair[(*at[:-1], other)], dtype=np.float64)
+    if cells._kind == "whole":  # whole counts below 2^53: these differences are exact
         sums = m.rows if axis == "rows" else m.cols
         return np.asarray(sums[(*at[:-1], index[at[-1]])] - values, dtype=np.float64)
-    if values.size == 0:
-        return np.zeros(0, dtype=np.float64)
+    if values.size == 0 or cells._sums is None:
+        return np.zeros(values.size, dtype=np.float64)
     line = cells._sums[1 if axis == "rows" else 2].limbs
     on = grid(cells.values)
     own = limb_sums(values, np.arange(values.size), values.size, on).limbs
