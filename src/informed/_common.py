@@ -21,6 +21,7 @@ from informed.errors import InputError, InputTypeError, MemoryLimitError
 __all__ = [
     "byte_size",
     "check_choice",
+    "check_float_total",
     "check_json_numbers",
     "check_memory",
     "json_float",
@@ -180,6 +181,34 @@ def check_document(data: Any, what: str, keys: frozenset[str], kind: str, versio
     if data["kind"] != kind or isinstance(found, bool) or found != version:
         msg = f"expected kind {kind!r} version {version}; got {data['kind']!r} version {found!r}."
         raise InputError(msg)
+
+
+def check_float_total(values: Any, what: str = "the weights") -> float:
+    """The exact sum of non-negative float `values`, rounded once; an InputError naming
+    `what` when it is more than the largest float, rather than an inf total (which turns
+    every measure into nan for no true reason) or a raw OverflowError.
+
+    >>> try:
+    ...     check_float_total(np.array([1e308, 1e308]))
+    ... except InputError as error:
+    ...     print(error)
+    the weights sum to more than the largest float (1.8e308); scale them down.
+    """
+    array = np.asarray(values, dtype=np.float64)
+    if array.size == 0:
+        return 0.0
+    with np.errstate(over="ignore"):
+        quick = float(np.sum(array))  # pairwise: within 1e-13 of the exact sum
+    if math.isfinite(quick) and quick < 1e307:
+        return quick
+    try:
+        total = math.fsum(np.ravel(array).tolist())
+    except OverflowError:
+        total = math.inf
+    if not math.isfinite(total):
+        msg = f"{what} sum to more than the largest float (1.8e308); scale them down."
+        raise InputError(msg)
+    return total
 
 
 def check_choice(value: Any, choices: tuple[str, ...], name: str) -> Any:

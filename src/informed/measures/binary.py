@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.measures.counts import cells, clip, ratio, weighted_geometric, weighted_harmonic
-from informed.measures.multiclass import kappa_multiclass
+from informed.measures.exact import determinant, power_of_two_scale
 
 __all__ = [
     "accuracy",
@@ -235,7 +235,7 @@ def g_measure(counts: Any) -> Floats:
     >>> round(float(g_measure(np.array([[56, 24], [14, 6]]))), 4)
     0.7483
     """
-    return np.sqrt(precision(counts) * recall(counts))
+    return np.sqrt(precision(counts)) * np.sqrt(recall(counts))  # no underflow of the product
 
 
 def inverse_g_measure(counts: Any) -> Floats:
@@ -244,7 +244,7 @@ def inverse_g_measure(counts: Any) -> Floats:
     >>> round(float(inverse_g_measure(np.array([[56, 24], [14, 6]]))), 4)
     0.2449
     """
-    return np.sqrt(inverse_precision(counts) * inverse_recall(counts))
+    return np.sqrt(inverse_precision(counts)) * np.sqrt(inverse_recall(counts))
 
 
 def average_g_measure(counts: Any) -> Floats:
@@ -278,7 +278,7 @@ def informedness(counts: Any) -> Floats:
     0.5
     """
     tp, fp, fn, tn = cells(counts)
-    return clip(ratio(tp, tp + fn) - ratio(fp, fp + tn), -1.0, 1.0)
+    return clip(_over_margins(tp, fp, fn, tn, "columns"), -1.0, 1.0)
 
 
 def markedness(counts: Any) -> Floats:
@@ -293,7 +293,28 @@ def markedness(counts: Any) -> Floats:
     0.0
     """
     tp, fp, fn, tn = cells(counts)
-    return clip(ratio(tp, tp + fp) - ratio(fn, fn + tn), -1.0, 1.0)
+    return clip(_over_margins(tp, fp, fn, tn, "rows"), -1.0, 1.0)
+
+
+def _over_margins(tp: Floats, fp: Floats, fn: Floats, tn: Floats, margins: str) -> Floats:
+    """(tp tn - fp fn) / (the product of the two column or row margins): informedness
+    (columns, tpr - fpr) or markedness (rows, ppv - for).
+
+    Each column (or row) is first scaled by the power of two that brings its sum into
+    [0.5, 1): exact, and it leaves the ratio as it is. No product then overflows (1e200
+    counts) or underflows (1e-200 weights, or 1 beside 1e162), and the determinant is
+    computed accurately, so the value keeps its relative accuracy near 0. nan exactly
+    when a margin is empty.
+    """
+    if margins == "columns":
+        first, second = power_of_two_scale(tp + fn), power_of_two_scale(fp + tn)
+        tp, fn, fp, tn = tp * first, fn * first, fp * second, tn * second
+        product = (tp + fn) * (fp + tn)
+    else:
+        first, second = power_of_two_scale(tp + fp), power_of_two_scale(fn + tn)
+        tp, fp, fn, tn = tp * first, fp * first, fn * second, tn * second
+        product = (tp + fp) * (fn + tn)
+    return ratio(determinant(tp, fp, fn, tn), product)
 
 
 def correlation(counts: Any) -> Floats:
@@ -313,9 +334,15 @@ def correlation(counts: Any) -> Floats:
 
 
 def signed_geometric(b: Floats, m: Floats) -> Floats:
-    product = b * m
+    """sign(b + m) sqrt(b m); nan where b and m differ in sign (or either is nan). Where
+    b m underflows the square roots are taken apart (1e-200 x 1e-200 is not 0)."""
+    b, m = np.asarray(b, dtype=np.float64), np.asarray(m, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        value = np.where(product >= 0, np.sign(b + m) * np.sqrt(np.abs(product)), np.nan)
+        same = np.sign(b) * np.sign(m) >= 0
+        product = np.abs(b * m)  # one rounding, unless the product underflows
+        apart = np.sqrt(np.abs(b)) * np.sqrt(np.abs(m))
+        root = np.where(product > 2.0**-1000, np.sqrt(product), apart)
+        value = np.where(same, np.sign(b + m) * root, np.nan)
     return clip(value, -1.0, 1.0)
 
 
@@ -323,18 +350,20 @@ def matthews_correlation(counts: Any) -> Floats:
     """Matthews' correlation coefficient (phi) of a 2x2 table.
 
     MCC = (tp tn - fp fn) / sqrt((tp+fp)(tp+fn)(tn+fp)(tn+fn)), computed in float64 (the
-    int64 products overflow near n = 1e5, sk#9622). For K labels the registry uses
-    Gorodkin's R_K (`matthews_correlation_multiclass`). Range [-1, 1].
+    int64 products overflow near n = 1e5, sk#9622) as sign(B) sqrt(B) sqrt(M): MCC^2 = B M
+    for a 2x2 table, and informedness B and markedness M are each computed without
+    overflow or underflow and accurately near 0 (1e200 counts, 1e-200 weights). For K
+    labels the registry uses Gorodkin's R_K (`matthews_correlation_multiclass`).
+    Range [-1, 1].
     Notes: nan when any margin is empty (scikit-learn returns 0 there, torchmetrics 1; a
     value would hide that the table says nothing).
 
     >>> float(matthews_correlation(np.array([[1e18, 1e18], [1e18, 2]])))
     -0.5
+    >>> float(matthews_correlation(np.array([[1e200, 1e199], [1e199, 1e200]])))
+    0.8181818181818182
     """
-    tp, fp, fn, tn = cells(counts)
-    with np.errstate(over="ignore"):
-        denominator = np.sqrt(tp + fp) * np.sqrt(tp + fn) * np.sqrt(tn + fp) * np.sqrt(tn + fn)
-    return clip(ratio(tp * tn - fp * fn, denominator), -1.0, 1.0)
+    return signed_geometric(informedness(counts), markedness(counts))
 
 
 def kappa(counts: Any) -> Floats:
@@ -343,10 +372,23 @@ def kappa(counts: Any) -> Floats:
     kappa = (po - pe) / (1 - pe), po = accuracy, pe = pP(+) pR(+) + pP(-) pR(-).
     Range [-1, 1]; 0 under chance. Notes: nan when pe = 1 (both margins degenerate).
 
+    For a 2x2 table this is 2 (tp tn - fp fn) / (|+P| |-R| + |-P| |+R|) = 2 MCC / (x + 1/x)
+    with x = sqrt(|+P| |-R| / (|-P| |+R|)), computed so (from MCC and ratios of margins)
+    that N^2 never overflows and 1 - pe never cancels; with an empty margin the
+    determinant is 0, and so is kappa unless pe = 1.
+
     >>> float(kappa(np.array([[12, 28], [18, 42]])))
     0.0
     """
-    return kappa_multiclass(counts)
+    tp, fp, fn, tn = cells(counts)
+    predicted, not_predicted = tp + fp, fn + tn
+    real, not_real = tp + fn, fp + tn
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        x = (np.sqrt(predicted) / np.sqrt(real)) * (np.sqrt(not_real) / np.sqrt(not_predicted))
+        value = 2.0 * matthews_correlation(counts) / (x + 1.0 / x)
+    margins = (predicted > 0) & (not_predicted > 0) & (real > 0) & (not_real > 0)
+    chance_below_one = ((predicted > 0) & (not_real > 0)) | ((not_predicted > 0) & (real > 0))
+    return clip(np.where(margins, value, np.where(chance_below_one, 0.0, np.nan)), -1.0, 1.0)
 
 
 def bias(counts: Any) -> Floats:

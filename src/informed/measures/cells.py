@@ -6,9 +6,13 @@ dense array counts[..., K, C] or as `Cells`: the values of some of its cells (ev
 non-zero one) with their row and column, values[..., n], as a sparse table with many
 labels holds them. `as_cells` reads both the same way, so a measure is written once.
 
-Every sum over cells is taken one cell after another in row-major order (`scatter`, a
-`numpy.bincount`). Adding a zero cell changes no bit of such a sum, so a table gives the
-same value to the last bit whether its zero cells are stored (dense) or not (sparse).
+The margins are exact sums. Whole counts summing below 2^53 are added in float64
+(`scatter`, a `numpy.bincount`, exact there); any other values (weights, or counts of a
+larger total) are added exactly as integers (`informed.measures.exact`) and rounded once.
+The one-vs-rest views (`one_vs_rest`) are read from the cells the same way: fp, fn and tn
+are exact sums of the cells off the label's row or column, never a small cell derived by
+subtracting large rounded sums. So a table gives the same value to the last bit whether
+its zero cells are stored (dense) or not (sparse), and in any order of its cells.
 
 >>> dense = np.array([[3.0, 1.0], [0.0, 2.0]])
 >>> sparse = Cells(np.array([3.0, 1.0, 2.0]), np.array([0, 0, 1]), np.array([0, 1, 1]), (2, 2))
@@ -27,7 +31,20 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Cells", "Margins", "as_cells", "cell_sum", "gather", "margins", "scatter"]
+from informed.measures.exact import LimbSums, grid, limb_sums, to_float
+
+__all__ = [
+    "Cells",
+    "Margins",
+    "as_cells",
+    "cell_sum",
+    "gather",
+    "margins",
+    "one_vs_rest",
+    "rests",
+    "scatter",
+    "whole_counts",
+]
 
 Floats = NDArray[np.float64]
 Index = NDArray[np.intp]
@@ -64,7 +81,7 @@ class Cells:
     kept.
     """
 
-    __slots__ = ("_margins", "cols", "rows", "shape", "values")
+    __slots__ = ("_kind", "_margins", "_sums", "_views", "cols", "rows", "shape", "values")
 
     def __init__(self, values: Any, rows: Any, cols: Any, shape: tuple[int, int]) -> None:
         self.values: Floats = np.asarray(values, dtype=np.float64)
@@ -72,6 +89,9 @@ class Cells:
         self.cols: Index = np.asarray(cols, dtype=np.intp)
         self.shape: tuple[int, int] = (int(shape[0]), int(shape[1]))
         self._margins: Margins | None = None
+        self._sums: tuple[LimbSums, LimbSums, LimbSums, LimbSums] | None = None
+        self._kind = ""  # how the sums were taken: "whole", "pair" or "limbs" (margins)
+        self._views: Floats | None = None
         if self.rows.shape != self.cols.shape or self.values.shape[-1:] != self.rows.shape:
             msg = (
                 f"cells need values[..., n], rows[n] and cols[n]; got shapes "
@@ -130,7 +150,7 @@ def gather(per_label: Floats, index: Index) -> Floats:
 
 def margins(table: Any) -> Margins:
     """The diagonal, row and column sums and total of `table` (an array counts[..., K, C]
-    or Cells), each a sum over the cells in row-major order."""
+    or Cells), each the exact sum of its cells rounded once."""
     cells = as_cells(table)
     if cells._margins is None:
         K, C = cells.shape
@@ -139,5 +159,136 @@ def margins(table: Any) -> Margins:
         rows = scatter(cells.values, cells.rows, K)
         cols = scatter(cells.values, cells.cols, C)
         total = cell_sum(cells, cells.values)
+        cells._kind = "whole"
+        if (K, C) == (2, 2) and not _sums_exact(cells.values, total):
+            # each margin a single addition, so rounded once; each view's cell a cell
+            cells._kind = "pair"
+            a, b, c, d = np.moveaxis(_pair(cells), -1, 0)
+            diagonal = np.stack([a, d], axis=-1)
+            rows, cols = np.stack([a + b, c + d], axis=-1), np.stack([a + c, b + d], axis=-1)
+        elif not _sums_exact(cells.values, total):
+            cells._kind = "limbs"
+            sums = _exact_sums(cells)
+            cells._sums = sums
+            stacked = np.concatenate([s.limbs for s in sums], axis=-2)  # one rounding pass
+            exact = to_float(stacked, sums[0].base)
+            ends = np.cumsum([s.limbs.shape[-2] for s in sums])
+            diagonal, rows, cols, total = np.split(exact, ends[:-1], axis=-1)
+            total = total[..., 0]
         cells._margins = Margins(diagonal, rows, cols, total)
     return cells._margins
+
+
+def whole_counts(table: Any) -> bool:
+    """Whether the table holds whole counts summing below 2^53: its margins and views
+    are then exact integers."""
+    cells = as_cells(table)
+    margins(cells)
+    return cells._kind == "whole"
+
+
+def _pair(cells: Cells) -> Floats:
+    """The four cells [..., 4] (tp, fp, fn, tn) of 2 x 2 tables, however many are stored."""
+    out = np.zeros((*cells.batch, 4), dtype=np.float64)
+    out[..., cells.rows * 2 + cells.cols] = cells.values
+    return out
+
+
+def _sums_exact(values: Floats, total: Floats) -> bool:
+    """Whether float64 sums of `values` are exact: whole non-negative values whose total
+    is below 2^53 (every partial sum is then a whole number a float64 holds)."""
+    if values.size == 0:
+        return True
+    return (
+        bool(np.all(total < 2.0**53))
+        and bool(np.all(values >= 0))
+        and bool(np.all(np.floor(values) == values))
+    )
+
+
+def _exact_sums(cells: Cells) -> tuple[LimbSums, LimbSums, LimbSums, LimbSums]:
+    """The diagonal, row, column and total sums of the cells as exact limbs on one grid."""
+    K, C = cells.shape
+    on = grid(cells.values)
+    diagonal = cells.rows == cells.cols
+    zero = np.zeros(cells.rows.size, dtype=np.intp)
+    return (
+        limb_sums(cells.values[..., diagonal], cells.rows[diagonal], min(K, C), on),
+        limb_sums(cells.values, cells.rows, K, on),
+        limb_sums(cells.values, cells.cols, C, on),
+        limb_sums(cells.values, zero, 1, on),
+    )
+
+
+def one_vs_rest(table: Any) -> Floats:
+    """The 2x2 one-vs-rest tables [[tp, fp], [fn, tn]] of every label of a square table
+    `table[..., L, L]` (an array or Cells), shape [..., L, 2, 2], read-only.
+
+    For label l: tp = n(l, l); fp, fn and tn are the sums of the cells in row l off the
+    diagonal, in column l off the diagonal, and off row l and column l. Each is the exact
+    sum rounded once, so a small cell stays exact beside large ones (weights 1e17 and 1
+    give fp = 1, not 0). It costs O(cells + L) however many labels there are.
+
+    >>> one_vs_rest(np.array([[1e17, 1.0], [1.0, 1.0]]))[..., 0, :, :].tolist()
+    [[1e+17, 1.0], [1.0, 1.0]]
+    """
+    cells = as_cells(table)
+    if cells._views is None:
+        K, C = cells.shape
+        if K != C:
+            msg = f"one-vs-rest views need a square table; got shape {cells.shape}."
+            raise ValueError(msg)
+        m = margins(cells)
+        if cells._kind == "pair":  # a 2 x 2 table: its views are its cells
+            a, b, c, d = np.moveaxis(_pair(cells), -1, 0)
+            tp, fp, fn, tn = (np.stack(x, axis=-1) for x in ((a, d), (b, c), (c, b), (d, a)))
+        elif cells._kind == "whole":  # whole counts below 2^53: these differences are exact
+            tp = m.diagonal
+            fp = m.rows - tp
+            fn = m.cols - tp
+            tn = m.total[..., None] - tp - fp - fn
+        else:
+            assert cells._sums is not None  # margins took them as limbs
+            diagonal, rows, cols, total = cells._sums
+            tp = m.diagonal
+            rest = (
+                rows.limbs - diagonal.limbs,
+                cols.limbs - diagonal.limbs,
+                total.limbs - rows.limbs - cols.limbs + diagonal.limbs,
+            )
+            fp, fn, tn = np.split(to_float(np.concatenate(rest, axis=-2), diagonal.base), 3, -1)
+        views = np.stack([np.stack([tp, fp], axis=-1), np.stack([fn, tn], axis=-1)], axis=-2)
+        views.flags.writeable = False
+        cells._views = views
+    return cells._views
+
+
+def rests(table: Any, axis: str, where: Any) -> Floats:
+    """For the cells where `where` [..., n] is True (in the order of `numpy.nonzero`), the
+    rest of each one's row (axis "rows") or column ("columns"): the line's sum less the
+    cell, an exact sum rounded once as `one_vs_rest` takes its sums.
+
+    >>> values = np.array([[1e17, 1.0], [0.0, 1.0]])
+    >>> rests(values, "rows", np.ones(4, dtype=bool)).tolist()
+    [1.0, 1e+17, 1.0, 0.0]
+    """
+    cells = as_cells(table)
+    m = margins(cells)
+    index = cells.rows if axis == "rows" else cells.cols
+    where = np.broadcast_to(np.asarray(where, dtype=bool), cells.values.shape)
+    at = np.nonzero(where)  # (batch..., cell) positions
+    values = cells.values[at]
+    if cells._kind == "pair":  # a 2 x 2 table: the rest of a line is its other cell
+        pair = _pair(cells)
+        row, col = index[at[-1]], (cells.cols if axis == "rows" else cells.rows)[at[-1]]
+        other = row * 2 + (1 - col) if axis == "rows" else (1 - col) * 2 + row
+        return np.asarray(pair[(*at[:-1], other)], dtype=np.float64)
+    if cells._kind == "whole":  # whole counts below 2^53: these differences are exact
+        sums = m.rows if axis == "rows" else m.cols
+        return np.asarray(sums[(*at[:-1], index[at[-1]])] - values, dtype=np.float64)
+    if values.size == 0 or cells._sums is None:
+        return np.zeros(values.size, dtype=np.float64)
+    line = cells._sums[1 if axis == "rows" else 2].limbs
+    on = grid(cells.values)
+    own = limb_sums(values, np.arange(values.size), values.size, on).limbs
+    return to_float(line[(*at[:-1], index[at[-1]])] - own, on.base)

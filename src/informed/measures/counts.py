@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.measures.cells import margins
+from informed.measures.cells import margins, one_vs_rest
 
 __all__ = [
     "AVERAGES",
@@ -57,18 +57,14 @@ def clip(values: Floats, low: float, high: float) -> Floats:
 
 def one_vs_rest_counts(square: Any) -> Floats:
     """The 2x2 one-vs-rest tables of every label of `square[..., L, L]` (an array or
-    `Cells`): shape [..., L, 2, 2].
+    `Cells`): shape [..., L, 2, 2], read-only.
 
-    For label l: tp = n(l, l), fp = row l minus tp, fn = column l minus tp,
-    tn = N - tp - fp - fn. Only the margins and the diagonal are read, so a sparse table
-    of many labels costs O(cells + L).
+    For label l: tp = n(l, l), fp = the rest of row l, fn = the rest of column l, tn =
+    the cells off row l and column l, each an exact sum rounded once
+    (`informed.measures.cells.one_vs_rest`); a sparse table of many labels costs
+    O(cells + L).
     """
-    m = margins(square)
-    tp = m.diagonal
-    fp = m.rows - tp
-    fn = m.cols - tp
-    tn = m.total[..., None] - tp - fp - fn
-    return np.stack([np.stack([tp, fp], axis=-1), np.stack([fn, tn], axis=-1)], axis=-2)
+    return one_vs_rest(square)
 
 
 def weighted_harmonic(

@@ -21,8 +21,10 @@ nan
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Final
 
 import numpy as np
@@ -35,7 +37,7 @@ from informed.measures.binary import (
     markedness,
     signed_geometric,
 )
-from informed.measures.cells import as_cells
+from informed.measures.cells import as_cells, whole_counts
 from informed.measures.counts import (
     clip,
     label_weights,
@@ -57,6 +59,8 @@ __all__ = [
     "bias_geometric_g",
     "bias_harmonic_f",
     "bias_weighted_informedness",
+    "exact_average",
+    "exact_signed_geometric",
     "multiclass_correlation",
     "per_label_only",
     "prevalence_weighted_markedness",
@@ -106,6 +110,15 @@ class Average:
         )
         return clip(mean, *self.bounds) if self.bounds is not None else mean
 
+    def rounding(self, values: Any, square: Any, undefined: str = "propagate") -> Floats:
+        """A bound on the rounding error of `combine` (arithmetic means): (2L + 16) units
+        of 2^-52 of the mean of |values|. Labels' values of both signs cancel in the
+        sum, so an average within this bound of 0 has no known sign."""
+        v = np.abs(np.asarray(values, dtype=np.float64))
+        size = v.shape[-1]
+        mean = MEANS["arithmetic"](v, label_weights(square, self.weights), undefined)
+        return np.asarray((2 * size + 16) * 2.0**-52 * mean, dtype=np.float64)
+
     def __call__(self, square: Any, undefined: str = "propagate", **params: float) -> Floats:
         """The average over the labels of `square[..., L, L]`, from the table itself."""
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -125,9 +138,40 @@ class SignedGeometric:
         """The signed geometric mean of the two averages' values."""
         return signed_geometric(np.asarray(first), np.asarray(second))
 
+    def of_values(
+        self, first: Any, second: Any, square: Any, undefined: str = "propagate"
+    ) -> Floats:
+        """The signed geometric mean of the averages of per-label `first[..., L]` and
+        `second[..., L]`; nan where an average is within its rounding error of 0
+        (`Average.rounding`; 0 when every label's value is 0), as the sign of the product
+        is then not known."""
+        a = self.first.combine(first, square, undefined)
+        b = self.second.combine(second, square, undefined)
+        bound_a = self.first.rounding(first, square, undefined)
+        bound_b = self.second.rounding(second, square, undefined)
+        unknown = (np.abs(a) <= bound_a) & (bound_a > 0)
+        unknown |= (np.abs(b) <= bound_b) & (bound_b > 0)
+        value = np.where(unknown, np.nan, self.combine(a, b))
+        if unknown.any() and whole_counts(square):  # whole counts: settled exactly
+            shape = value.shape
+            views = one_vs_rest_counts(square)
+            views = views.reshape(-1, *views.shape[-3:])
+            flat = value.reshape(-1)
+            for i in np.flatnonzero(np.broadcast_to(unknown, shape)):
+                exact = [
+                    exact_average(rule, views[i], undefined) for rule in (self.first, self.second)
+                ]
+                flat[i] = exact_signed_geometric(*exact)
+            value = flat.reshape(shape)
+        return value
+
     def __call__(self, square: Any, undefined: str = "propagate") -> Floats:
         """The signed geometric mean of the two averages of `square[..., L, L]`."""
-        return self.combine(self.first(square, undefined), self.second(square, undefined))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ovr = one_vs_rest_counts(square)
+            first = self.first.function(ovr)
+            second = self.second.function(ovr)
+        return self.of_values(first, second, square, undefined)
 
 
 # the registry's rules for informedness, markedness, correlation, average F and average G
@@ -166,3 +210,37 @@ def bias_geometric_g(square: Any, undefined: str = "propagate") -> Floats:
 def per_label_only(square: Any) -> Floats:
     """nan for the whole table: the measure is defined per label only (bias, prevalence)."""
     return np.full(as_cells(square).batch, np.nan)
+
+
+def exact_average(rule: Average, views: Any, undefined: str = "propagate") -> Fraction | None:
+    """The exact `rule` average of informedness or markedness over the one-vs-rest views
+    [L, 2, 2] of whole counts (each label's det over its margin product); None where it
+    is undefined. Used where the float average is within its rounding error of 0."""
+    if rule.mean != "arithmetic" or rule.of not in ("informedness", "markedness"):
+        msg = f"no exact form of the {rule.mean} average of {rule.of}."
+        raise ValueError(msg)
+    terms = []
+    for view in np.asarray(views).reshape(-1, 4).tolist():
+        tp, fp, fn, tn = (Fraction(int(x)) for x in view)
+        columns, rows = (tp + fn) * (fp + tn), (tp + fp) * (fn + tn)
+        margin = columns if rule.of == "informedness" else rows
+        weight = {"macro": Fraction(1), "prevalence": tp + fn, "bias": tp + fp}[rule.weights]
+        if weight == 0:
+            continue
+        if margin == 0:
+            if undefined == "omit":
+                continue
+            return None
+        terms.append((weight, (tp * tn - fp * fn) / margin))
+    if not terms:
+        return None
+    return sum((w * v for w, v in terms), Fraction(0)) / sum((w for w, _ in terms), Fraction(0))
+
+
+def exact_signed_geometric(a: Fraction | None, b: Fraction | None) -> float:
+    """sign(a + b) sqrt(a b) of two exact values; nan when either is None or their signs
+    differ."""
+    if a is None or b is None or a * b < 0:
+        return math.nan
+    root = math.sqrt(float(abs(a))) * math.sqrt(float(abs(b)))
+    return root if a + b > 0 else -root if a + b < 0 else 0.0

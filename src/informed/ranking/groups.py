@@ -19,6 +19,7 @@ from typing import Any, Literal, NamedTuple, overload
 import numpy as np
 from numpy.typing import NDArray
 
+from informed._common import check_float_total
 from informed.errors import InputError, InputTypeError
 
 __all__ = [
@@ -44,7 +45,8 @@ class Groups(NamedTuple):
     """Per-group arrays (length U), cumulative counts (length U + 1) and totals of a Ranking.
 
     Cumulative sums are float64: exact for integer counts below 2**53 rows, so the curves
-    share these arrays whatever the weight mode.
+    share these arrays whatever the weight mode. Weights summing past the largest float
+    are refused (`informed._common.check_float_total`).
     """
 
     positives: CountArray  # m2 (the Ranking's own array: int64 or float64)
@@ -69,9 +71,12 @@ def build_groups(positives: CountArray, negatives: CountArray) -> Groups:
     """
     cumulative_positives = np.zeros(positives.size + 1)
     cumulative_negatives = np.zeros(negatives.size + 1)
-    np.cumsum(positives, dtype=np.float64, out=cumulative_positives[1:])
-    np.cumsum(negatives, dtype=np.float64, out=cumulative_negatives[1:])
-    total = cumulative_positives + cumulative_negatives
+    with np.errstate(over="ignore"):  # an inf total is refused below
+        np.cumsum(positives, dtype=np.float64, out=cumulative_positives[1:])
+        np.cumsum(negatives, dtype=np.float64, out=cumulative_negatives[1:])
+        total = cumulative_positives + cumulative_negatives
+    if not np.isfinite(total[-1]):  # refused, not an inf n that makes every summary nan
+        check_float_total(np.concatenate([positives, negatives]).astype(np.float64))
     return Groups(
         positives=positives,
         negatives=negatives,

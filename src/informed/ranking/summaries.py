@@ -106,16 +106,20 @@ def _hit_total(groups: Groups, stop: int) -> float:
     return float(np.sum(terms))
 
 
-def _area(groups: Groups, x: FloatArray) -> FloatArray:
-    """A(x) = sum_{j=1}^{x} C(j): the sum of the Qrecall numerators over positions 1..x.
+def _area(groups: Groups, x: FloatArray, by: tuple[float, float] = (1.0, 1.0)) -> FloatArray:
+    """A(x) / (by[0] by[1]), A(x) = sum_{j=1}^{x} C(j): the sum of the Qrecall numerators
+    over positions 1..x.
 
     A full group g before x contributes m2 (x - c - (m1 - 1)/2); the group cut by x, with
     q = x - c of its positions inside, contributes (m2/m1) q (q + 1)/2. At integer counts
-    and quotas these are the exact sums; x <= 0 gives 0.
+    and quotas these are the exact sums; x <= 0 gives 0. Each product of a count and a
+    position is divided by `by` factor by factor, so that weights near 1e200 (A near
+    1e400) give the quotient without overflowing.
     """
     x = np.maximum(x, 0.0)
     if groups.size.size == 0:
         return np.zeros_like(x)
+    per_count, per_position = by
     ends = groups.cumulative_total[1:]
     full = np.searchsorted(ends, x, side="right")
     area = np.empty_like(x)
@@ -123,13 +127,14 @@ def _area(groups: Groups, x: FloatArray) -> FloatArray:
         # The loop runs over the few quotas asked for, each a pass over its prefix.
         offset = (groups.size[:k] - 1.0) / 2.0
         offset += groups.start[:k]
-        area[i] = value * groups.cumulative_positives[k] - float(
-            np.dot(groups.positives[:k], offset)
+        offset /= per_position
+        area[i] = (value / per_position) * (groups.cumulative_positives[k] / per_count) - float(
+            np.dot(groups.positives[:k] / per_count, offset)
         )
     cut = np.minimum(full, ends.size - 1)
     inside = np.where(full < ends.size, x - groups.cumulative_total[cut], 0.0)
     rate = groups.positives[cut] / groups.size[cut]
-    return area + rate * inside * (inside + 1.0) / 2.0
+    return area + rate * (inside / per_position) * ((inside + 1.0) / per_count) / 2.0
 
 
 def integral_counts(ranking: Ranking) -> bool:
@@ -166,12 +171,15 @@ def auc(ranking: Ranking) -> float:
         return int(np.dot(positives, twice_below)) / (2 * n_pos * n_neg)
     # Float weights (or counts too large for int64 products): float64 throughout, each
     # side divided by its total first, so that tiny or huge weights neither under- nor
-    # overflow in the products.
-    below = np.cumsum(ranking.negatives, dtype=np.float64)
-    weight_negative = float(below[-1])
-    np.subtract(weight_negative, below, out=below)
+    # overflow in the products. The negatives below each group are summed from the bottom
+    # up, not taken as the total minus those above: 1e17 + 1 - 1e17 would lose the 1.
+    negatives = np.asarray(ranking.negatives, dtype=np.float64)
+    after = np.cumsum(negatives[::-1])[::-1]  # the negatives of this group and below
+    weight_negative = float(after[0])
+    below: FloatArray = np.zeros(negatives.size, dtype=np.float64)
+    below[:-1] = after[1:]
     below /= weight_negative
-    below += ranking.negatives / weight_negative / 2.0
+    below += negatives / weight_negative / 2.0
     shares = ranking.positives / float(np.cumsum(ranking.positives, dtype=np.float64)[-1])
     return float(np.dot(shares, below))
 
@@ -255,12 +263,13 @@ def _pem_at(ranking: Ranking, quota: float) -> float:
         return math.nan
     x = x.reshape(1)
     n_pos = groups.n_positive
-    random_area = x * (x + 1.0) / (2.0 * groups.n)
+    # every area divided by n+ (x + 1), so that x (x + 1) cannot overflow (weights 1e200)
+    random_area = x / (2.0 * groups.n)
     optimal = np.where(
-        x <= n_pos, x * (x + 1.0) / 2.0, n_pos * (n_pos + 1.0) / 2.0 + n_pos * (x - n_pos)
+        x <= n_pos, x / (2.0 * n_pos), ((n_pos + 1.0) / 2.0 + (x - n_pos)) / (x + 1.0)
     )
-    gained = _area(groups, x) / n_pos - random_area
-    possible = optimal / n_pos - random_area
+    gained = _area(groups, x, by=(n_pos, float(x[0]) + 1.0)) - random_area
+    possible = optimal - random_area
     return float(ratio(gained, np.where(possible > 0, possible, 0.0))[0])
 
 
@@ -398,5 +407,6 @@ def average_qrecall(ranking: Ranking, quota: float | None = None) -> float:
         end = float(x)
         if end < n_pos:
             return math.nan
-    areas = _area(groups, np.array([n_pos - 1.0, end]))
-    return float((areas[1] - areas[0]) / (n_pos * (end - n_pos + 1.0)))
+    # (A(end) - A(n+ - 1)) / (n+ (end - n+ + 1)), divided inside: A overflows near 1e154
+    areas = _area(groups, np.array([n_pos - 1.0, end]), by=(n_pos, end - n_pos + 1.0))
+    return float(areas[1] - areas[0])

@@ -169,9 +169,8 @@ def measure_values(
             elif isinstance(rule, Average):
                 overall[name] = rule.combine(labels_of(rule.of), square, undefined)
             elif isinstance(rule, SignedGeometric):
-                first = rule.first.combine(labels_of(rule.first.of), square, undefined)
-                second = rule.second.combine(labels_of(rule.second.of), square, undefined)
-                overall[name] = rule.combine(first, second)
+                first, second = labels_of(rule.first.of), labels_of(rule.second.of)
+                overall[name] = rule.of_values(first, second, square, undefined)
             else:
                 kwargs = _kwargs(measure, alpha)
                 overall[name] = np.asarray(rule(square, **kwargs), dtype=np.float64)
@@ -341,13 +340,24 @@ def _rule_reason(
     weight has an undefined value, and which margin its one-vs-rest view lacks."""
     if isinstance(rule, SignedGeometric):
         parts = []
+        unknown = []
         for average in (rule.first, rule.second):
-            value = float(average.combine(values_by_name[average.of], square, undefined))
+            values = values_by_name[average.of]
+            value = float(average.combine(values, square, undefined))
             if np.isnan(value):
                 why = _rule_reason(average, labels, square, values_by_name, undefined)
                 title = _lower(MEASURES[average.of].title)
                 return f"{title} is undefined: {why or 'undefined for this table'}"
             parts.append(f"{_lower(MEASURES[average.of].title)} ({value:.4g})")
+            bound = float(average.rounding(values, square, undefined))
+            if bound > 0 and abs(value) <= bound:
+                unknown.append(_lower(MEASURES[average.of].title))
+        if unknown:  # labels' values of both signs cancelled to within rounding of 0
+            return (
+                f"{parts[0]} and {parts[1]}: {' and '.join(unknown)} is within rounding "
+                "error of 0 (an average of labels' values of both signs), so the sign of "
+                "their product, and their signed geometric mean, is not known"
+            )
         return (
             f"{parts[0]} and {parts[1]} differ in sign, so their signed geometric mean is undefined"
         )

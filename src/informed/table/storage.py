@@ -21,7 +21,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import check_memory, readonly
+from informed._common import check_float_total, check_memory, readonly
 from informed.errors import InputError, InputTypeError, MemoryLimitError
 from informed.labels import Label, label_kinds, positions_in, sort_labels
 
@@ -91,6 +91,7 @@ class Stored:
         if cells is None:
             cells = (np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, self.dtype))
         self.rows, self.cols, self.values = (readonly(a) for a in cells)
+        _check_total(self.dense if self.dense is not None else self.values)
 
     @property
     def nonzero_count(self) -> int:
@@ -235,6 +236,31 @@ class Stored:
         return int(self.rows.nbytes + self.cols.nbytes + self.values.nbytes)
 
 
+INT64_MAX = (1 << 63) - 1
+
+
+def _check_total(values: NDArray[Any]) -> None:
+    """Refuse counts whose total an int64 cannot hold (it would wrap to a negative N) and
+    weights whose total is more than the largest float (it would be inf), each with one
+    error naming the way out."""
+    if values.size == 0:
+        return
+    if values.dtype.kind == "f":
+        check_float_total(values)
+        return
+    flat = np.ravel(values)
+    if int(flat.max()) <= INT64_MAX // flat.size:
+        return  # no sum of these counts can pass 2^63 - 1
+    # exactly, in two int64 halves that cannot overflow (fewer than 2^31 cells)
+    total = (int(np.sum(flat >> 32)) << 32) + int(np.sum(flat & 0xFFFFFFFF))
+    if total > INT64_MAX:
+        msg = (
+            f"the counts sum to {total:,}, more than an int64 holds (2^63 - 1); "
+            "pass them as float weights (weighted=True)."
+        )
+        raise InputError(msg)
+
+
 def _bincount(index: Index, values: NDArray[Any], size: int) -> NDArray[Any]:
     """Sums of `values` by `index`: exact int64 for counts (a float sum is exact below
     2^53; beyond, the slower exact route)."""
@@ -342,6 +368,12 @@ def merged(
     cols = sort_labels((*first[2], *second[2]))
     weighted = first[0].dtype.kind == "f" or second[0].dtype.kind == "f"
     dtype = np.dtype(np.float64 if weighted else np.int64)
+    if not weighted and int(first[0].total()) + int(second[0].total()) > INT64_MAX:
+        msg = (
+            f"the merged table would count {int(first[0].total()) + int(second[0].total()):,}"
+            " cases, more than an int64 holds (2^63 - 1); merge tables of float weights."
+        )
+        raise InputError(msg)
     places = [
         (stored, positions_in(predicted, rows), positions_in(actual, cols))
         for stored, predicted, actual in (first, second)
@@ -350,7 +382,8 @@ def merged(
         out = np.zeros((len(rows), len(cols)), dtype=dtype)
         for stored, r_at, c_at in places:
             if stored.dense is not None and stored.dense.size:
-                out[np.ix_(r_at, c_at)] += stored.dense.astype(dtype)
+                with np.errstate(over="ignore"):  # an inf sum is refused as the table is made
+                    out[np.ix_(r_at, c_at)] += stored.dense.astype(dtype)
         if choose(out.shape, int(np.count_nonzero(out))) == "dense":
             return from_dense(out), rows, cols
     parts = []

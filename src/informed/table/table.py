@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from informed._common import loads_strict, readonly
 from informed.errors import InputError, InputTypeError, MemoryLimitError
 from informed.labels import Label, as_label, keyed, positions_in, sort_labels
-from informed.measures import Cells
+from informed.measures import Cells, one_vs_rest_counts
 from informed.table.counting import check_axis_texts, count_labels, count_matrix
 from informed.table.display import some_labels as _some
 from informed.table.display import table_html, table_repr, table_text
@@ -382,13 +382,10 @@ class Table:
         if found is None:
             msg = f"{label!r} is not a label of this table; labels are {_some(self.labels)}."
             raise InputError(msg)
-        i, j = found
-        stored = self._stored
-        total = float(stored.total())
-        tp = float(stored.value(i, j)) if i is not None and j is not None else 0.0
-        row = float(stored.line_sum(i, axis=1)) if i is not None else 0.0
-        col = float(stored.line_sum(j, axis=0)) if j is not None else 0.0
-        return OneVsRest(label=label, tp=tp, fp=row - tp, fn=col - tp, tn=total - row - col + tp)
+        # each cell an exact sum of the table's cells, never large sums subtracted
+        views = one_vs_rest_counts(self.square_cells()[1])
+        tp, fp, fn, tn = views[self.label_position(label) or 0].ravel().tolist()
+        return OneVsRest(label=label, tp=tp, fp=fp, fn=fn, tn=tn)
 
     def transpose(self) -> Table:
         """Swap prediction and reality: recall <-> precision, informedness <-> markedness."""
