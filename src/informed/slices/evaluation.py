@@ -45,7 +45,13 @@ from informed.measures.measure import MARGIN_REASONS
 from informed.slices.slices import Slices
 from informed.table.evaluation import evaluate, measure_values
 
-__all__ = ["DENOMINATOR_NAMES", "SliceEvaluation", "evaluate_slices"]
+__all__ = [
+    "DENOMINATOR_NAMES",
+    "SliceEvaluation",
+    "evaluate_slices",
+    "present_labels",
+    "slice_values",
+]
 
 Floats = NDArray[np.float64]
 
@@ -176,14 +182,26 @@ def _positive_view(result: SliceEvaluation, s: int, index: int) -> NDArray[np.fl
     return np.asarray(ovr[0, at], dtype=np.float64)
 
 
-def slice_values(
-    square: Any, names: list[str], index: int | None, alpha: float, undefined: str
-) -> tuple[dict[str, Floats], dict[str, Floats]]:
-    """`measure_values` of square tables [S, L, L] whose absent labels (no row, no
-    column in a slice) are left out of that slice's averages and per-label values."""
-    overall, per_label = measure_values(square, names, index, alpha, undefined)
+def present_labels(square: Any) -> NDArray[np.bool_]:
+    """[..., L]: whether each label is predicted or occurs in each table of `square`."""
     m = margins(square)
-    present = (m.rows > 0) | (m.cols > 0)
+    return np.asarray((m.rows > 0) | (m.cols > 0))
+
+
+def slice_values(
+    square: Any,
+    names: list[str],
+    index: int | None,
+    alpha: float,
+    undefined: str,
+    present: NDArray[np.bool_] | None = None,
+) -> tuple[dict[str, Floats], dict[str, Floats]]:
+    """`measure_values` of square tables [..., S, L, L] whose absent labels (no row, no
+    column in a slice; or not in `present[S, L]`, the labels of the slices resampled)
+    are left out of that slice's averages and per-label values."""
+    overall, per_label = measure_values(square, names, index, alpha, undefined)
+    if present is None:
+        present = present_labels(square)
     out: dict[str, Floats] = {}
     for name in names:
         rule = MEASURES[name].overall

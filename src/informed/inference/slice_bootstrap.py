@@ -1,0 +1,223 @@
+"""Bootstrap intervals for every slice at once, each slice resampled from its own cells.
+
+A case bootstrap within each slice (the slices' sizes fixed, as in a stratified design)
+gives each slice's table a multinomial distribution over its own cells: n_s draws with
+the slice's observed cell proportions. All slices and all replicates are drawn by one
+call of `numpy.random.Generator.multinomial` (counts[B, S, M] over the M square cells
+non-zero in some slice), and every measure of every replicate of every slice is one
+vectorised evaluation (`informed.slices.evaluation.slice_values`), as
+`informed.inference.bootstrap` evaluates the replicates of one Table.
+
+Small slices are never given a silent interval: a slice whose measure rests on fewer
+cases than `min_count` carries the reason with its interval, and one whose replicates
+all agree (a two-row slice gives [0, 0]) has no interval, only the reason.
+
+>>> from informed.slices import Slices
+>>> s = Slices.from_labels(by=["a"] * 40 + ["b"] * 2, actual=[1, 0] * 21,
+...                        predicted=[1, 0] * 15 + [0, 1] * 6)
+>>> result = bootstrap_slices(s, ["recall"], positive=1, seed=0, replicates=200)
+>>> a, b = result.intervals["recall"]
+>>> bool(a.low < a.estimate < a.high), b.as_list(), b.reason
+(True, [None, None], "every replicate gives 0; slice 'b' has 1 real positives: too few to say")
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed._common import check_memory
+from informed.inference.checks import check_count, check_level
+from informed.inference.interval import Interval, nan_interval
+from informed.inference.replicates import replicate_interval
+from informed.measures import MEASURES, Cells
+from informed.slices.evaluation import (
+    SliceEvaluation,
+    evaluate_slices,
+    present_labels,
+    slice_values,
+)
+from informed.slices.slices import Slices
+
+__all__ = ["SliceBootstrap", "bootstrap_slices", "replicate_values", "slice_replicates"]
+
+Floats = NDArray[np.float64]
+
+# Values (replicates x slices x cells) drawn at once.
+_BATCH_VALUES = 1 << 22
+
+
+@dataclass(frozen=True, eq=False)
+class SliceBootstrap:
+    """Percentile intervals of measures of every slice.
+
+    Attributes
+    ----------
+    evaluation : SliceEvaluation
+        The estimates, denominators and flags.
+    level : float
+    replicates : int
+    intervals : dict
+        Registry name -> one Interval per slice.
+    distribution : dict
+        Registry name -> replicate values [B, S] (nan where undefined).
+    """
+
+    evaluation: SliceEvaluation
+    level: float
+    replicates: int
+    intervals: dict[str, list[Interval]]
+    distribution: dict[str, Floats] = field(repr=False)
+
+
+def slice_replicates(
+    slices: Slices, replicates: int, seed: Any
+) -> tuple[Cells, Iterator[tuple[slice, Cells]]]:
+    """The square cells of every slice (values[S, M]) and, batch by batch, their case
+    bootstrap replicates (values[b, S, M]; weighted slices scaled back to their weight)."""
+    S = len(slices.keys)
+    _, cells = slices.square_cells(0, S)
+    totals = cells.values.sum(axis=-1, dtype=np.float64)
+    weighted = cells.values.dtype.kind == "f"
+    draws = np.round(totals).astype(np.int64) if weighted else cells.values.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        probabilities = np.where(totals[:, None] > 0, cells.values / totals[:, None], 0.0)
+        scale = np.where(draws > 0, totals / np.maximum(draws, 1), 0.0)
+    empty = draws == 0
+    probabilities[empty, 0] = 1.0  # an empty slice draws nothing; pvals must sum to 1
+    rng = np.random.default_rng(seed)
+    M = cells.values.shape[-1]
+    step = max(1, _BATCH_VALUES // max(1, S * M))
+    check_memory(8 * min(step, replicates) * S * max(M, 1), "a batch of replicates", "use fewer")
+
+    def batches() -> Iterator[tuple[slice, Cells]]:
+        for start in range(0, replicates, step):
+            part = slice(start, min(start + step, replicates))
+            count = part.stop - part.start
+            drawn = rng.multinomial(draws, probabilities, size=(count, S)).astype(np.float64)
+            if weighted:
+                drawn *= scale[:, None]
+            yield part, Cells(drawn, cells.rows, cells.cols, cells.shape)
+
+    return Cells(cells.values.astype(np.float64), cells.rows, cells.cols, cells.shape), batches()
+
+
+def bootstrap_slices(
+    slices: Slices,
+    measures: Any = None,
+    *,
+    positive: Any = None,
+    replicates: int = 1000,
+    level: float = 0.95,
+    seed: int | np.random.Generator | None = None,
+    alpha: float = 0.5,
+    undefined: str = "propagate",
+    min_count: float = 30.0,
+) -> SliceBootstrap:
+    """Percentile bootstrap intervals of registry measures of every slice, in one pass.
+
+    Parameters
+    ----------
+    slices : Slices
+        With a Table per slice.
+    measures : list of str, optional
+        Registry names; default every registered measure.
+    positive : label, optional
+        The measures of each slice's one-vs-rest view of this label.
+    replicates, level, seed, alpha, undefined
+        As in `informed.inference.bootstrap`.
+    min_count : float
+        A value resting on fewer cases is flagged (`evaluate_slices`).
+
+    Notes
+    -----
+    Each slice keeps its size in every replicate (a stratified case bootstrap), so the
+    slices' replicates are independent. A replicate where a measure is undefined is left
+    out of its interval and counted (`Interval.undefined_replicates`).
+    """
+    names = _names(measures)
+    replicates = check_count(replicates, "replicates", 2)
+    level = check_level(level)
+    evaluation = evaluate_slices(
+        slices, positive=positive, alpha=alpha, undefined=undefined, min_count=min_count
+    )
+    values = replicate_values(slices, names, evaluation, replicates, seed, alpha, undefined)
+    intervals = {
+        name: [
+            _interval(evaluation, name, s, values[name][:, s], level)
+            for s in range(len(slices.keys))
+        ]
+        for name in names
+    }
+    return SliceBootstrap(evaluation, level, replicates, intervals, values)
+
+
+def replicate_values(
+    slices: Slices,
+    names: list[str],
+    evaluation: SliceEvaluation,
+    replicates: int,
+    seed: Any,
+    alpha: float,
+    undefined: str,
+    extra: Callable[[Cells, Cells], None] | None = None,
+) -> dict[str, Floats]:
+    """Registry measures [B, S] of every replicate of every slice; `extra` sees each
+    batch (the replicates, and the original cells) for statistics of its own."""
+    original, batches = slice_replicates(slices, replicates, seed)
+    present = present_labels(original)
+    index = None if evaluation.positive is None else evaluation.labels.index(evaluation.positive)
+    out: dict[str, list[Floats]] = {name: [] for name in names}
+    for _, cells in batches:
+        found, _ = slice_values(cells, names, index, alpha, undefined, present)
+        for name in names:
+            out[name].append(np.asarray(found[name], dtype=np.float64))
+        if extra is not None:
+            extra(cells, original)
+    return {name: np.concatenate(out[name]) for name in names}
+
+
+def _names(measures: Any) -> list[str]:
+    if measures is None:
+        return list(MEASURES)
+    names = [measures] if isinstance(measures, str) else list(measures)
+    unknown = [name for name in names if name not in MEASURES]
+    if unknown:
+        msg = f"unknown measure {unknown[0]!r}; `measures` must be names from {list(MEASURES)}."
+        raise ValueError(msg)
+    return list(dict.fromkeys(names))
+
+
+def _interval(
+    evaluation: SliceEvaluation, name: str, s: int, values: Floats, level: float
+) -> Interval:
+    """One slice's interval, never silently degenerate."""
+    estimate = float(evaluation.values[name][s])
+    if math.isnan(estimate):
+        return nan_interval(estimate, level, "percentile", evaluation.flag(name, s) or "undefined")
+    found = replicate_interval(estimate, values, level, "percentile", math.nan)
+    small = evaluation.flag(name, s)
+    if found.low == found.high:
+        where = evaluation.slices.name(evaluation.slices.keys[s])
+        count = evaluation.denominators[name][s]
+        what = evaluation.denominator_names[name]
+        shown = int(count) if float(count).is_integer() else f"{count:.3g}"
+        why = f"every replicate gives {found.low:.4g}; slice {where!r} has {shown} {what}"
+        return nan_interval(estimate, level, "percentile", f"{why}: too few to say")
+    if small is not None:
+        return Interval(
+            found.estimate,
+            found.low,
+            found.high,
+            level,
+            "percentile",
+            found.standard_error,
+            f"{small}: few cases, a wide and rough interval",
+            found.undefined_replicates,
+        )
+    return found

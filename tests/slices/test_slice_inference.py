@@ -1,0 +1,157 @@
+"""Per-slice intervals and disparities: fairlearn's MetricFrame and difference functions
+as oracles, a direct per-slice computation, and honest small slices."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from informed.inference import bootstrap
+from informed.inference.disparities import disparities
+from informed.inference.slice_bootstrap import bootstrap_slices
+from informed.slices import Slices
+from informed.table import Table
+
+
+def _binary(seed: int, n: int = 3000, groups: int = 6):
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, groups, n)
+    actual = (rng.random(n) < 0.3 + 0.05 * group).astype(int)
+    flip = rng.random(n) < 0.2 + 0.03 * group
+    predicted = np.where(flip, 1 - actual, actual)
+    weights = rng.integers(1, 5, n).astype(float)
+    return group, actual, predicted, weights
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_fairlearn_metricframe_and_differences_equal_ours(weighted: bool) -> None:
+    """Per-group recall and selection rate, equalized_odds_difference and
+    demographic_parity_difference of fairlearn equal ours, with sample weights."""
+    fairlearn_metrics = pytest.importorskip("fairlearn.metrics")
+    from sklearn.metrics import recall_score
+
+    group, actual, predicted, weights = _binary(7)
+    w = weights if weighted else None
+    params = {"sample_weight": w} if weighted else {}
+    frame = fairlearn_metrics.MetricFrame(
+        metrics={"recall": recall_score, "selection_rate": fairlearn_metrics.selection_rate},
+        y_true=actual,
+        y_pred=predicted,
+        sensitive_features=group,
+        sample_params={"recall": params, "selection_rate": params} if weighted else None,
+    )
+    s = Slices.from_labels(by=group, actual=actual, predicted=predicted, weights=w)
+    d = disparities(s, positive=1, replicates=20, seed=0)
+    from informed.slices.evaluation import evaluate_slices
+
+    ours = evaluate_slices(s, positive=1)
+    for k, (g,) in enumerate(s.keys):
+        assert ours.values["recall"][k] == pytest.approx(frame.by_group["recall"][g], abs=1e-12)
+        assert ours.values["bias"][k] == pytest.approx(
+            frame.by_group["selection_rate"][g], abs=1e-12
+        )
+    eod = fairlearn_metrics.equalized_odds_difference(
+        actual, predicted, sensitive_features=group, sample_weight=w
+    )
+    dpd = fairlearn_metrics.demographic_parity_difference(
+        actual, predicted, sensitive_features=group, sample_weight=w
+    )
+    assert d.summary["equalized_odds_difference"].estimate == pytest.approx(eod, abs=1e-12)
+    assert d.summary["demographic_parity_difference"].estimate == pytest.approx(dpd, abs=1e-12)
+
+
+def test_differences_vs_rest_and_reference_equal_tables_built_directly() -> None:
+    """A slice minus the rest is the measure of its rows minus that of all other rows;
+    for two classes the informedness gap is the TPR gap minus the FPR gap."""
+    from informed.table import evaluate
+
+    group, actual, predicted, _ = _binary(8, n=800, groups=4)
+    s = Slices.from_labels(by=group, actual=actual, predicted=predicted)
+    d = disparities(s, positive=1, reference=2, replicates=30, seed=1)
+    for k in range(4):
+        mine = evaluate(
+            Table.from_labels(
+                actual=actual[group == k], predicted=predicted[group == k], labels=[0, 1]
+            ),
+            positive=1,
+        ).measures
+        rest = evaluate(
+            Table.from_labels(
+                actual=actual[group != k], predicted=predicted[group != k], labels=[0, 1]
+            ),
+            positive=1,
+        ).measures
+        ref = evaluate(
+            Table.from_labels(
+                actual=actual[group == 2], predicted=predicted[group == 2], labels=[0, 1]
+            ),
+            positive=1,
+        ).measures
+        for name in ("informedness", "markedness", "recall", "fallout", "bias"):
+            assert d.vs_rest[name][k].estimate == pytest.approx(mine[name] - rest[name], abs=1e-12)
+            if k != 2:
+                assert d.vs_reference[name][k].estimate == pytest.approx(
+                    mine[name] - ref[name], abs=1e-12
+                )
+        gap = d.vs_rest["recall"][k].estimate - d.vs_rest["fallout"][k].estimate
+        assert d.vs_rest["informedness"][k].estimate == pytest.approx(gap, abs=1e-12)
+    assert math.isnan(d.vs_reference["informedness"][2].estimate)
+    assert all(0 <= p <= 1 for p in d.p_rest["informedness"])
+
+
+def test_multiclass_equalized_odds_is_the_largest_label_gap() -> None:
+    """Three classes (fairlearn refuses them): the largest one-vs-rest TPR or FPR gap."""
+    rng = np.random.default_rng(3)
+    n = 900
+    group = rng.integers(0, 3, n)
+    actual = rng.integers(0, 3, n)
+    predicted = np.where(rng.random(n) < 0.5 + 0.1 * group, actual, rng.integers(0, 3, n))
+    s = Slices.from_labels(by=group, actual=actual, predicted=predicted)
+    d = disparities(s, replicates=20, seed=0)
+    gaps = []
+    for label in range(3):
+        for rate in ("recall", "fallout"):
+            values = []
+            for g in range(3):
+                view = Table.from_labels(
+                    actual=actual[group == g], predicted=predicted[group == g]
+                ).one_vs_rest(label)
+                values.append(
+                    view.tp / (view.tp + view.fn)
+                    if rate == "recall"
+                    else view.fp / (view.fp + view.tn)
+                )
+            gaps.append(max(values) - min(values))
+    assert d.summary["equalized_odds_difference"].estimate == pytest.approx(max(gaps), abs=1e-12)
+
+
+def test_one_slice_bootstrap_has_the_distribution_of_the_table_bootstrap() -> None:
+    """A slice's replicates are Multinomial(n_s, its cells): the same distribution as
+    informed.inference.bootstrap of its Table (means and spreads agree)."""
+    group, actual, predicted, _ = _binary(9, n=600, groups=3)
+    s = Slices.from_labels(by=group, actual=actual, predicted=predicted)
+    ours = bootstrap_slices(s, ["informedness"], positive=1, replicates=4000, seed=1)
+    table = Table.from_labels(actual=actual[group == 1], predicted=predicted[group == 1])
+    theirs = bootstrap(table, ["informedness"], positive=1, replicates=4000, seed=2)
+    a = ours.distribution["informedness"][:, 1]
+    b = theirs.distribution["informedness"]
+    assert abs(a.mean() - b.mean()) < 4 * b.std() / math.sqrt(4000) * math.sqrt(2)
+    assert a.std() == pytest.approx(b.std(), rel=0.08)
+
+
+def test_a_two_row_slice_never_gets_a_silent_interval() -> None:
+    """fairlearn gives a two-row group [0, 0]; here the interval is nan with the reason."""
+    s = Slices.from_labels(
+        by=["big"] * 100 + ["tiny"] * 2,
+        actual=[1, 0] * 50 + [1, 0],
+        predicted=[1, 0] * 40 + [0, 1] * 10 + [1, 1],
+    )
+    result = bootstrap_slices(s, ["recall", "informedness"], positive=1, replicates=200, seed=0)
+    tiny = s.index("tiny")
+    recall = result.intervals["recall"][tiny]
+    assert recall.estimate == 1.0 and math.isnan(recall.low) and "too few" in (recall.reason or "")
+    big = result.intervals["informedness"][s.index("big")]
+    assert big.low < big.estimate < big.high and big.reason is None
+    assert result.evaluation.flags[tiny] is not None
