@@ -135,6 +135,16 @@ def add_parser(commands: Any) -> None:
         "workers must see the files at the same paths); needs informed[dask]",
     )
     ev.add_argument(
+        "--by",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="COL",
+        help="evaluate every slice of the rows by this column (several: crossed): "
+        "informedness with its interval, markedness, label bias, small slices flagged, "
+        "and each slice against the rest (docs/slices.md)",
+    )
+    ev.add_argument(
         "--partial",
         metavar="FILE",
         help="instead of a report, write the summaries of these files (Table, Ranking, the "
@@ -343,6 +353,11 @@ def run(args: argparse.Namespace) -> None:
     """`informed evaluate`: check the options and the --html path, evaluate the files,
     print, write the HTML."""
     check_options(args)
+    if args.by:
+        from informed.cli.slices import run_slices
+
+        run_slices(args, source_name(args.file))
+        return
     if args.html:
         check_html_path(args.html)
     if args.partial is not None:

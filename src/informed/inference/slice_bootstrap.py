@@ -205,7 +205,7 @@ def _interval(
     if found.low == found.high:
         where = evaluation.slices.name(evaluation.slices.keys[s])
         count = evaluation.denominators[name][s]
-        what = evaluation.denominator_names[name]
+        what = evaluation.denominator_name(name, s)
         shown = int(count) if float(count).is_integer() else f"{count:.3g}"
         why = f"every replicate gives {found.low:.4g}; slice {where!r} has {shown} {what}"
         return nan_interval(estimate, level, "percentile", f"{why}: too few to say")

@@ -87,8 +87,9 @@ class SliceEvaluation:
     denominators : dict
         Registry name -> [S]: the count the value rests on (its smallest required margin;
         the slice's cases for a multiclass average).
-    denominator_names : dict
-        Registry name -> what the denominator counts ("real positives", ...).
+    denominator_kinds : dict
+        Registry name -> [S]: the margin each denominator is ("+R", "-R", "N", ...; the
+        smallest of those the measure requires), named by `denominator_name`.
     min_count : float
         A value whose denominator is below it is flagged as too small.
     flags : list
@@ -102,7 +103,7 @@ class SliceEvaluation:
     values: dict[str, Floats]
     per_label: dict[str, Floats] = field(repr=False)
     denominators: dict[str, Floats] = field(repr=False)
-    denominator_names: dict[str, str] = field(repr=False)
+    denominator_kinds: dict[str, NDArray[np.str_]] = field(repr=False)
     min_count: float = 30.0
     flags: list[str | None] = field(default_factory=list)
 
@@ -113,10 +114,14 @@ class SliceEvaluation:
             return f"{MEASURES[name].title.lower()} undefined: {self.reason(name, s)}"
         count = float(self.denominators[name][s])
         if count < self.min_count:
-            what = self.denominator_names[name]
+            what = self.denominator_name(name, s)
             where = self.slices.name(self.slices.keys[s])
             return f"{name}: {_count(count)} {what} in slice {where!r}"
         return None
+
+    def denominator_name(self, name: str, s: int) -> str:
+        """What the denominator of measure `name` in slice `s` counts ("real positives")."""
+        return DENOMINATOR_NAMES[str(self.denominator_kinds[name][s])]
 
     def reason(self, name: str, s: int) -> str:
         """Why measure `name` is nan in slice `s` (the margin that vanished)."""
@@ -251,6 +256,7 @@ def evaluate_slices(
     values: dict[str, list[Floats]] = {name: [] for name in names}
     per: dict[str, list[Floats]] = {name: [] for name in names}
     denominators: dict[str, list[Floats]] = {name: [] for name in names}
+    kinds: dict[str, list[NDArray[np.str_]]] = {name: [] for name in names}
     for start, stop in slices.batches():
         labels, square = slices.square_cells(start, stop)
         if positive is not None:
@@ -266,12 +272,18 @@ def evaluate_slices(
             per[name].append(labelled[name])
             if index is None:
                 denominators[name].append(np.asarray(total, dtype=np.float64))
+                kinds[name].append(np.full(np.shape(total), "N"))
             else:
                 tp, fp, fn, tn = (ovr[:, index, i, j] for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))
-                margin = np.full(tp.shape, np.inf)
-                for key in MEASURES[name].requires:
-                    margin = np.minimum(margin, MARGIN_REASONS[key][0](tp, fp, fn, tn))
-                denominators[name].append(np.asarray(margin, dtype=np.float64))
+                requires = MEASURES[name].requires or ("N",)
+                stacked = np.stack(
+                    [np.asarray(MARGIN_REASONS[key][0](tp, fp, fn, tn)) for key in requires]
+                )
+                which = np.argmin(stacked, axis=0)
+                denominators[name].append(
+                    np.take_along_axis(stacked, which[None], axis=0)[0].astype(np.float64)
+                )
+                kinds[name].append(np.asarray(requires)[which])
     joined = {name: np.concatenate(values[name]) for name in names}
     result = SliceEvaluation(
         slices=slices,
@@ -281,15 +293,8 @@ def evaluate_slices(
         values=joined,
         per_label={name: np.concatenate(per[name]) for name in names},
         denominators={name: np.concatenate(denominators[name]) for name in names},
-        denominator_names={name: _denominator_name(name, index is not None) for name in names},
+        denominator_kinds={name: np.concatenate(kinds[name]) for name in names},
         min_count=min_count,
     )
     result.flags.extend(result.flag(headline, s) for s in range(len(slices.keys)))
     return result
-
-
-def _denominator_name(name: str, binary: bool) -> str:
-    requires = MEASURES[name].requires
-    if not binary or not requires:
-        return "cases"
-    return " / ".join(DENOMINATOR_NAMES[key] for key in requires)

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 from informed._common import check_memory, loads_strict
 from informed.columns import frame_column
 from informed.errors import InputError
-from informed.labels import Label, code_column, keyed, positions_in, sort_labels
+from informed.labels import Label, as_label, code_column, keyed, positions_in, sort_labels
 from informed.measures import Cells
 from informed.ranking import Ranking
 from informed.slices.counting import SlicedCells, count_sliced, rank_sliced
@@ -41,7 +41,7 @@ from informed.table.counting import check_weights
 from informed.table.storage import from_cells
 from informed.table.table import Table
 
-__all__ = ["Slices"]
+__all__ = ["Slices", "build_slices"]
 
 # Values (slices x square cells) of one batch of slices evaluated at once.
 BATCH_VALUES = 1 << 22
@@ -115,7 +115,9 @@ class Slices:
         columns = list(by) if crossed else [by]
         if names is None:
             names = ["by"] if len(columns) == 1 else [f"by{i + 1}" for i in range(len(columns))]
-        return _build(columns, list(names), actual, predicted, scores, positive, weights, clusters)
+        return build_slices(
+            columns, list(names), actual, predicted, scores, positive, weights, clusters
+        )
 
     @classmethod
     def from_frame(
@@ -139,7 +141,7 @@ class Slices:
         """
         names = [by] if isinstance(by, str) else list(by)
         columns = [frame_column(frame, name, "by") for name in names]
-        return _build(
+        return build_slices(
             columns,
             names,
             frame_column(frame, actual, "actual"),
@@ -335,7 +337,7 @@ def _is_column(value: Any) -> bool:
     )
 
 
-def _build(
+def build_slices(
     columns: list[Any],
     names: list[str],
     actual: Any,
@@ -343,8 +345,11 @@ def _build(
     scores: Any,
     positive: Any,
     weights: Any,
-    clusters: bool,
+    clusters: bool = False,
+    partial: bool = False,
 ) -> Slices:
+    """Slices of coded rows (`Slices.from_labels`); a `partial` batch of a larger input
+    need not hold the positive class."""
     if predicted is None and scores is None:
         msg = "pass `predicted` (a Table per slice), `scores` (a Ranking per slice), or both."
         raise InputError(msg)
@@ -378,10 +383,10 @@ def _build(
     if scores is not None:
         wanted = keyed(positive)
         index = next((i for i, x in enumerate(a.labels) if keyed(x) == wanted), -1)
-        if index < 0:
+        if index < 0 and not partial:
             msg = f"positive={positive!r} is not a label of `actual`."
             raise InputError(msg)
-        label = a.labels[index]
+        label = a.labels[index] if index >= 0 else as_label(positive)
         score_array = np.asarray(scores)
         if score_array.shape[0] != n:
             msg = (

@@ -1,0 +1,70 @@
+"""`informed evaluate FILE --by COL [COL ...]`: every slice's measures and disparities."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from informed.errors import InputError
+
+__all__ = ["check_slice_options", "run_slices"]
+
+_NOT_YET = (
+    ("--html", "html"),
+    ("--threshold", "threshold"),
+    ("--partial", "partial"),
+    ("--dask", "dask"),
+)
+
+
+def check_slice_options(args: argparse.Namespace) -> None:
+    """Refuse, before reading, the options that do not apply to slices yet."""
+    if args.predicted is None:
+        msg = "--by needs --predicted COL: each slice's measures are those of its Table."
+        raise InputError(msg)
+    for option, name in _NOT_YET:
+        if getattr(args, name, None) is not None:
+            msg = f"{option} is not available with --by yet; run it without --by."
+            raise InputError(msg)
+    if args.quota:
+        msg = "--quota is not available with --by yet; run it without --by."
+        raise InputError(msg)
+
+
+def run_slices(args: argparse.Namespace, source: str) -> None:
+    """Read the files by slice, evaluate, bootstrap and compare the slices, print."""
+    from informed.inference.disparities import disparities
+    from informed.inference.slice_bootstrap import bootstrap_slices
+    from informed.io import read_summaries
+    from informed.report.slices import slices_csv, slices_document, slices_text
+
+    check_slice_options(args)
+    found = read_summaries(
+        args.file[0] if len(args.file) == 1 else args.file,
+        by=args.by,
+        actual=args.actual,
+        predicted=args.predicted,
+        score=args.score,
+        weight=args.weight,
+        positive=args.positive,
+        encoding=args.encoding,
+        positive_option="--positive",
+    )
+    level = 0.95 if args.ci is None else args.ci
+    result = bootstrap_slices(
+        found,
+        ["informedness", "markedness"],
+        positive=args.positive,
+        level=level,
+        seed=args.seed,
+        alpha=args.alpha,
+    )
+    differences = disparities(found, positive=args.positive, level=level, seed=args.seed)
+    if args.format == "json":
+        document = slices_document(result, differences, source)
+        print(json.dumps(document, indent=1, allow_nan=False))
+    elif args.format == "csv":
+        sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw))
+    else:
+        sys.stdout.write(slices_text(result, differences, source))
