@@ -7,7 +7,7 @@ of the data itself are added to slice by: `size`, the tumour's mean radius in th
 high). No value is missing here (a CSV label column keeps "NA" as a label); docs/slices.md
 shows the "missing" slice on a frame.
 
-    python examples/make_slices.py > examples/data/breast_cancer_slices.csv
+    python examples/make_slices.py > src/informed/data/breast_cancer_slices.csv
 """
 
 from __future__ import annotations

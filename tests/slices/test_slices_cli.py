@@ -18,7 +18,7 @@ from informed.slices import Slices
 from informed.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "examples" / "data" / "breast_cancer_slices.csv"
+DATA = ROOT / "src" / "informed" / "data" / "breast_cancer_slices.csv"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -150,7 +150,7 @@ def slices_text(result: SliceBootstrap, disparities: Disparities, source: str) -
             "With two classes informedness = TPR - FPR (Powers 2011): a slice's gap in "
             "informedness is its TPR gap minus its FPR gap."
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
 def _interval_json(interval: Interval) -> dict[str, Any]:
