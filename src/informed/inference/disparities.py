@@ -2,8 +2,8 @@
 
 For each slice: the difference in informedness B, markedness M, recall (TPR), fallout
 (FPR) and bias pP (the selection rate) from the rest of the rows (all slices but it)
-and from a reference slice; and across slices the equalized-odds difference
-(max(max-min TPR, max-min FPR), as fairlearn's `equalized_odds_difference`), the
+and from a reference slice; and across slices the equalized-odds difference (Hardt et
+al. 2016: max(max-min TPR, max-min FPR), as fairlearn's `equalized_odds_difference`), the
 demographic-parity difference (max-min pP) and the spread of informedness (max-min B).
 Every one has a percentile interval from the same stratified replicates as
 `informed.inference.slice_bootstrap` (the rest's replicate is the sum of the other
