@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from informed._common import check_memory
 from informed.labels import Coded, Label, keyed
 from informed.ranking import Ranking
-from informed.ranking.grouping import as_scores, canonical_scores
+from informed.ranking.grouping import as_scores, group_rows
 from informed.table.counting import check_same_kind, count_coded
 from informed.table.table import Table
 
@@ -114,43 +114,50 @@ def rank_sliced(
     scores: Any,
     weights: NDArray[np.float64] | None,
 ) -> tuple[tuple[Ranking, ...], Ranking]:
-    """One Ranking per slice (one sort by slice, then score) and the overall Ranking."""
+    """One Ranking per slice and the overall Ranking.
+
+    The rows are put in slice order by one stable sort of the slice codes (a radix sort
+    for up to 2^15 slices), then each slice's run of rows is grouped by the unsliced
+    code (`informed.ranking.grouping.group_rows`: one sort of its score keys). Sorting
+    a slice's run is cache-friendly where one sort of (slice, score) over all rows is
+    not, and the same function on the same rows in the same order gives each slice
+    exactly the Ranking `Ranking.from_scores` gives its rows, weighted ones included.
+    """
     values = as_scores(np.asarray(scores), allow_infinite=False)
-    overall = Ranking.from_scores(
-        actual=is_positive, scores=values, positive=True, negative=False, weights=weights
-    )
-    if weights is not None:
-        keep = weights > 0
-        if not keep.all():
-            slices, is_positive, values, weights = (
-                slices[keep],
-                is_positive[keep],
-                values[keep],
-                weights[keep],
-            )
-    n = values.shape[0]
-    if n == 0:
-        return tuple(Ranking.empty(weighted=weights is not None) for _ in range(n_slices)), overall
-    values = canonical_scores(values)  # -0.0 is 0.0: one tie group
-    order = np.lexsort((np.negative(values), slices))
-    s, v = slices[order], values[order]
-    starts = np.flatnonzero(np.r_[True, (s[1:] != s[:-1]) | (v[1:] != v[:-1])])
-    positive = is_positive[order]
-    if weights is None:
-        positives: NDArray[Any] = np.add.reduceat(positive.astype(np.int64), starts)
-        totals = np.diff(starts, append=n).astype(np.int64)
-        negatives: NDArray[Any] = totals - positives
-    else:
-        w = weights[order]
-        positives = np.add.reduceat(np.where(positive, w, 0.0), starts)
-        negatives = np.add.reduceat(np.where(positive, 0.0, w), starts)
-    group_slice = s[starts]
-    bounds = np.searchsorted(group_slice, np.arange(n_slices + 1))
+    small = slices.astype(np.int16 if n_slices < (1 << 15) else np.int64)
+    order = np.argsort(small, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(slices, minlength=n_slices))))
+    v, positive = values[order], is_positive[order]
+    w = None if weights is None else weights[order]
     rankings = []
     for k in range(n_slices):
-        part = slice(bounds[k], bounds[k + 1])
-        if bounds[k] == bounds[k + 1]:
-            rankings.append(Ranking.empty(weighted=weights is not None))
-        else:
-            rankings.append(Ranking(v[starts[part]], positives[part], negatives[part]))
-    return tuple(rankings), overall
+        part = slice(int(bounds[k]), int(bounds[k + 1]))
+        found = group_rows(v[part], positive[part], None if w is None else w[part])
+        rankings.append(Ranking(*found))
+    return tuple(rankings), _overall(rankings, values, is_positive, weights)
+
+
+def _overall(
+    rankings: list[Ranking],
+    values: NDArray[np.float64],
+    is_positive: NDArray[np.bool_],
+    weights: NDArray[np.float64] | None,
+) -> Ranking:
+    """The Ranking of all rows: integer counts summed over the slices' tie groups when
+    they are fewer than the rows (exact); otherwise, and for float weights (whose sums
+    depend on their order), counted from the rows as `Ranking.from_scores` does."""
+    groups = sum(r.n_groups for r in rankings)
+    if weights is not None or 2 * groups > values.shape[0] or not rankings:
+        return Ranking.from_scores(
+            actual=is_positive, scores=values, positive=True, negative=False, weights=weights
+        )
+    scores = np.concatenate([r.scores for r in rankings])
+    distinct, where = np.unique(np.negative(scores), return_inverse=True)
+    where = where.reshape(-1)
+    positives = np.bincount(where, np.concatenate([r.positives for r in rankings]), distinct.size)
+    negatives = np.bincount(where, np.concatenate([r.negatives for r in rankings]), distinct.size)
+    return Ranking(
+        np.negative(distinct) + 0.0,
+        np.rint(positives).astype(np.int64),
+        np.rint(negatives).astype(np.int64),
+    )
