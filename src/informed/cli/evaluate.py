@@ -145,6 +145,18 @@ def add_parser(commands: Any) -> None:
         "and each slice against the rest (docs/slices.md)",
     )
     ev.add_argument(
+        "--by-time",
+        metavar="COL",
+        help="slice by time window of this column of ISO-8601 timestamps (with --every), "
+        "crossed with --by when given",
+    )
+    ev.add_argument(
+        "--every",
+        metavar="SPAN",
+        help="the window of --by-time: 30min, 1h, 6h, 1d, 7d (weeks from Monday), in the "
+        "time zone the timestamps are written in",
+    )
+    ev.add_argument(
         "--partial",
         metavar="FILE",
         help="instead of a report, write the summaries of these files (Table, Ranking, the "
@@ -353,7 +365,7 @@ def run(args: argparse.Namespace) -> None:
     """`informed evaluate`: check the options and the --html path, evaluate the files,
     print, write the HTML."""
     check_options(args)
-    if args.by:
+    if args.by or args.by_time or args.every:
         from informed.cli.slices import run_slices
 
         run_slices(args, source_name(args.file))

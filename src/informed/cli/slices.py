@@ -1,4 +1,5 @@
-"""`informed evaluate FILE --by COL [COL ...]`: every slice's measures and disparities."""
+"""`informed evaluate FILE --by COL [COL ...]` and `--by-time COL --every SPAN`: every
+slice's (or time window's) measures and disparities."""
 
 from __future__ import annotations
 
@@ -30,19 +31,24 @@ def check_slice_options(args: argparse.Namespace) -> None:
     if args.quota:
         msg = "--quota is not available with --by yet; run it without --by."
         raise InputError(msg)
+    if (args.by_time is None) != (args.every is None):
+        msg = "--by-time COL and --every SPAN go together: the timestamps and the window."
+        raise InputError(msg)
 
 
 def run_slices(args: argparse.Namespace, source: str) -> None:
     """Read the files by slice, evaluate, bootstrap and compare the slices, print."""
     from informed.inference.disparities import disparities
     from informed.inference.slice_bootstrap import bootstrap_slices
-    from informed.io import read_summaries
+    from informed.io.sliced import read_slices
     from informed.report.slices import slices_csv, slices_document, slices_text
 
     check_slice_options(args)
-    found = read_summaries(
+    found = read_slices(
         args.file[0] if len(args.file) == 1 else args.file,
         by=args.by,
+        time=args.by_time,
+        every=args.every,
         actual=args.actual,
         predicted=args.predicted,
         score=args.score,
@@ -67,4 +73,5 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
     elif args.format == "csv":
         sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw))
     else:
-        sys.stdout.write(slices_text(result, differences, source))
+        order = "key" if args.by_time is not None else "informedness"
+        sys.stdout.write(slices_text(result, differences, source, order=order))

@@ -13,11 +13,14 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.paths import expand_paths
 from informed.labels import keyed
 from informed.slices.slices import Slices, build_slices
+from informed.slices.windows import parse_every, window_keys
 
 __all__ = ["read_slices"]
 
@@ -35,8 +38,12 @@ def read_slices(
     batch_rows: int = BATCH_ROWS,
     progress: Callable[[int, int], None] | None = None,
     positive_option: str = "positive",
+    time: str | None = None,
+    every: str | None = None,
 ) -> Slices:
-    """Read files' columns into `Slices` by the column(s) `by` (see `read_summaries`).
+    """Read files' columns into `Slices` by the column(s) `by` (see `read_summaries`);
+    with `time` and `every`, by time window first (`informed.slices.windows`: the
+    column's ISO-8601 timestamps floored to their window), crossed with `by`.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -46,7 +53,12 @@ def read_slices(
     ((('x',), ('y',)), [2, 1], [[1, 0], [0, 1]])
     """
     names = [by] if isinstance(by, str) else list(by)
-    if not names or not all(isinstance(name, str) for name in names):
+    if (time is None) != (every is None):
+        msg = "`time` and `every` go together: the column of timestamps and the window span."
+        raise InputError(msg)
+    if time is not None and every is not None:
+        parse_every(every)  # a bad span before any file is read
+    if time is None and (not names or not all(isinstance(name, str) for name in names)):
         msg = f"`by` must name one or more columns; got {by!r}."
         raise InputError(msg)
     if predicted is None and score is None:
@@ -56,7 +68,11 @@ def read_slices(
         msg = "a `score` column needs `positive`: which class do high scores point to?"
         raise InputError(msg)
     files = expand_paths(path)
-    label_columns = list(dict.fromkeys([actual, *([predicted] if predicted else []), *names]))
+    timed = [time] if time is not None else []
+    label_columns = list(
+        dict.fromkeys([actual, *([predicted] if predicted else []), *timed, *names])
+    )
+    key_names = [f"{time} ({every})"] if time is not None else []
     total: Slices | None = None
     rows_read = 0
     for file in files:
@@ -71,9 +87,12 @@ def read_slices(
             if not batch.rows:
                 continue
             rows_read += batch.rows
+            windows = []
+            if time is not None and every is not None:
+                windows = [window_keys(_texts(batch.labels[time]), every, time, batch.first_row)]
             part = build_slices(
-                [batch.labels[name] for name in names],
-                names,
+                [*windows, *(batch.labels[name] for name in names)],
+                [*key_names, *names],
                 batch.labels[actual],
                 batch.labels[predicted] if predicted else None,
                 batch.numbers[score] if score else None,
@@ -100,3 +119,10 @@ def read_slices(
             msg = f"{positive_option} {positive!r} is not a label in {where}"
             raise InputError(msg)
     return total
+
+
+def _texts(column: Any) -> Any:
+    """A label column of a batch as a numpy array of str (Arrow strings decoded)."""
+    if hasattr(column, "to_pylist"):
+        return np.asarray(column.to_pylist(), dtype=object)
+    return column

@@ -39,9 +39,11 @@ SUMMARIES = {
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
-def shown_slices(result: SliceBootstrap, limit: int = SHOWN_SLICES) -> list[int]:
+def shown_slices(
+    result: SliceBootstrap, limit: int = SHOWN_SLICES, order: str = "informedness"
+) -> list[int]:
     """The slices a terminal lists: all when few; else the largest and the extremes of
-    informedness, sorted by informedness (undefined last)."""
+    informedness; sorted by informedness (undefined last) or, for time, by key."""
     evaluation = result.evaluation
     S = len(evaluation.n)
     values = evaluation.values["informedness"]
@@ -54,6 +56,8 @@ def shown_slices(result: SliceBootstrap, limit: int = SHOWN_SLICES) -> list[int]
         ordered = defined[np.argsort(values[defined], kind="stable")].tolist()
         tail = limit // 4
         chosen = list(dict.fromkeys([*by_size, *ordered[:tail], *ordered[-tail:]]))
+    if order == "key":
+        return sorted(chosen)
     return sorted(chosen, key=lambda s: (math.isnan(values[s]), -np.nan_to_num(values[s])))
 
 
@@ -89,8 +93,11 @@ def _pooled(result: SliceBootstrap, shown: list[int]) -> Table | None:
     return Table(stored, cells.predicted, cells.actual)
 
 
-def slices_text(result: SliceBootstrap, disparities: Disparities, source: str) -> str:
-    """The terminal report (user text escaped)."""
+def slices_text(
+    result: SliceBootstrap, disparities: Disparities, source: str, order: str = "informedness"
+) -> str:
+    """The terminal report (user text escaped); slices sorted by informedness, or by key
+    (`order="key"`: time windows in time order)."""
     evaluation = result.evaluation
     slices = evaluation.slices
     level = f"{result.level:.0%}"
@@ -105,7 +112,7 @@ def slices_text(result: SliceBootstrap, disparities: Disparities, source: str) -
     width = min(width, 30)
     head = f"{'slice':<{width}}  {'n':>9}  {'informedness':>12} {level + ' interval':<18}"
     lines.append(f"{head}  {'markedness':>10}  {'bias diagnosis':<26}  flag")
-    shown = shown_slices(result)
+    shown = shown_slices(result, order=order)
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
         name = name if len(name) <= width else name[: width - 1] + "…"
