@@ -173,3 +173,26 @@ def test_per_slice_intervals_cover_at_a_thousand_rows_per_slice() -> None:
         found = bootstrap_slices(s, ["informedness"], positive=1, replicates=400, seed=sim)
         hits += [i.low <= 0.6 <= i.high for i in found.intervals["informedness"]]
     assert 0.93 <= np.mean(hits) <= 0.97
+
+
+def test_intervals_taken_at_once_equal_those_taken_one_by_one() -> None:
+    """The vectorised quantiles give each slice the interval replicate_interval gives it."""
+    from informed.inference.replicates import replicate_interval
+
+    group, actual, predicted, _ = _binary(11, n=2000, groups=8)
+    s = Slices.from_labels(by=group, actual=actual, predicted=predicted)
+    found = bootstrap_slices(s, ["informedness"], positive=1, replicates=300, seed=4)
+    for k, interval in enumerate(found.intervals["informedness"]):
+        if interval.reason is None:
+            alone = replicate_interval(
+                interval.estimate,
+                found.distribution["informedness"][:, k],
+                0.95,
+                "percentile",
+                math.nan,
+            )
+            assert (interval.low, interval.high, interval.standard_error) == (
+                alone.low,
+                alone.high,
+                alone.standard_error,
+            )

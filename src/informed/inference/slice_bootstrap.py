@@ -147,13 +147,7 @@ def bootstrap_slices(
         slices, positive=positive, alpha=alpha, undefined=undefined, min_count=min_count
     )
     values = replicate_values(slices, names, evaluation, replicates, seed, alpha, undefined)
-    intervals = {
-        name: [
-            _interval(evaluation, name, s, values[name][:, s], level)
-            for s in range(len(slices.keys))
-        ]
-        for name in names
-    }
+    intervals = {name: _intervals(evaluation, name, values[name], level) for name in names}
     return SliceBootstrap(evaluation, level, replicates, intervals, values)
 
 
@@ -191,6 +185,33 @@ def _names(measures: Any) -> list[str]:
         msg = f"unknown measure {unknown[0]!r}; `measures` must be names from {list(MEASURES)}."
         raise ValueError(msg)
     return list(dict.fromkeys(names))
+
+
+def _intervals(
+    evaluation: SliceEvaluation, name: str, values: Floats, level: float
+) -> list[Interval]:
+    """Every slice's interval: the quantiles of all slices whose replicates are all
+    defined and finite taken at once (as `replicate_interval` takes them one by one)."""
+    S = values.shape[1]
+    plain = np.all(np.isfinite(values), axis=0) & ~np.isnan(evaluation.values[name])
+    tails = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    columns = np.flatnonzero(plain)
+    low = high = se = np.zeros(0)
+    if columns.size:
+        low, high = np.quantile(values[:, columns], tails, axis=0)
+        se = np.std(values[:, columns], axis=0, ddof=1)
+    at = {int(s): k for k, s in enumerate(columns)}
+    out = []
+    for s in range(S):
+        k = at.get(s)
+        if k is None or low[k] == high[k] or evaluation.flag(name, s) is not None:
+            out.append(_interval(evaluation, name, s, values[:, s], level))
+        else:
+            estimate = float(evaluation.values[name][s])
+            out.append(
+                Interval(estimate, float(low[k]), float(high[k]), level, "percentile", float(se[k]))
+            )
+    return out
 
 
 def _interval(

@@ -45,6 +45,10 @@ Value = Label | None
 Key = tuple[Value, ...]
 
 
+# Crossed keys spanning at most this many combinations are found by a bincount.
+_LOOKUP_LIMIT = 1 << 24
+
+
 class KeyCoded(NamedTuple):
     """Rows coded by slice: row i is in slice `keys[codes[i]]`; keys in canonical order,
     each held by at least one row."""
@@ -135,7 +139,14 @@ def code_keys(columns: Sequence[Any], names: Sequence[str]) -> KeyCoded:
     for (_, codes), size in zip(parts, sizes, strict=True):
         combined *= size
         combined += codes
-    distinct, inverse = np.unique(combined, return_inverse=True)
+    space = int(np.prod(sizes, dtype=object))
+    if space <= _LOOKUP_LIMIT:  # the occurring combinations by one bincount, no sort
+        distinct = np.flatnonzero(np.bincount(combined, minlength=space))
+        lookup = np.zeros(space, dtype=np.intp)
+        lookup[distinct] = np.arange(distinct.size)
+        inverse = lookup[combined]
+    else:
+        distinct, inverse = np.unique(combined, return_inverse=True)
     keys = []
     for flat in distinct.tolist():
         key: list[Value] = []
