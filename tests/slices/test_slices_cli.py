@@ -121,9 +121,9 @@ def test_cli_csv_has_a_row_per_slice_and_refuses_what_is_not_there_yet() -> None
     table = list(csv.reader(io.StringIO(done.stdout)))
     assert table[0][:3] == ["texture", "rows", "n"]
     assert sorted(row[0] for row in table[1:]) == ["high", "low"]
-    refused = _run("--by", "size", "--html", "x.html")
+    refused = _run("--by", "size", "--partial", "x.json")
     assert refused.returncode == 2
-    assert refused.stderr.strip().count("\n") == 0 and "--html" in refused.stderr
+    assert refused.stderr.strip().count("\n") == 0 and "--partial" in refused.stderr
 
 
 def test_many_slices_stay_bounded_at_the_terminal(tmp_path: Path) -> None:

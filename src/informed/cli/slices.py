@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from informed.errors import InputError
@@ -12,7 +13,6 @@ from informed.errors import InputError
 __all__ = ["check_slice_options", "run_slices"]
 
 _NOT_YET = (
-    ("--html", "html"),
     ("--threshold", "threshold"),
     ("--partial", "partial"),
     ("--dask", "dask"),
@@ -44,6 +44,10 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
     from informed.report.slices import slices_csv, slices_document, slices_text
 
     check_slice_options(args)
+    if args.html:
+        from informed.report.html.page import check_output_path
+
+        check_output_path(args.html)
     found = read_slices(
         args.file[0] if len(args.file) == 1 else args.file,
         by=args.by,
@@ -58,6 +62,7 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
         positive_option="--positive",
     )
     level = 0.95 if args.ci is None else args.ci
+    order = "key" if args.by_time is not None else "informedness"
     result = bootstrap_slices(
         found,
         ["informedness", "markedness"],
@@ -73,5 +78,14 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
     elif args.format == "csv":
         sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw))
     else:
-        order = "key" if args.by_time is not None else "informedness"
         sys.stdout.write(slices_text(result, differences, source, order=order))
+    if args.html:
+        from informed.report.html.page import write_slices_report
+        from informed.table import evaluate
+
+        overall = math.nan
+        if found.overall is not None:
+            overall = evaluate(found.overall, positive=args.positive).measures["informedness"]
+        write_slices_report(
+            args.html, result, differences, overall=overall, order=order, source=source
+        )
