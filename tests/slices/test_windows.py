@@ -108,9 +108,51 @@ def test_cli_by_time_equals_a_loop_over_windows(tmp_path: Path) -> None:
             entry["measures"]["informedness"]
             == evaluate(table, positive="1").measures["informedness"]
         )
+    cumulative = subprocess.run(
+        [*base, "--cumulative", "--format", "json"], capture_output=True, text=True, check=True
+    )
+    last = [e for e in json.loads(cumulative.stdout)["slices"] if e["key"][0] == "2024-05-03"]
+    assert [e["rows"] for e in last] == [int((group == "a").sum()), int((group == "b").sum())]
+    alone = subprocess.run(
+        [*base[:-4], "--by", "g", "--cumulative"], capture_output=True, text=True, check=False
+    )
+    assert alone.returncode == 2 and "--by-time" in alone.stderr
     text = subprocess.run(base, capture_output=True, text=True, check=True).stdout
     assert text.index("2024-05-01") < text.index("2024-05-02") < text.index("2024-05-03")
     path.write_text("t,g,y,p\n2024-05-01T10:00,a,1,1\nyesterday,a,0,0\n")
     bad = subprocess.run(base, capture_output=True, text=True, check=False)
     assert bad.returncode == 2
     assert "`t` holds 'yesterday' at row 2" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("last", [None, 1, 2])
+def test_cumulative_and_rolling_windows_equal_slicing_those_rows_again(last: int | None) -> None:
+    """accumulate merges adjacent windows' summaries: equal to the Slices of the rows of
+    windows up to t (the `last` windows up to t), group by group."""
+    from informed.slices import Slices
+    from informed.slices.rolling import accumulate
+
+    rng = np.random.default_rng(3)
+    n = 500
+    day = np.array([f"2024-01-0{d}" for d in rng.integers(1, 6, n)])
+    group = rng.choice(["a", "b"], n)
+    actual = rng.integers(0, 2, n)
+    predicted = np.where(rng.random(n) < 0.7, actual, 1 - actual)
+    scores = np.round(rng.random(n), 1)
+    s = Slices.from_labels(
+        by=[day, group], actual=actual, predicted=predicted, scores=scores, positive=1
+    )
+    rolled = accumulate(s, last=last)
+    days = sorted(set(day.tolist()))
+    for key in s.keys:
+        here = days.index(key[0])
+        window = days[: here + 1] if last is None else days[max(0, here - last + 1) : here + 1]
+        rows = np.isin(day, window) & (group == key[1])
+        assert rolled.table(key) == Table.from_labels(
+            actual=actual[rows], predicted=predicted[rows]
+        )
+        again = Slices.from_labels(
+            by=group[rows], actual=actual[rows], scores=scores[rows], positive=1
+        )
+        assert rolled.ranking(key) == again.ranking(key[1])
+        assert rolled.rows[rolled.index(key)] == rows.sum()

@@ -157,6 +157,18 @@ def add_parser(commands: Any) -> None:
         "time zone the timestamps are written in",
     )
     ev.add_argument(
+        "--rolling",
+        type=int,
+        metavar="K",
+        help="with --by-time: each window with the K-1 windows before it (windows merged, "
+        "no rescan)",
+    )
+    ev.add_argument(
+        "--cumulative",
+        action="store_true",
+        help="with --by-time: each window with every window before it",
+    )
+    ev.add_argument(
         "--partial",
         metavar="FILE",
         help="instead of a report, write the summaries of these files (Table, Ranking, the "
@@ -365,7 +377,7 @@ def run(args: argparse.Namespace) -> None:
     """`informed evaluate`: check the options and the --html path, evaluate the files,
     print, write the HTML."""
     check_options(args)
-    if args.by or args.by_time or args.every:
+    if args.by or args.by_time or args.every or args.rolling is not None or args.cumulative:
         from informed.cli.slices import run_slices
 
         run_slices(args, source_name(args.file))

@@ -21,8 +21,17 @@ _NOT_YET = (
 
 def check_slice_options(args: argparse.Namespace) -> None:
     """Refuse, before reading, the options that do not apply to slices yet."""
+    if (args.by_time is None) != (args.every is None):
+        msg = "--by-time COL and --every SPAN go together: the timestamps and the window."
+        raise InputError(msg)
+    if (args.rolling is not None or args.cumulative) and args.by_time is None:
+        msg = "--rolling and --cumulative merge time windows: give --by-time COL --every SPAN."
+        raise InputError(msg)
+    if args.rolling is not None and (args.cumulative or args.rolling < 1):
+        msg = "--rolling K takes a whole number of windows >= 1, without --cumulative."
+        raise InputError(msg)
     if args.predicted is None:
-        msg = "--by needs --predicted COL: each slice's measures are those of its Table."
+        msg = "slicing (--by, --by-time) needs --predicted COL: a slice's measures are its Table's."
         raise InputError(msg)
     for option, name in _NOT_YET:
         if getattr(args, name, None) is not None:
@@ -30,9 +39,6 @@ def check_slice_options(args: argparse.Namespace) -> None:
             raise InputError(msg)
     if args.quota:
         msg = "--quota is not available with --by yet; run it without --by."
-        raise InputError(msg)
-    if (args.by_time is None) != (args.every is None):
-        msg = "--by-time COL and --every SPAN go together: the timestamps and the window."
         raise InputError(msg)
 
 
@@ -61,6 +67,10 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
         encoding=args.encoding,
         positive_option="--positive",
     )
+    if args.rolling is not None or args.cumulative:
+        from informed.slices.rolling import accumulate
+
+        found = accumulate(found, last=args.rolling)
     level = 0.95 if args.ci is None else args.ci
     order = "key" if args.by_time is not None else "informedness"
     result = bootstrap_slices(
