@@ -80,7 +80,7 @@ def test_cli_json_lists_every_slice_with_its_interval_and_differences() -> None:
     """--format json: every slice, its informedness equal to that of its own Table."""
     from informed.table import evaluate
 
-    done = _run("--by", "size", "texture", "--format", "json")
+    done = _run("--by", "size", "texture", "--score", "score", "--format", "json")
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     rows = _rows()
@@ -94,6 +94,11 @@ def test_cli_json_lists_every_slice_with_its_interval_and_differences() -> None:
         expected = evaluate(table, positive="malignant").measures["informedness"]
         assert entry["measures"]["informedness"] == expected
         assert entry["rows"] == len(mine)
+        from sklearn.metrics import roc_auc_score  # an independent oracle of each slice's AUC
+
+        truth = [r["actual"] == "malignant" for r in mine]
+        expected_auc = roc_auc_score(truth, [float(r["score"]) for r in mine])
+        assert entry["ranking"]["auc"] == pytest.approx(expected_auc, abs=1e-12)
         low, high = entry["intervals"]["informedness"]
         assert low is None or low <= expected <= high
     assert set(document["disparities"]) == {

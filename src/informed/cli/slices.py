@@ -81,7 +81,11 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
         seed=args.seed,
         alpha=args.alpha,
     )
-    differences = disparities(found, positive=args.positive, level=level, seed=args.seed)
+    # over time the first window is the reference; across groups, the largest slice
+    reference = found.keys[0] if args.by_time is not None and found.keys else None
+    differences = disparities(
+        found, positive=args.positive, reference=reference, level=level, seed=args.seed
+    )
     if args.format == "json":
         document = slices_document(result, differences, source)
         print(json.dumps(document, indent=1, allow_nan=False))

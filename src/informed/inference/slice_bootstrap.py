@@ -39,6 +39,7 @@ from informed.measures import MEASURES, Cells
 from informed.slices.evaluation import (
     SliceEvaluation,
     evaluate_slices,
+    label_position,
     present_labels,
     slice_values,
 )
@@ -165,7 +166,11 @@ def replicate_values(
     batch (the replicates, and the original cells) for statistics of its own."""
     original, batches = slice_replicates(slices, replicates, seed)
     present = present_labels(original)
-    index = None if evaluation.positive is None else evaluation.labels.index(evaluation.positive)
+    index = (
+        None
+        if evaluation.positive is None
+        else label_position(evaluation.labels, evaluation.positive)
+    )
     out: dict[str, list[Floats]] = {name: [] for name in names}
     for _, cells in batches:
         found, _ = slice_values(cells, names, index, alpha, undefined, present)

@@ -21,6 +21,7 @@ from informed.inference.disparities import COMPARED, Disparities
 from informed.inference.interval import Interval
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.measures import MEASURES
+from informed.ranking import auc, pem
 from informed.report.document import FORMULA_STARTS, csv_text
 from informed.table.evaluation import evaluate
 from informed.table.storage import from_cells
@@ -132,10 +133,17 @@ def slices_text(
             f"{_n(pooled.n):>9}  {_value(found.measures['informedness']):>12} {'':<18}  "
             f"{_value(found.measures['markedness']):>10}  (every slice: --format json)"
         )
-    lines += ["", f"Each slice minus the rest of the rows ({level} intervals; p Holm-adjusted):"]
+    reference = disparities.reference or ()
+    ref_name = printable(slices.name(reference)) if reference else ""
+    lines += [
+        "",
+        f"Each slice minus the rest of the rows ({level} intervals; p Holm-adjusted); "
+        f"'differs' where its informedness minus that of {ref_name!r} (the reference) "
+        "excludes 0:",
+    ]
     lines.append(
         f"{'slice':<{width}}  {'d informedness':>15} {'interval':<18} {'p':>6}  "
-        f"{'d TPR':>7}  {'d FPR':>7}  {'d bias pP':>9}"
+        f"{'d TPR':>7}  {'d FPR':>7}  {'d bias pP':>9}  vs reference"
     )
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
@@ -146,7 +154,7 @@ def slices_text(
             f"{name:<{width}}  {_value(d['informedness'][s].estimate):>15} "
             f"{_interval(d['informedness'][s]):<18} {'—' if math.isnan(p) else f'{p:.3g}':>6}  "
             f"{_value(d['recall'][s].estimate):>7}  {_value(d['fallout'][s].estimate):>7}  "
-            f"{_value(d['bias'][s].estimate):>9}"
+            f"{_value(d['bias'][s].estimate):>9}  {_differs(disparities, s)}"
         )
     lines.append("")
     for key, title in SUMMARIES.items():
@@ -158,6 +166,17 @@ def slices_text(
             "informedness is its TPR gap minus its FPR gap."
         )
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def _differs(disparities: Disparities, s: int) -> str:
+    """'differs' where the slice's informedness minus the reference's has an interval
+    that excludes 0; 'reference' for the reference itself."""
+    found = disparities.vs_reference["informedness"][s]
+    if disparities.reference == disparities.slices.keys[s]:
+        return "reference"
+    if math.isnan(found.low) or found.low <= 0 <= found.high:
+        return ""
+    return "differs"
 
 
 def _interval_json(interval: Interval) -> dict[str, Any]:
@@ -193,6 +212,7 @@ def slices_document(
                 },
                 "flag": evaluation.flags[s],
                 "bias_diagnosis": evaluation.bias_diagnosis(s),
+                "ranking": None if slices.rankings is None else _ranking(slices.rankings[s]),
                 "vs_rest": {
                     name: {
                         **_interval_json(disparities.vs_rest[name][s]),
@@ -221,6 +241,16 @@ def slices_document(
         "reference": list(disparities.reference or ()),
         "slices": entries,
         "disparities": {key: _interval_json(disparities.summary[key]) for key in SUMMARIES},
+    }
+
+
+def _ranking(ranking: Any) -> dict[str, Any]:
+    """A slice's Ranking in brief: its sizes, AUC and PEM (nan as None)."""
+    return {
+        "n_positive": ranking.n_positive,
+        "n_negative": ranking.n_negative,
+        "auc": json_float(auc(ranking)),
+        "pem": json_float(pem(ranking)),
     }
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "DENOMINATOR_NAMES",
     "SliceEvaluation",
     "evaluate_slices",
+    "label_position",
     "present_labels",
     "slice_values",
 ]
@@ -126,7 +127,7 @@ class SliceEvaluation:
     def reason(self, name: str, s: int) -> str:
         """Why measure `name` is nan in slice `s` (the margin that vanished)."""
         if self.positive is not None:
-            index = self.labels.index(self.positive) if self.positive in self.labels else None
+            index = _position(self.labels, self.positive)
             if index is None:
                 return "the positive label occurs in no slice"
             measure = MEASURES[name]
@@ -171,6 +172,11 @@ def _bias_text(ratio: float, label: Label | None) -> str:
     if ratio < 1:
         return f"{who}under-predicted ×{ratio:.2f}"
     return f"{who}predicted as often as it occurs"
+
+
+def label_position(labels: tuple[Label, ...], label: Label) -> int | None:
+    """Where `label` is among `labels` (True is not 1), or None."""
+    return _position(labels, label)
 
 
 def _position(labels: tuple[Label, ...], label: Label) -> int | None:
