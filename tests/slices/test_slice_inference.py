@@ -196,3 +196,20 @@ def test_intervals_taken_at_once_equal_those_taken_one_by_one() -> None:
                 alone.high,
                 alone.standard_error,
             )
+
+
+def test_a_spread_over_one_defined_slice_is_undefined_not_zero() -> None:
+    """With one slice of weight 0, the spread across slices is nan with the reason (it
+    was a silent [0, 0]); no slice at all evaluates to empty arrays."""
+    from informed.slices.evaluation import evaluate_slices
+
+    s = Slices.from_labels(
+        by=["a", "a", "b", "b"], actual=[1, 0, 1, 0], predicted=[1, 0, 0, 0], weights=[1, 1, 0, 0]
+    )
+    d = disparities(s, positive=1, replicates=20, seed=0)
+    for interval in d.summary.values():
+        assert (
+            math.isnan(interval.estimate) and interval.reason == "defined in fewer than two slices"
+        )
+    empty = Slices.from_labels(by=[], actual=[], predicted=[])
+    assert evaluate_slices(empty).values["informedness"].size == 0

@@ -127,11 +127,12 @@ def _statistics(
 
 
 def _range(values: Floats, axis: int = -1) -> Floats:
-    """max - min over the slices, leaving out undefined ones (nan if none is defined)."""
+    """max - min over the slices, leaving out undefined ones; nan unless at least two
+    are defined (one slice has no spread to speak of, not a spread of 0)."""
     defined = ~np.isnan(values)
     high = np.max(np.where(defined, values, -np.inf), axis=axis)
     low = np.min(np.where(defined, values, np.inf), axis=axis)
-    return np.where(np.any(defined, axis=axis), high - low, np.nan)
+    return np.where(np.sum(defined, axis=axis) >= 2, high - low, np.nan)
 
 
 def _largest(values: Floats) -> Floats:
@@ -218,7 +219,7 @@ def disparities(
             out[name] = found
             pvalues[name] = holm(raw)
     summary = {
-        key: _interval(float(estimates[key][0]), draws[key], level)
+        key: _interval(float(estimates[key][0]), draws[key], level, summary=True)
         for key in (
             "equalized_odds_difference",
             "demographic_parity_difference",
@@ -239,10 +240,20 @@ def disparities(
     )
 
 
-def _interval(estimate: float, values: Floats, level: float) -> Interval:
+def _interval(estimate: float, values: Floats, level: float, summary: bool = False) -> Interval:
+    """A difference's interval, never silently degenerate."""
     if math.isnan(estimate):
-        return nan_interval(estimate, level, "percentile", "undefined in a slice compared")
-    return replicate_interval(estimate, values, level, "percentile", math.nan)
+        why = (
+            "defined in fewer than two slices"
+            if summary
+            else "undefined in a slice compared (see its flag)"
+        )
+        return nan_interval(estimate, level, "percentile", why)
+    found = replicate_interval(estimate, values, level, "percentile", math.nan)
+    if found.low == found.high:
+        why = f"every replicate gives {found.low:.4g}: the slices are too small to say"
+        return nan_interval(estimate, level, "percentile", why)
+    return found
 
 
 def _p_value(estimate: float, values: Floats) -> float:

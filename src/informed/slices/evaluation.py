@@ -290,16 +290,20 @@ def evaluate_slices(
                     np.take_along_axis(stacked, which[None], axis=0)[0].astype(np.float64)
                 )
                 kinds[name].append(np.asarray(requires)[which])
-    joined = {name: np.concatenate(values[name]) for name in names}
+
+    def joined_of(parts: list[Any]) -> Any:
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    joined = {name: joined_of(values[name]) for name in names}
     result = SliceEvaluation(
         slices=slices,
         positive=labels[index] if index is not None else None,
         labels=labels,
         n=slices.n,
         values=joined,
-        per_label={name: np.concatenate(per[name]) for name in names},
-        denominators={name: np.concatenate(denominators[name]) for name in names},
-        denominator_kinds={name: np.concatenate(kinds[name]) for name in names},
+        per_label={name: joined_of(per[name]) for name in names},
+        denominators={name: joined_of(denominators[name]) for name in names},
+        denominator_kinds={name: joined_of(kinds[name]) for name in names},
         min_count=min_count,
     )
     result.flags.extend(result.flag(headline, s) for s in range(len(slices.keys)))
