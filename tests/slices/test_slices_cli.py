@@ -177,3 +177,18 @@ def test_options_not_yet_sliced_are_refused(option: list[str]) -> None:
     """Options that do not apply to slices yet are refused, never ignored."""
     done = _run("--by", "size", *option)
     assert done.returncode == 2 and "not available with --by" in done.stderr
+
+
+def test_reference_slice_is_chosen_by_name() -> None:
+    """--reference small: every slice is compared with 'small'; an unknown name is refused."""
+    done = _run("--by", "size", "--reference", "small", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["reference"] == ["small"]
+    small = next(e for e in document["slices"] if e["key"] == ["small"])
+    assert small["vs_reference"]["informedness"]["estimate"] is None
+    large = next(e for e in document["slices"] if e["key"] == ["large"])
+    gap = large["measures"]["informedness"] - small["measures"]["informedness"]
+    assert large["vs_reference"]["informedness"]["estimate"] == pytest.approx(gap, abs=1e-12)
+    wrong = _run("--by", "size", "--reference", "tiny")
+    assert wrong.returncode == 2 and "--reference 'tiny' is not a slice" in wrong.stderr

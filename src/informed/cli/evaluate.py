@@ -157,6 +157,12 @@ def add_parser(commands: Any) -> None:
         "time zone the timestamps are written in",
     )
     ev.add_argument(
+        "--reference",
+        metavar="SLICE",
+        help="with --by or --by-time: the slice the others are compared with, as the report "
+        "names it (default: the largest slice; over time, the first window)",
+    )
+    ev.add_argument(
         "--rolling",
         type=int,
         metavar="K",
@@ -377,7 +383,8 @@ def run(args: argparse.Namespace) -> None:
     """`informed evaluate`: check the options and the --html path, evaluate the files,
     print, write the HTML."""
     check_options(args)
-    if args.by or args.by_time or args.every or args.rolling is not None or args.cumulative:
+    slicing = (args.by, args.by_time, args.every, args.rolling, args.reference)
+    if any(x not in (None, []) for x in slicing) or args.cumulative:
         from informed.cli.slices import run_slices
 
         run_slices(args, source_name(args.file))

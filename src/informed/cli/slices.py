@@ -24,6 +24,9 @@ def check_slice_options(args: argparse.Namespace) -> None:
     if (args.by_time is None) != (args.every is None):
         msg = "--by-time COL and --every SPAN go together: the timestamps and the window."
         raise InputError(msg)
+    if not args.by and args.by_time is None:
+        msg = "--reference, --rolling and --cumulative compare slices: give --by or --by-time."
+        raise InputError(msg)
     if (args.rolling is not None or args.cumulative) and args.by_time is None:
         msg = "--rolling and --cumulative merge time windows: give --by-time COL --every SPAN."
         raise InputError(msg)
@@ -83,6 +86,14 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
     )
     # over time the first window is the reference; across groups, the largest slice
     reference = found.keys[0] if args.by_time is not None and found.keys else None
+    if args.reference is not None:
+        named = [key for key in found.keys if found.name(key) == args.reference]
+        if not named:
+            shown = [found.name(key) for key in found.keys[:10]]
+            more = " ..." if len(found.keys) > 10 else ""
+            msg = f"--reference {args.reference!r} is not a slice; the slices are {shown}{more}."
+            raise InputError(msg)
+        reference = named[0]
     differences = disparities(
         found, positive=args.positive, reference=reference, level=level, seed=args.seed
     )
