@@ -192,3 +192,34 @@ def test_reference_slice_is_chosen_by_name() -> None:
     assert large["vs_reference"]["informedness"]["estimate"] == pytest.approx(gap, abs=1e-12)
     wrong = _run("--by", "size", "--reference", "tiny")
     assert wrong.returncode == 2 and "--reference 'tiny' is not a slice" in wrong.stderr
+
+
+def test_the_docs_show_what_the_command_prints() -> None:
+    """docs/slices.md's terminal example is the command's output, byte for byte."""
+    text = (ROOT / "docs" / "slices.md").read_text(encoding="utf-8")
+    start = text.index("$ informed evaluate breast_cancer_slices.csv")
+    block = text[start : text.index("```", start)]
+    shown = block.split("\n", 2)[2]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "informed",
+            "evaluate",
+            str(DATA),
+            "--actual",
+            "actual",
+            "--predicted",
+            "predicted",
+            "--score",
+            "score",
+            "--positive",
+            "malignant",
+            "--by",
+            "size",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.replace(str(DATA), DATA.name) == shown

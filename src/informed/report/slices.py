@@ -112,7 +112,9 @@ def slices_text(
     width = max([5, *(len(printable(slices.name(k))) for k in slices.keys[: SHOWN_SLICES * 4])])
     width = min(width, 30)
     head = f"{'slice':<{width}}  {'n':>9}  {'informedness':>12} {level + ' interval':<18}"
-    lines.append(f"{head}  {'markedness':>10}  {'bias diagnosis':<26}  flag")
+    scored = slices.rankings is not None
+    auc_head = f"  {'AUC':>6}" if scored else ""
+    lines.append(f"{head}  {'markedness':>10}{auc_head}  {'bias diagnosis':<26}  flag")
     shown = shown_slices(result, order=order)
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
@@ -122,7 +124,7 @@ def slices_text(
         lines.append(
             f"{name:<{width}}  {_n(evaluation.n[s]):>9}  "
             f"{_value(evaluation.values['informedness'][s]):>12} {_interval(interval):<18}  "
-            f"{_value(evaluation.values['markedness'][s]):>10}  "
+            f"{_value(evaluation.values['markedness'][s]):>10}{_auc(slices, s)}  "
             f"{printable(evaluation.bias_diagnosis(s)):<26}  {printable(flag)}"
         )
     pooled = _pooled(result, shown)
@@ -166,6 +168,13 @@ def slices_text(
             "informedness is its TPR gap minus its FPR gap."
         )
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def _auc(slices: Any, s: int) -> str:
+    """A slice's AUC as a terminal column (nothing without scores)."""
+    if slices.rankings is None:
+        return ""
+    return f"  {_value(auc(slices.rankings[s])):>6}"
 
 
 def _differs(disparities: Disparities, s: int) -> str:
