@@ -245,6 +245,7 @@ def slices_document(
         "by": list(slices.by),
         "positive": evaluation.positive,
         "level": result.level,
+        "method": result.method,
         "replicates": result.replicates,
         "min_count": evaluation.min_count,
         "reference": list(disparities.reference or ()),
