@@ -199,3 +199,11 @@ def test_small_slices_say_so_with_their_own_denominator() -> None:
     assert result.flag("recall", w) == "recall: 3 real positives in slice 'w'"
     assert result.flag("recall", s.index("m")) is None
     assert result.bias_diagnosis(w) == "under-predicted ×0.67"
+
+
+def test_true_is_not_one_in_keys_or_labels() -> None:
+    """Slices keyed by True differ from slices keyed by 1 (labels keep their kind)."""
+    by_bool = Slices.from_labels(by=[True, False], actual=[1, 0], predicted=[1, 0])
+    by_int = Slices.from_labels(by=[1, 0], actual=[1, 0], predicted=[1, 0])
+    assert by_bool != by_int
+    assert by_bool == Slices.from_json(by_bool.to_json())

@@ -290,10 +290,19 @@ class Slices:
         return Slices(self.by, keys, rows, cells, overall, self.positive, rankings, overall_ranking)
 
     def __eq__(self, other: object) -> bool:
-        """Same slices, labels, counts and rankings."""
+        """Same slices, labels, counts and rankings (True is not 1, as for labels)."""
         if not isinstance(other, Slices):
             return NotImplemented
-        return self.to_dict() == other.to_dict()
+        return self._kinds() == other._kinds() and self.to_dict() == other.to_dict()
+
+    def _kinds(self) -> tuple[Any, ...]:
+        """The keys and labels with their kinds: what == on the JSON form cannot tell."""
+        labels = () if self.cells is None else (self.cells.predicted, self.cells.actual)
+        return (
+            tuple(keyed_key(k) for k in self.keys),
+            tuple(tuple(keyed(x) for x in axis) for axis in labels),
+            None if self.positive is None else keyed(self.positive),
+        )
 
     def __hash__(self) -> int:
         return hash(self.to_json())
