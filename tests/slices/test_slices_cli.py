@@ -171,7 +171,15 @@ def test_many_slices_stay_bounded_at_the_terminal(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "option", [["--threshold", "0.5", "--score", "score"], ["--quota", "5", "--score", "score"]]
+    "option",
+    [
+        ["--threshold", "0.5", "--score", "score"],
+        ["--quota", "5", "--score", "score"],
+        ["--storage", "sparse"],
+        ["--all-labels"],
+        ["--bins", "5", "--score", "score"],
+        ["--weight", "case", "--ci", "0.9", "--weights-are", "normalised"],
+    ],
 )
 def test_options_not_yet_sliced_are_refused(option: list[str]) -> None:
     """Options that do not apply to slices yet are refused, never ignored."""

@@ -40,8 +40,19 @@ def check_slice_options(args: argparse.Namespace) -> None:
         if getattr(args, name, None) is not None:
             msg = f"{option} is not available with --by yet; run it without --by."
             raise InputError(msg)
-    if args.quota:
-        msg = "--quota is not available with --by yet; run it without --by."
+    unused = [
+        option
+        for option, given in (
+            ("--quota", bool(args.quota)),
+            ("--weights-are", args.weights_are is not None),
+            ("--storage", args.storage != "auto"),
+            ("--all-labels", args.all_labels),
+            ("--bins", args.bins != 10),
+        )
+        if given
+    ]
+    if unused:
+        msg = f"{unused[0]} is not available with --by yet; run it without --by."
         raise InputError(msg)
 
 
