@@ -120,7 +120,7 @@ def slices_text(
         name = printable(slices.name(slices.keys[s]))
         name = name if len(name) <= width else name[: width - 1] + "…"
         interval = result.intervals["informedness"][s]
-        flag = evaluation.flags[s] or ""
+        flag = evaluation.row_flag(s)
         lines.append(
             f"{name:<{width}}  {_n(evaluation.n[s]):>9}  "
             f"{_value(evaluation.values['informedness'][s]):>12} {_interval(interval):<18}  "

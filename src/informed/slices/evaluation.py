@@ -120,6 +120,13 @@ class SliceEvaluation:
             return f"{name}: {_count(count)} {what} in slice {where!r}"
         return None
 
+    def row_flag(self, s: int) -> str:
+        """The slice's flag as a table row shows it: without the slice's name."""
+        flag = self.flags[s]
+        if flag is None:
+            return ""
+        return flag.replace(f" in slice {self.slices.name(self.slices.keys[s])!r}", "")
+
     def denominator_name(self, name: str, s: int) -> str:
         """What the denominator of measure `name` in slice `s` counts ("real positives")."""
         return DENOMINATOR_NAMES[str(self.denominator_kinds[name][s])]

@@ -49,7 +49,7 @@ def slices_section(
     for s in shown:
         d = disparities.vs_rest["informedness"][s]
         p = disparities.p_rest["informedness"][s]
-        flag = evaluation.flags[s]
+        flag = evaluation.row_flag(s)
         rows.append(
             f'<tr data-slice="{escaped(slices.name(slices.keys[s]))}">'
             f'<th class="label" scope="row" style="white-space:nowrap">'
