@@ -22,7 +22,9 @@ SLICES_SOURCES = ("Powers (2003)", "Powers (2011)", "Holm (1979)", "Hardt et al.
 def _interval(interval: Interval) -> str:
     if math.isnan(interval.low):
         return f'<td class="small">{escaped(interval.reason or "undefined")}</td>'
-    return f'<td class="num">[{number(interval.low)}, {number(interval.high)}]</td>'
+    return (
+        f'<td class="num" style="white-space:nowrap">[{interval.low:.3f}, {interval.high:.3f}]</td>'
+    )
 
 
 def slices_section(
@@ -52,16 +54,16 @@ def slices_section(
         flag = evaluation.row_flag(s)
         rows.append(
             f'<tr data-slice="{escaped(slices.name(slices.keys[s]))}">'
-            f'<th class="label" scope="row" style="white-space:nowrap">'
-            f"{escaped(slices.name(slices.keys[s]))}</th>"
+            f'<th class="label" scope="row"><span style="white-space:nowrap">'
+            f"{escaped(slices.name(slices.keys[s]))}</span>"
+            f"{'<br><span class=small>' + escaped(flag) + '</span>' if flag else ''}</th>"
             f'<td class="num">{count(float(evaluation.n[s]))}</td>'
             f'<td class="num">{number(float(evaluation.values["informedness"][s]))}</td>'
             f"{_interval(result.intervals['informedness'][s])}"
             f'<td class="num">{number(float(evaluation.values["markedness"][s]))}</td>'
             f'<td class="small">{escaped(evaluation.bias_diagnosis(s))}</td>'
             f'<td class="num">{number(d.estimate)}</td>{_interval(d)}'
-            f'<td class="num">{"—" if math.isnan(p) else number(p)}</td>'
-            f'<td class="small">{escaped(flag or "")}</td></tr>'
+            f'<td class="num">{"—" if math.isnan(p) else f"{p:.3g}"}</td></tr>'
         )
     more = len(slices.keys) - len(shown)
     note = (
@@ -74,7 +76,7 @@ def slices_section(
         '<th class="num">n</th><th class="num">informedness</th><th>interval</th>'
         '<th class="num">markedness</th><th>bias diagnosis</th>'
         '<th class="num">minus the rest</th><th>interval</th><th class="num">p (Holm)</th>'
-        f"<th>flag</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>{note}"
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>{note}"
     )
     items = "".join(
         f"<li>{escaped(title)}: {number(disparities.summary[key].estimate)} "
