@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("labels", "measures", "_markup"),
     ("table",),
     ("ranking", "tally"),
+    ("slices",),
     ("io", "inference"),
     ("report",),
     ("dask", "sklearn"),

@@ -24,9 +24,18 @@ if TYPE_CHECKING:
         MemoryLimitError,
         UndefinedMeasureWarning,
     )
-    from informed.inference import Bootstrap, Comparison, Interval, bootstrap, compare
+    from informed.inference import (
+        Bootstrap,
+        Comparison,
+        Interval,
+        bootstrap,
+        bootstrap_slices,
+        compare,
+        disparities,
+    )
     from informed.measures import MEASURES, Measure
     from informed.ranking import OperatingPoint, Ranking, ranking_report
+    from informed.slices import Slices, evaluate_slices
     from informed.table import (
         Abstention,
         Evaluation,
@@ -72,6 +81,10 @@ _SOURCES = {
     "match": "informed.table",
     "payoff": "informed.table",
     "Tally": "informed.tally",
+    "Slices": "informed.slices",
+    "evaluate_slices": "informed.slices",
+    "bootstrap_slices": "informed.inference",
+    "disparities": "informed.inference",
 }
 
 __all__ = [
@@ -90,6 +103,7 @@ __all__ = [
     "OperatingPoint",
     "Payoff",
     "Ranking",
+    "Slices",
     "Stakes",
     "Table",
     "Tally",
@@ -97,8 +111,11 @@ __all__ = [
     "abstain",
     "average",
     "bootstrap",
+    "bootstrap_slices",
     "compare",
+    "disparities",
     "evaluate",
+    "evaluate_slices",
     "match",
     "payoff",
     "ranking_report",

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import informed.dask as idk
+import informed.dask.summaries as dask_summaries
 from informed import InputError, Table
 from informed.io import Summaries, check_complete, merge_files, summarise_frame
 
@@ -48,13 +49,13 @@ def test_a_duplicated_partition_is_refused_on_the_cluster(
     client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The tree merges on the workers refuse a partition's summaries given twice."""
-    original = idk._leaves
+    original = dask_summaries._leaves
 
     def twice(*args: Any) -> Any:
         leaves, rows, ids = original(*args)
         return [*leaves, leaves[1]], [*rows, rows[1]], [*ids, ids[1]]
 
-    monkeypatch.setattr(idk, "_leaves", twice)
+    monkeypatch.setattr(dask_summaries, "_leaves", twice)
     ddf = dd.from_pandas(_frame(), npartitions=4)
     with pytest.raises(InputError, match="both summaries cover the partition"):
         idk.table(ddf, actual="y", predicted="p", scheduler=client)
@@ -65,8 +66,10 @@ def test_a_dropped_partition_is_reported_by_the_row_count(
 ) -> None:
     """A partition's summaries lost between the leaves and the root: the rows read (each
     partition's length, counted by a task of its own) no longer match the rows counted."""
-    original = idk._tree
-    monkeypatch.setattr(idk, "_tree", lambda dask, leaves, k: original(dask, leaves[1:], k))
+    original = dask_summaries._tree
+    monkeypatch.setattr(
+        dask_summaries, "_tree", lambda dask, leaves, k: original(dask, leaves[1:], k)
+    )
     frame = _frame()
     ddf = dd.from_pandas(frame, npartitions=4)
     first = len(ddf.partitions[0].compute())

@@ -146,6 +146,46 @@ def add_parser(commands: Any) -> None:
         "workers must see the files at the same paths); needs informed[dask]",
     )
     ev.add_argument(
+        "--by",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="COL",
+        help="evaluate every slice of the rows by this column (several: crossed): "
+        "informedness with its interval, markedness, label bias, small slices flagged, "
+        "and each slice against the rest (docs/slices.md)",
+    )
+    ev.add_argument(
+        "--by-time",
+        metavar="COL",
+        help="slice by time window of this column of ISO-8601 timestamps (with --every), "
+        "crossed with --by when given",
+    )
+    ev.add_argument(
+        "--every",
+        metavar="SPAN",
+        help="the window of --by-time: 30min, 1h, 6h, 1d, 7d (weeks from Monday), in the "
+        "time zone the timestamps are written in",
+    )
+    ev.add_argument(
+        "--reference",
+        metavar="SLICE",
+        help="with --by or --by-time: the slice the others are compared with, as the report "
+        "names it (default: the largest slice; over time, the first window)",
+    )
+    ev.add_argument(
+        "--rolling",
+        type=int,
+        metavar="K",
+        help="with --by-time: each window with the K-1 windows before it (windows merged, "
+        "no rescan)",
+    )
+    ev.add_argument(
+        "--cumulative",
+        action="store_true",
+        help="with --by-time: each window with every window before it",
+    )
+    ev.add_argument(
         "--partial",
         metavar="FILE",
         help="instead of a report, write the summaries of these files (Table, Ranking, the "
@@ -356,6 +396,12 @@ def run(args: argparse.Namespace) -> None:
     from informed.cli.scale import check_not_input
 
     check_options(args)
+    slicing = (args.by, args.by_time, args.every, args.rolling, args.reference)
+    if any(x not in (None, []) for x in slicing) or args.cumulative:
+        from informed.cli.slices import run_slices
+
+        run_slices(args, source_name(args.file))
+        return
     if args.html is not None:  # '' is refused by name, never taken for none
         check_html_path(args.html)
         check_not_input(args.html, args.file, "--html")

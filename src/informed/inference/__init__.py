@@ -10,7 +10,9 @@ Clopper-Pearson intervals. `significance` holds the result of every test: `indep
 for AUC). `threshold` bootstraps the value at a ranking's best threshold. Comparing
 models on the same cases: `joint` holds the joint table of their outcomes and its
 resampling, `paired` the paired bootstrap, permutation and McNemar tests and Holm's
-adjustment, `compare` the comparison itself and `comparison` its result.
+adjustment, `compare` the comparison itself and `comparison` its result. Slices
+(`informed.slices`): `slice_bootstrap` resamples every slice from its own cells at once,
+`disparities` compares slices with the rest and with a reference.
 
 The names load on first use (PEP 562): a report that shows no interval does not load
 scipy.stats.
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from informed.inference.comparison import Comparison, ModelResult
     from informed.inference.delong import delong_interval, delong_test
     from informed.inference.design import bootstrap_design, design_note
+    from informed.inference.disparities import Disparities, disparities
     from informed.inference.independence import chi_square_test, g_test
     from informed.inference.interval import Interval
     from informed.inference.joint import JointOutcomes, joint_outcomes
@@ -48,6 +51,7 @@ if TYPE_CHECKING:
         bootstrap_ranking,
     )
     from informed.inference.significance import Significance
+    from informed.inference.slice_bootstrap import SliceBootstrap, bootstrap_slices
     from informed.inference.table_bootstrap import (
         BOOTSTRAP_METHODS,
         WEIGHTS_ARE,
@@ -87,6 +91,10 @@ _SOURCES = {
     "RankingBootstrap": "informed.inference.ranking_bootstrap",
     "bootstrap_ranking": "informed.inference.ranking_bootstrap",
     "Significance": "informed.inference.significance",
+    "SliceBootstrap": "informed.inference.slice_bootstrap",
+    "bootstrap_slices": "informed.inference.slice_bootstrap",
+    "Disparities": "informed.inference.disparities",
+    "disparities": "informed.inference.disparities",
     "BOOTSTRAP_METHODS": "informed.inference.table_bootstrap",
     "WEIGHTS_ARE": "informed.inference.table_bootstrap",
     "Bootstrap": "informed.inference.table_bootstrap",
@@ -105,21 +113,25 @@ __all__ = [
     "WEIGHTS_ARE",
     "Bootstrap",
     "Comparison",
+    "Disparities",
     "Interval",
     "JointOutcomes",
     "ModelResult",
     "PairedCorrectness",
     "RankingBootstrap",
     "Significance",
+    "SliceBootstrap",
     "bootstrap",
     "bootstrap_design",
     "bootstrap_ranking",
+    "bootstrap_slices",
     "chi_square_test",
     "clopper_pearson_interval",
     "compare",
     "delong_interval",
     "delong_test",
     "design_note",
+    "disparities",
     "g_test",
     "holm",
     "intervals_report",

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -36,8 +36,10 @@ from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
 from informed.io.paths import expand_paths, part_id
 from informed.io.running_table import RunningTable, key_of
+from informed.io.sliced import read_slices
 from informed.labels import Coded, Label, as_label, code_column, keyed, sort_labels
 from informed.ranking import Ranking
+from informed.slices import Slices
 from informed.table import Table
 from informed.table.counting import check_weights
 from informed.table.storage import choose
@@ -241,9 +243,11 @@ def summarise_frame(
     return builder.result(part)
 
 
+@overload
 def read_summaries(
     path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
+    by: None = None,
     actual: str,
     predicted: str | None = None,
     scores: str | None = None,
@@ -256,7 +260,46 @@ def read_summaries(
     partial: bool = False,
     storage: str = "auto",
     **aliases: Any,
-) -> Summaries:
+) -> Summaries: ...
+
+
+@overload
+def read_summaries(
+    path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    by: str | Sequence[str],
+    actual: str,
+    predicted: str | None = None,
+    scores: str | None = None,
+    weights: str | None = None,
+    positive: Any = None,
+    encoding: str = "utf-8",
+    batch_rows: int = BATCH_ROWS,
+    progress: Callable[[int, int], None] | None = None,
+    positive_option: str = "positive",
+    partial: bool = False,
+    storage: str = "auto",
+    **aliases: Any,
+) -> Slices: ...
+
+
+def read_summaries(
+    path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    by: str | Sequence[str] | None = None,
+    actual: str,
+    predicted: str | None = None,
+    scores: str | None = None,
+    weights: str | None = None,
+    positive: Any = None,
+    encoding: str = "utf-8",
+    batch_rows: int = BATCH_ROWS,
+    progress: Callable[[int, int], None] | None = None,
+    positive_option: str = "positive",
+    partial: bool = False,
+    storage: str = "auto",
+    **aliases: Any,
+) -> Summaries | Slices:
     """Read files' columns into a Table and/or a Ranking, batch by batch, file by file.
 
     Parameters
@@ -311,6 +354,23 @@ def read_summaries(
     (3, 1, 1)
     """
     score, weight = column_names("read_summaries", scores, weights, aliases)
+    if by is not None:
+        if partial:
+            msg = "`partial` summaries are not written by slice yet: read without `by`."
+            raise InputError(msg)
+        return read_slices(
+            path,
+            by=by,
+            actual=actual,
+            predicted=predicted,
+            scores=score,
+            weights=weight,
+            positive=positive,
+            encoding=encoding,
+            batch_rows=batch_rows,
+            progress=progress,
+            positive_option=positive_option,
+        )
     _check_spec(predicted, score, positive)
     files = expand_paths(path)
     where = os.fspath(path) if isinstance(path, str | os.PathLike) else f"{len(files)} files"

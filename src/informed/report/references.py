@@ -38,6 +38,10 @@ REFERENCES: dict[str, str] = {
         "Gorodkin, J. (2004). Comparing two K-category assignments by a K-category "
         "correlation coefficient. Computational Biology and Chemistry 28(5-6):367-374."
     ),
+    "Hardt et al. (2016)": (
+        "Hardt, M., Price, E. & Srebro, N. (2016). Equality of opportunity in supervised "
+        "learning. Advances in Neural Information Processing Systems 29."
+    ),
     "Holm (1979)": (
         "Holm, S. (1979). A simple sequentially rejective multiple test procedure. "
         "Scandinavian Journal of Statistics 6(2):65-70."

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from informed.inference.comparison import Comparison
+from informed.inference.disparities import Disparities
+from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import keyed
 from informed.ranking import OperatingPoint, Ranking
@@ -35,6 +37,7 @@ from informed.report.html.compare import COMPARISON_SOURCES, comparison_section
 from informed.report.html.evaluation import EVALUATION_SOURCES, evaluation_sections
 from informed.report.html.markup import count, escaped
 from informed.report.html.ranking import RANKING_SOURCES, ranking_section
+from informed.report.html.slices import SLICES_SOURCES, slices_section
 from informed.report.references import references_of
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
@@ -43,8 +46,10 @@ __all__ = [
     "check_output_path",
     "comparison_report",
     "html_report",
+    "slices_report",
     "write_comparison_report",
     "write_html_report",
+    "write_slices_report",
 ]
 
 _CSS = """
@@ -270,6 +275,31 @@ def comparison_report(
     True
     """
     return html_report(comparison=comparison, title=title, source=source)
+
+
+def slices_report(
+    result: SliceBootstrap,
+    disparities: Disparities,
+    *,
+    overall: float,
+    order: str = "informedness",
+    title: str = "Slices",
+    source: str = "",
+) -> str:
+    """One self-contained HTML document reporting slices (`informed.slices`)."""
+    slices = result.evaluation.slices
+    meta = (
+        f'<p class="meta">Source: <strong>{escaped(source)}</strong> · by '
+        f"{escaped(', '.join(slices.by))} · {len(slices.keys):,} slices · "
+        f"{int(slices.rows.sum()):,} rows</p>"
+    )
+    section = slices_section(result, disparities, overall, order)
+    return _document(title, meta, [("slices", "Slices", section)], list(SLICES_SOURCES))
+
+
+def write_slices_report(path: str | os.PathLike[str], *args: Any, **options: Any) -> Path:
+    """Write `slices_report(*args, **options)` to `path` atomically; return it."""
+    return _write(path, slices_report(*args, **options))
 
 
 def _check(

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from informed.table import Evaluation, Table
     from informed.tally import Tally
 
-__all__ = ["evaluate", "rank", "summarise", "summarise_tally", "table", "tally"]
+__all__ = ["check_split", "evaluate", "rank", "summarise", "summarise_tally", "table", "tally"]
 
 SPLIT_EVERY = 8
 """How many summaries one task of the tree merges."""
@@ -137,14 +137,21 @@ def _leaves(
     raise InputTypeError(msg)
 
 
-def _tree(dask: Any, leaves: Sequence[Any], split_every: int) -> Any:
+def _tree(dask: Any, leaves: Sequence[Any], split_every: int, merge: Any = _merge_group) -> Any:
     level = list(leaves)
     while len(level) > 1:
         level = [
-            dask.delayed(_merge_group, pure=True)(*level[i : i + split_every])
+            dask.delayed(merge, pure=True)(*level[i : i + split_every])
             for i in range(0, len(level), split_every)
         ]
     return level[0]
+
+
+def check_split(split_every: Any) -> None:
+    """Refuse a `split_every` that is not a whole number of at least 2."""
+    if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
+        msg = f"`split_every` must be a whole number >= 2; got {split_every!r}."
+        raise InputError(msg)
 
 
 def _run(
@@ -156,9 +163,7 @@ def _run(
     name: str | None,
     scheduler: Any,
 ) -> Summaries:
-    if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
-        msg = f"`split_every` must be a whole number >= 2; got {split_every!r}."
-        raise InputError(msg)
+    check_split(split_every)
     dask = _dask()
     leaves, rows, ids = _leaves(dask, data, kind, options, columns, name)
     if not leaves:

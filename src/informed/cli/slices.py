@@ -1,0 +1,127 @@
+"""`informed evaluate FILE --by COL [COL ...]` and `--by-time COL --every SPAN`: every
+slice's (or time window's) measures and disparities."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from informed.errors import InputError
+
+__all__ = ["check_slice_options", "run_slices"]
+
+_NOT_YET = (
+    ("--threshold", "threshold"),
+    ("--partial", "partial"),
+    ("--dask", "dask"),
+)
+
+
+def check_slice_options(args: argparse.Namespace) -> None:
+    """Refuse, before reading, the options that do not apply to slices yet."""
+    if (args.by_time is None) != (args.every is None):
+        msg = "--by-time COL and --every SPAN go together: the timestamps and the window."
+        raise InputError(msg)
+    if not args.by and args.by_time is None:
+        msg = "--reference, --rolling and --cumulative compare slices: give --by or --by-time."
+        raise InputError(msg)
+    if (args.rolling is not None or args.cumulative) and args.by_time is None:
+        msg = "--rolling and --cumulative merge time windows: give --by-time COL --every SPAN."
+        raise InputError(msg)
+    if args.rolling is not None and (args.cumulative or args.rolling < 1):
+        msg = "--rolling K takes a whole number of windows >= 1, without --cumulative."
+        raise InputError(msg)
+    if args.predicted is None:
+        msg = "slicing (--by, --by-time) needs --predicted COL: a slice's measures are its Table's."
+        raise InputError(msg)
+    for option, name in _NOT_YET:
+        if getattr(args, name, None) is not None:
+            msg = f"{option} is not available with --by yet; run it without --by."
+            raise InputError(msg)
+    unused = [
+        option
+        for option, given in (
+            ("--quota", bool(args.quota)),
+            ("--weights-are", args.weights_are is not None),
+            ("--storage", args.storage != "auto"),
+            ("--all-labels", args.all_labels),
+            ("--bins", args.bins != 10),
+        )
+        if given
+    ]
+    if unused:
+        msg = f"{unused[0]} is not available with --by yet; run it without --by."
+        raise InputError(msg)
+
+
+def run_slices(args: argparse.Namespace, source: str) -> None:
+    """Read the files by slice, evaluate, bootstrap and compare the slices, print."""
+    from informed.inference.disparities import disparities
+    from informed.inference.slice_bootstrap import bootstrap_slices
+    from informed.io.sliced import read_slices
+    from informed.report.slices import slices_csv, slices_document, slices_text
+
+    check_slice_options(args)
+    if args.html:
+        from informed.report.html.page import check_output_path
+
+        check_output_path(args.html)
+    found = read_slices(
+        args.file[0] if len(args.file) == 1 else args.file,
+        by=args.by,
+        time=args.by_time,
+        every=args.every,
+        actual=args.actual,
+        predicted=args.predicted,
+        scores=args.score,
+        weights=args.weight,
+        positive=args.positive,
+        encoding=args.encoding,
+        positive_option="--positive",
+    )
+    if args.rolling is not None or args.cumulative:
+        from informed.slices.rolling import accumulate
+
+        found = accumulate(found, last=args.rolling)
+    level = 0.95 if args.ci is None else args.ci
+    order = "key" if args.by_time is not None else "informedness"
+    result = bootstrap_slices(
+        found,
+        ["informedness", "markedness"],
+        positive=args.positive,
+        level=level,
+        seed=args.seed,
+        alpha=args.alpha,
+    )
+    # over time the first window is the reference; across groups, the largest slice
+    reference = found.keys[0] if args.by_time is not None and found.keys else None
+    if args.reference is not None:
+        named = [key for key in found.keys if found.name(key) == args.reference]
+        if not named:
+            shown = [found.name(key) for key in found.keys[:10]]
+            more = " ..." if len(found.keys) > 10 else ""
+            msg = f"--reference {args.reference!r} is not a slice; the slices are {shown}{more}."
+            raise InputError(msg)
+        reference = named[0]
+    differences = disparities(
+        found, positive=args.positive, reference=reference, level=level, seed=args.seed
+    )
+    if args.format == "json":
+        document = slices_document(result, differences, source)
+        print(json.dumps(document, indent=1, allow_nan=False))
+    elif args.format == "csv":
+        sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw))
+    else:
+        sys.stdout.write(slices_text(result, differences, source, order=order))
+    if args.html:
+        from informed.report.html.page import write_slices_report
+        from informed.table import evaluate
+
+        overall = math.nan
+        if found.overall is not None:
+            overall = evaluate(found.overall, positive=args.positive).measures["informedness"]
+        write_slices_report(
+            args.html, result, differences, overall=overall, order=order, source=source
+        )

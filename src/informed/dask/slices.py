@@ -1,0 +1,128 @@
+"""`informed.dask.slices`: the Slices of a Dask DataFrame or of files, each partition
+sliced where it lies and the Slices merged in a tree (see `informed.dask.summaries` for
+the coverage rules: every partition once, every row read in one slice).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from informed.dask.summaries import (
+    SPLIT_EVERY,
+    _dask,
+    _frame_rows,
+    _is_dask_frame,
+    _tree,
+    check_split,
+)
+from informed.errors import InputError, InputTypeError
+from informed.io.paths import expand_paths
+from informed.io.summaries import column_names
+
+if TYPE_CHECKING:
+    from informed.slices import Slices
+
+__all__ = ["slices"]
+
+
+def _slices_leaf(frame: Any, part: str, options: dict[str, Any]) -> Slices:
+    """A DataFrame partition's Slices (it need not hold the positive class)."""
+    from informed.columns import frame_column
+    from informed.slices.slices import build_slices
+
+    def column(name: str | None) -> Any:
+        return None if name is None else frame_column(frame, name, name)
+
+    try:
+        return build_slices(
+            [column(name) for name in options["by"]],
+            list(options["by"]),
+            column(options["actual"]),
+            column(options["predicted"]),
+            column(options["scores"]),
+            options["positive"],
+            column(options["weights"]),
+            partial=True,
+        )
+    except (InputError, InputTypeError) as exc:
+        raise type(exc)(f"partition {part!r}: {exc}") from None
+
+
+def _slices_file(path: str, options: dict[str, Any]) -> Slices:
+    from informed.io.sliced import read_slices
+
+    return read_slices(path, **options)  # the rows read are checked by read_slices
+
+
+def _add(*found: Slices) -> Slices:
+    total = found[0]
+    for item in found[1:]:
+        total = total + item
+    return total
+
+
+def slices(
+    data: Any,
+    *,
+    by: str | Sequence[str],
+    actual: str,
+    predicted: str | None = None,
+    scores: str | None = None,
+    weights: str | None = None,
+    positive: Any = None,
+    split_every: int = SPLIT_EVERY,
+    scheduler: Any = None,
+    **aliases: Any,
+) -> Slices:
+    """The `informed.slices.Slices` of every row of `data` by the column(s) `by`: each
+    partition (or file) sliced where it lies, the Slices merged in a tree; equal to
+    `Slices.from_frame` on all the rows at once, and every row read is in one slice
+    (checked against the rows of each partition). Parameters as in `summarise`.
+    """
+    score, weight = column_names("informed.dask.slices", scores, weights, aliases)
+    names = [by] if isinstance(by, str) else list(by)
+    if predicted is None and score is None:
+        msg = "name a `predicted` column, a `scores` column, or both."
+        raise InputError(msg)
+    if score is not None and positive is None:
+        msg = "a `scores` column needs `positive`: which class do high scores point to?"
+        raise InputError(msg)
+    check_split(split_every)
+    dask = _dask()
+    delayed = dask.delayed
+    options = {
+        "by": names,
+        "actual": actual,
+        "predicted": predicted,
+        "scores": score,
+        "weights": weight,
+        "positive": positive,
+    }
+    if _is_dask_frame(data):
+        columns = list(dict.fromkeys(c for c in (*names, actual, predicted, score, weight) if c))
+        missing = [c for c in columns if c not in list(data.columns)]
+        if missing:
+            msg = (
+                f"the DataFrame has no column {missing[0]!r}; its columns are {list(data.columns)}."
+            )
+            raise InputError(msg)
+        parts = list(data[columns].to_delayed())
+        leaves = [
+            delayed(_slices_leaf, pure=True)(p, f"partition/{i}", options)
+            for i, p in enumerate(parts)
+        ]
+        rows = [delayed(_frame_rows, pure=True)(p) for p in parts]
+    else:
+        files = expand_paths(data)
+        leaves = [delayed(_slices_file, pure=True)(os.fspath(f), options) for f in files]
+        rows = []
+    if not leaves:
+        msg = "the input has no partitions: nothing to evaluate."
+        raise InputError(msg)
+    found, counts = dask.compute(_tree(dask, leaves, split_every, _add), rows, scheduler=scheduler)
+    if counts and int(found.rows.sum()) != sum(counts):
+        msg = f"the slices hold {int(found.rows.sum())} rows of the {sum(counts)} read."
+        raise InputError(msg)
+    return cast("Slices", found)

@@ -1,0 +1,269 @@
+"""Between slices: each slice against the rest and against a reference, with intervals.
+
+For each slice: the difference in informedness B, markedness M, recall (TPR), fallout
+(FPR) and bias pP (the selection rate) from the rest of the rows (all slices but it)
+and from a reference slice; and across slices the equalized-odds difference (Hardt et
+al. 2016: max(max-min TPR, max-min FPR), as fairlearn's `equalized_odds_difference`), the
+demographic-parity difference (max-min pP) and the spread of informedness (max-min B).
+Every one has a percentile interval from the same stratified replicates as
+`informed.inference.slice_bootstrap` (the rest's replicate is the sum of the other
+slices' replicates), and each family of slice differences a bootstrap p-value with
+Holm's (1979) adjustment across slices.
+
+With two classes informedness is TPR - FPR (Powers 2011), so a slice's gap in
+informedness is its TPR gap minus its FPR gap: B measures how far a slice's
+predictions are informed beyond chance, and equal B across slices is what is left of
+equalized odds once the gaps may offset. With more classes, where fairlearn refuses
+(fairlearn#1212), each label's one-vs-rest TPR and FPR gaps are taken and the
+equalized-odds difference is the largest of them; B and M are Powers' multiclass ones.
+
+References
+----------
+Powers, D. M. W. (2011). Evaluation: from precision, recall and F-measure to ROC,
+informedness, markedness and correlation. J. Mach. Learn. Technol. 2(1):37-63.
+Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scand. J.
+Statist. 6(2):65-70.
+Davison, A. C. & Hinkley, D. V. (1997). Bootstrap Methods and their Application.
+Cambridge University Press.
+Hardt, M., Price, E. & Srebro, N. (2016). Equality of opportunity in supervised
+learning. Advances in Neural Information Processing Systems 29.
+
+>>> from informed.slices import Slices
+>>> s = Slices.from_labels(by=["a"] * 4 + ["b"] * 4, actual=[1, 1, 0, 0] * 2,
+...                        predicted=[1, 1, 0, 0, 1, 0, 1, 0])
+>>> d = disparities(s, positive=1, replicates=50, seed=0)
+>>> d.vs_rest["informedness"][1].estimate, d.summary["informedness_spread"].estimate
+(-1.0, 1.0)
+>>> d.summary["equalized_odds_difference"].estimate
+0.5
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.inference.checks import check_count, check_level
+from informed.inference.interval import Interval, nan_interval
+from informed.inference.paired import holm
+from informed.inference.replicates import replicate_interval
+from informed.inference.slice_bootstrap import slice_replicates
+from informed.labels import as_label, keyed
+from informed.measures import Cells
+from informed.slices.evaluation import present_labels, slice_values
+from informed.slices.slices import Slices
+
+__all__ = ["COMPARED", "Disparities", "disparities"]
+
+Floats = NDArray[np.float64]
+
+COMPARED = ("informedness", "markedness", "recall", "fallout", "bias")
+"""The measures compared between slices: B, M, TPR, FPR and the selection rate pP."""
+
+
+@dataclass(frozen=True, eq=False)
+class Disparities:
+    """Differences between slices, with intervals and Holm-adjusted p-values.
+
+    Attributes
+    ----------
+    slices : Slices
+    positive : label or None
+    reference : tuple or None
+        The key of the reference slice.
+    vs_rest, vs_reference : dict
+        Measure -> one Interval per slice: the slice's value minus the rest's (the
+        reference's); the reference itself gets nan with the reason.
+    p_rest, p_reference : dict
+        Measure -> Holm-adjusted bootstrap p-values per slice (nan where undefined).
+    summary : dict
+        "equalized_odds_difference", "demographic_parity_difference",
+        "informedness_spread": one Interval each.
+    """
+
+    slices: Slices
+    positive: Any
+    reference: tuple[Any, ...] | None
+    level: float
+    replicates: int
+    vs_rest: dict[str, list[Interval]]
+    vs_reference: dict[str, list[Interval]]
+    p_rest: dict[str, list[float]] = field(repr=False)
+    p_reference: dict[str, list[float]] = field(repr=False)
+    summary: dict[str, Interval] = field(default_factory=dict)
+
+
+def _statistics(
+    cells: Cells, present: NDArray[np.bool_], index: int | None, reference: int | None
+) -> dict[str, Floats]:
+    """Every compared quantity of tables values[..., S, M]: per slice, the slice minus
+    the rest and minus the reference, and the three summaries."""
+    values = cells.values
+    rest = Cells(values.sum(axis=-2, keepdims=True) - values, cells.rows, cells.cols, cells.shape)
+    names = list(COMPARED)
+    mine, mine_labels = slice_values(cells, names, index, 0.5, "propagate", present)
+    theirs, _ = slice_values(rest, names, index, 0.5, "propagate", None)
+    out: dict[str, Floats] = {}
+    with np.errstate(invalid="ignore"):
+        for name in names:
+            out[f"rest:{name}"] = mine[name] - theirs[name]
+            if reference is not None:
+                out[f"reference:{name}"] = mine[name] - mine[name][..., reference : reference + 1]
+        if index is not None:
+            gaps = {name: _range(mine[name]) for name in ("recall", "fallout", "bias")}
+        else:  # each label's gap, the largest over labels
+            gaps = {
+                name: _largest(_range(mine_labels[name], axis=-2))
+                for name in ("recall", "fallout", "bias")
+            }
+        out["equalized_odds_difference"] = np.fmax(gaps["recall"], gaps["fallout"])
+        out["demographic_parity_difference"] = gaps["bias"]
+        out["informedness_spread"] = _range(mine["informedness"])
+    return out
+
+
+def _range(values: Floats, axis: int = -1) -> Floats:
+    """max - min over the slices, leaving out undefined ones; nan unless at least two
+    are defined (one slice has no spread to speak of, not a spread of 0)."""
+    defined = ~np.isnan(values)
+    high = np.max(np.where(defined, values, -np.inf), axis=axis)
+    low = np.min(np.where(defined, values, np.inf), axis=axis)
+    return np.where(np.sum(defined, axis=axis) >= 2, high - low, np.nan)
+
+
+def _largest(values: Floats) -> Floats:
+    defined = ~np.isnan(values)
+    return np.where(
+        defined.any(axis=-1), np.max(np.where(defined, values, -np.inf), axis=-1), np.nan
+    )
+
+
+def disparities(
+    slices: Slices,
+    *,
+    positive: Any = None,
+    reference: Any = None,
+    replicates: int = 1000,
+    level: float = 0.95,
+    seed: int | np.random.Generator | None = None,
+) -> Disparities:
+    """Each slice against the rest and against `reference`, and the spread across slices.
+
+    Parameters
+    ----------
+    slices : Slices
+        With a Table per slice.
+    positive : label, optional
+        Compare each slice's one-vs-rest view of this label (the favourable outcome);
+        without it, multiclass B and M and each label's TPR and FPR.
+    reference : key, optional
+        The slice the others are compared with (a value, or a tuple for crossed keys);
+        default the largest slice.
+    replicates, level, seed
+        As in `informed.inference.bootstrap`.
+    """
+    if slices.cells is None:
+        msg = "disparities need a Table per slice: build the slices with `predicted`."
+        raise ValueError(msg)
+    replicates = check_count(replicates, "replicates", 2)
+    level = check_level(level)
+    S = len(slices.keys)
+    ref = int(np.argmax(slices.n)) if reference is None else slices.index(reference)
+    original, batches = slice_replicates(slices, replicates, seed)
+    present = present_labels(original)
+    labels = slices.square_cells(0, 0)[0] if S else ()
+    index = None
+    if positive is not None:
+        wanted = keyed(as_label(positive))
+        index = next((i for i, x in enumerate(labels) if keyed(x) == wanted), None)
+        if index is None:
+            msg = f"positive={positive!r} is not a label of the slices; labels: {list(labels)}."
+            raise ValueError(msg)
+    estimates = _statistics(
+        Cells(original.values[None], original.rows, original.cols, original.shape),
+        present,
+        index,
+        ref,
+    )
+    parts: dict[str, list[Floats]] = {key: [] for key in estimates}
+    for _, cells in batches:
+        for key, value in _statistics(cells, present, index, ref).items():
+            parts[key].append(value)
+    draws = {key: np.concatenate(value) for key, value in parts.items()}
+    vs_rest: dict[str, list[Interval]] = {}
+    vs_reference: dict[str, list[Interval]] = {}
+    p_rest: dict[str, list[float]] = {}
+    p_reference: dict[str, list[float]] = {}
+    for name in COMPARED:
+        for family, out, pvalues in (
+            ("rest", vs_rest, p_rest),
+            ("reference", vs_reference, p_reference),
+        ):
+            key = f"{family}:{name}"
+            found = []
+            raw = []
+            for s in range(S):
+                if family == "reference" and s == ref:
+                    why = "the reference slice itself"
+                    found.append(nan_interval(math.nan, level, "percentile", why))
+                    raw.append(math.nan)
+                    continue
+                estimate = float(estimates[key][0, s])
+                values = draws[key][:, s]
+                found.append(_interval(estimate, values, level))
+                raw.append(_p_value(estimate, values))
+            out[name] = found
+            pvalues[name] = holm(raw)
+    summary = {
+        key: _interval(float(estimates[key][0]), draws[key], level, summary=True)
+        for key in (
+            "equalized_odds_difference",
+            "demographic_parity_difference",
+            "informedness_spread",
+        )
+    }
+    return Disparities(
+        slices,
+        labels[index] if index is not None else None,
+        slices.keys[ref],
+        level,
+        replicates,
+        vs_rest,
+        vs_reference,
+        p_rest,
+        p_reference,
+        summary,
+    )
+
+
+def _interval(estimate: float, values: Floats, level: float, summary: bool = False) -> Interval:
+    """A difference's interval, never silently degenerate."""
+    if math.isnan(estimate):
+        why = (
+            "defined in fewer than two slices"
+            if summary
+            else "undefined in a slice compared (see its flag)"
+        )
+        return nan_interval(estimate, level, "percentile", why)
+    found = replicate_interval(estimate, values, level, "percentile", math.nan)
+    if found.low == found.high:
+        why = f"every replicate gives {found.low:.4g}: the slices are too small to say"
+        return nan_interval(estimate, level, "percentile", why)
+    return found
+
+
+def _p_value(estimate: float, values: Floats) -> float:
+    """Two-sided bootstrap p-value of no difference: twice the smaller share of
+    replicates on either side of 0, counting the estimate itself (Davison & Hinkley 1997)."""
+    if math.isnan(estimate):
+        return math.nan
+    defined = values[~np.isnan(values)]
+    if defined.size == 0:
+        return math.nan
+    below = (np.count_nonzero(defined <= 0) + 1) / (defined.size + 1)
+    above = (np.count_nonzero(defined >= 0) + 1) / (defined.size + 1)
+    return min(1.0, 2.0 * min(below, above))

@@ -1,0 +1,128 @@
+"""Files to Slices: each batch of rows sliced in one pass, the batches' Slices merged.
+
+`read_slices` reads the `by` columns with the others (as labels: strings exactly as
+written, as `informed.io.batches` reads every label column), slices each batch with
+`informed.slices.Slices.from_labels` and merges the batches' and the files' Slices
+with `+`, so memory holds one batch and the summaries. Every row read is in exactly one
+slice: the rows of the merged Slices are checked against the rows read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from informed.errors import InputError
+from informed.io.batches import BATCH_ROWS, iter_raw
+from informed.io.paths import expand_paths
+from informed.labels import keyed
+from informed.slices.slices import Slices, build_slices
+from informed.slices.windows import parse_every, window_keys
+
+__all__ = ["read_slices"]
+
+
+def read_slices(
+    path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    by: str | Sequence[str],
+    actual: str,
+    predicted: str | None = None,
+    scores: str | None = None,
+    weights: str | None = None,
+    positive: Any = None,
+    encoding: str = "utf-8",
+    batch_rows: int = BATCH_ROWS,
+    progress: Callable[[int, int], None] | None = None,
+    positive_option: str = "positive",
+    time: str | None = None,
+    every: str | None = None,
+) -> Slices:
+    """Read files' columns into `Slices` by the column(s) `by` (see `read_summaries`);
+    with `time` and `every`, by time window first (`informed.slices.windows`: the
+    column's ISO-8601 timestamps floored to their window), crossed with `by`.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "p.csv").write_text("g,y,p\\nx,a,a\\ny,b,a\\nx,b,b\\n")
+    >>> found = read_slices(folder / "p.csv", by="g", actual="y", predicted="p")
+    >>> found.keys, found.rows.tolist(), found.table("x").counts.tolist()
+    ((('x',), ('y',)), [2, 1], [[1, 0], [0, 1]])
+    """
+    names = [by] if isinstance(by, str) else list(by)
+    if (time is None) != (every is None):
+        msg = "`time` and `every` go together: the column of timestamps and the window span."
+        raise InputError(msg)
+    if time is not None and every is not None:
+        parse_every(every)  # a bad span before any file is read
+    if time is None and (not names or not all(isinstance(name, str) for name in names)):
+        msg = f"`by` must name one or more columns; got {by!r}."
+        raise InputError(msg)
+    if predicted is None and scores is None:
+        msg = "name a `predicted` column, a `scores` column, or both."
+        raise InputError(msg)
+    if scores is not None and positive is None:
+        msg = "a `scores` column needs `positive`: which class do high scores point to?"
+        raise InputError(msg)
+    files = expand_paths(path)
+    timed = [time] if time is not None else []
+    label_columns = list(
+        dict.fromkeys([actual, *([predicted] if predicted else []), *timed, *names])
+    )
+    key_names = [f"{time} ({every})"] if time is not None else []
+    total: Slices | None = None
+    rows_read = 0
+    for file in files:
+        for batch in iter_raw(
+            file,
+            labels=label_columns,
+            numbers=[c for c in (scores, weights) if c],
+            nonnegative=[weights] if weights else [],
+            encoding=encoding,
+            batch_rows=batch_rows,
+        ):
+            if not batch.rows:
+                continue
+            rows_read += batch.rows
+            windows = []
+            if time is not None and every is not None:
+                windows = [window_keys(_texts(batch.labels[time]), every, time, batch.first_row)]
+            part = build_slices(
+                [*windows, *(batch.labels[name] for name in names)],
+                [*key_names, *names],
+                batch.labels[actual],
+                batch.labels[predicted] if predicted else None,
+                batch.numbers[scores] if scores else None,
+                str(positive) if scores else None,
+                batch.numbers[weights] if weights else None,
+                partial=True,
+            )
+            total = part if total is None else total + part
+            if progress is not None:
+                progress(batch.bytes_read, rows_read)
+    where = os.fspath(path) if isinstance(path, str | os.PathLike) else f"{len(files)} files"
+    if total is None:
+        msg = f"{where} has a header but no data rows: nothing to evaluate."
+        raise InputError(msg)
+    if int(total.rows.sum()) != rows_read:  # pragma: no cover - a slice per row, always
+        msg = f"the slices hold {int(total.rows.sum())} rows of the {rows_read} read."
+        raise InputError(msg)
+    if positive is not None:
+        labels = [*(total.cells.actual if total.cells is not None else ())]
+        found = any(keyed(x) == keyed(str(positive)) for x in labels) or (
+            total.overall_ranking is not None and total.overall_ranking.n_positive > 0
+        )
+        if not found:
+            msg = f"{positive_option} {positive!r} is not a label in {where}"
+            raise InputError(msg)
+    return total
+
+
+def _texts(column: Any) -> Any:
+    """A label column of a batch as a numpy array of str (Arrow strings decoded)."""
+    if hasattr(column, "to_pylist"):
+        return np.asarray(column.to_pylist(), dtype=object)
+    return column

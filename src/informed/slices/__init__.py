@@ -1,0 +1,27 @@
+"""Slices: every summary by group (one column or several crossed) or time window, in one pass.
+
+`Slices` holds the Table (and Ranking) of every slice of the rows and of all of them;
+`evaluate_slices` gives every registry measure of every slice with its denominator and
+a flag where a slice is too small to say anything; `window_keys` turns timestamps into
+time-window keys and `accumulate` merges adjacent windows (cumulative, rolling).
+Bootstrap intervals and the differences between slices are in `informed.inference`
+(`bootstrap_slices`, `disparities`). User guide: docs/slices.md.
+"""
+
+from __future__ import annotations
+
+from informed.slices.evaluation import SliceEvaluation, evaluate_slices
+from informed.slices.keys import MISSING, key_name
+from informed.slices.rolling import accumulate
+from informed.slices.slices import Slices
+from informed.slices.windows import window_keys
+
+__all__ = [
+    "MISSING",
+    "SliceEvaluation",
+    "Slices",
+    "accumulate",
+    "evaluate_slices",
+    "key_name",
+    "window_keys",
+]

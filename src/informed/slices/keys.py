@@ -1,0 +1,175 @@
+"""Slice keys: one or more columns coded, crossed, and put in canonical order.
+
+A slice key is the value of the `by` columns in a row: one value for one column, a tuple
+for several (crossed). A missing value (None, NaN, a pandas or Arrow null) is a value of
+its own, `MISSING`, shown as "missing": its rows form a slice, never dropped and never
+an error. Keys are ordered column by column in the labels' canonical order
+(`informed.labels.sort_labels`), the missing value last, so that slices built in chunks
+line up with those built at once.
+
+>>> coded = code_keys([["b", "a", None, "a"]], ["group"])
+>>> coded.keys, coded.codes.tolist()
+((('a',), ('b',), (None,)), [1, 0, 2, 0])
+>>> key_name(("a", None), ("sex", "device"))
+'sex=a, device=missing'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.columns import arrow, arrow_column, categorical
+from informed.errors import InputError
+from informed.labels import Label, as_label, as_vector, code_column, keyed, label_key
+
+__all__ = [
+    "MISSING",
+    "Key",
+    "KeyCoded",
+    "Value",
+    "code_keys",
+    "key_name",
+    "key_order",
+    "keyed_key",
+]
+
+MISSING = None
+"""The value of a slice key where the row's value is missing (shown as "missing")."""
+
+Value = Label | None
+Key = tuple[Value, ...]
+
+
+# Crossed keys spanning at most this many combinations are found by a bincount.
+_LOOKUP_LIMIT = 1 << 24
+
+
+class KeyCoded(NamedTuple):
+    """Rows coded by slice: row i is in slice `keys[codes[i]]`; keys in canonical order,
+    each held by at least one row."""
+
+    keys: tuple[Key, ...]
+    codes: NDArray[np.intp]
+
+
+def _is_missing(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float | np.floating):
+        return math.isnan(value)
+    # pandas.NA, pandas.NaT, numpy's NaT: no import of pandas needed to know them
+    return type(value).__name__ in ("NAType", "NaTType") or (
+        isinstance(value, np.datetime64 | np.timedelta64) and np.isnat(value)
+    )
+
+
+_missing_each = np.frompyfunc(_is_missing, 1, 1)
+
+
+def _column(values: Any, name: str) -> tuple[Any, NDArray[np.bool_]]:
+    """The column with its missing rows, as a form `code_column` codes once they are out."""
+    found = categorical(values)
+    if found is not None:
+        return values, found.codes < 0
+    column = arrow_column(values)
+    if column is not None:
+        pa = arrow()
+        missing = np.asarray(pa.compute.is_null(column), dtype=bool)
+        return column, missing
+    array = as_vector(values, name)
+    if array.dtype.kind == "f":
+        return array, np.isnan(array)
+    if array.dtype.kind == "O":
+        return array, np.asarray(_missing_each(array), dtype=bool)
+    if array.dtype.kind in "Mm":
+        return array, np.isnat(array)
+    return array, np.zeros(array.shape[0], dtype=bool)
+
+
+def _code_one(values: Any, name: str) -> tuple[tuple[Value, ...], NDArray[np.intp]]:
+    """One column: (its values in canonical order, missing last; each row's position)."""
+    column, missing = _column(values, name)
+    found = categorical(column)
+    if found is not None:
+        labels: tuple[Label, ...] = tuple(as_label(x) for x in found.categories)
+        codes = np.asarray(found.codes, dtype=np.intp)
+    else:
+        present = column
+        if missing.any():
+            keep = np.flatnonzero(~missing)
+            present = column.take(keep) if hasattr(column, "take") else column[keep]
+        coded = code_column(present, name)
+        labels, codes = coded.labels, np.asarray(coded.codes, dtype=np.intp)
+        if missing.any():
+            full = np.empty(missing.shape[0], dtype=np.intp)
+            full[~missing] = codes
+            codes = full
+    occurs = np.bincount(codes[~missing], minlength=len(labels)) > 0
+    order = sorted((i for i in range(len(labels)) if occurs[i]), key=lambda i: label_key(labels[i]))
+    position = np.zeros(len(labels) + 1, dtype=np.intp)
+    position[order] = np.arange(len(order))
+    values_out: tuple[Value, ...] = tuple(labels[i] for i in order)
+    if missing.any():
+        position[len(labels)] = len(order)
+        codes = np.where(missing, len(labels), codes)
+        values_out = (*values_out, MISSING)
+    return values_out, position[codes] if codes.size else np.zeros(0, np.intp)
+
+
+def code_keys(columns: Sequence[Any], names: Sequence[str]) -> KeyCoded:
+    """Code the `by` columns of the same rows into slices (crossed when several)."""
+    if not columns:
+        msg = "`by` names no column: pass at least one column to slice by."
+        raise InputError(msg)
+    parts = [_code_one(values, name) for values, name in zip(columns, names, strict=True)]
+    lengths = {codes.shape[0] for _, codes in parts}
+    if len(lengths) > 1:
+        msg = f"the `by` columns {list(names)} differ in length: {sorted(lengths)}."
+        raise InputError(msg)
+    if len(parts) == 1:
+        values, codes = parts[0]
+        return KeyCoded(tuple((v,) for v in values), codes)
+    combined = np.zeros(parts[0][1].shape[0], dtype=np.int64)
+    sizes = [len(values) for values, _ in parts]
+    for (_, codes), size in zip(parts, sizes, strict=True):
+        combined *= size
+        combined += codes
+    space = int(np.prod(sizes, dtype=object))
+    if space <= _LOOKUP_LIMIT:  # the occurring combinations by one bincount, no sort
+        distinct = np.flatnonzero(np.bincount(combined, minlength=space))
+        lookup = np.zeros(space, dtype=np.intp)
+        lookup[distinct] = np.arange(distinct.size)
+        inverse = lookup[combined]
+    else:
+        distinct, inverse = np.unique(combined, return_inverse=True)
+    keys = []
+    for flat in distinct.tolist():
+        key: list[Value] = []
+        for (values, _), size in zip(reversed(parts), reversed(sizes), strict=True):
+            flat, at = divmod(flat, size)
+            key.append(values[at])
+        keys.append(tuple(reversed(key)))
+    return KeyCoded(tuple(keys), inverse.reshape(-1).astype(np.intp))
+
+
+def keyed_key(key: Key) -> tuple[tuple[str, Value], ...]:
+    """A key with each value's kind, for dicts: True is not 1, missing is its own kind."""
+    return tuple(("missing", None) if v is None else keyed(v) for v in key)
+
+
+def key_order(key: Key) -> tuple[tuple[int, Any], ...]:
+    """The canonical sort key of a slice key: each value's label order, missing last."""
+    return tuple((3, "") if v is None else label_key(v) for v in key)
+
+
+def key_name(key: Key, by: Sequence[str]) -> str:
+    """How a report names a slice: its value, or "column=value, ..." when crossed."""
+    shown = ["missing" if v is None else str(v) for v in key]
+    if len(shown) == 1:
+        return shown[0]
+    return ", ".join(f"{name}={value}" for name, value in zip(by, shown, strict=True))

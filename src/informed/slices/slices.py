@@ -1,0 +1,451 @@
+"""Slices: the summaries of every slice of the rows, with one more axis instead of a loop.
+
+A `Slices` holds, for each slice key (a value of one column, or of several crossed), the
+counts of that slice's predicted labels against its actual classes (the non-zero cells
+of counts[S, K, C], counted in one pass: `informed.slices.counting`) and, with scores,
+the slice's Ranking. `overall` is the unsliced Table (and Ranking), equal to
+`Table.from_labels` on all the rows bit for bit; `table(key)` is the Table of one slice,
+equal to `Table.from_labels` on its rows. Slices merge with `+` (the union of the slices
+and of the labels, counts added) and round-trip through JSON without loss.
+
+>>> s = Slices.from_labels(by=["m", "w", "w", None], actual=[1, 0, 1, 1],
+...                        predicted=[1, 0, 0, 1])
+>>> [s.name(k) for k in s.keys], s.n.tolist()
+(['m', 'w', 'missing'], [1.0, 2.0, 1.0])
+>>> s.table("w").counts.tolist()  # both cases of "w" predicted 0
+[[1, 1]]
+>>> s.overall == Table.from_labels(actual=[1, 0, 1, 1], predicted=[1, 0, 0, 1])
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed._arguments import canonical_arguments
+from informed._common import check_memory, loads_strict
+from informed.columns import collected, frame_column
+from informed.errors import InputError
+from informed.labels import Label, as_label, code_column, keyed, positions_in, sort_labels
+from informed.measures import Cells
+from informed.ranking import Ranking
+from informed.slices.counting import SlicedCells, count_sliced, rank_sliced
+from informed.slices.json_form import slices_dict, slices_parts
+from informed.slices.keys import Key, code_keys, key_name, key_order, keyed_key
+from informed.table.counting import check_weights
+from informed.table.storage import from_cells
+from informed.table.table import Table
+
+__all__ = ["Slices", "build_slices"]
+
+# Values (slices x square cells) of one batch of slices evaluated at once.
+BATCH_VALUES = 1 << 22
+
+
+@dataclass(frozen=True, eq=False)
+class Slices:
+    """The Table (and Ranking) of every slice, and of all the rows.
+
+    Attributes
+    ----------
+    by : tuple of str
+        The names of the slicing columns.
+    keys : tuple of tuples
+        The S slice keys in canonical order (one value per `by` column; None is missing).
+    rows : ndarray of shape (S,)
+        Rows in each slice (weights not applied).
+    cells : SlicedCells or None
+        The non-zero cells of counts[S, K, C] (None without predictions).
+    overall : Table or None
+        The Table of all the rows.
+    positive : label or None
+        The class the scores point to.
+    rankings : tuple of Ranking or None
+        One Ranking per slice (None without scores).
+    overall_ranking : Ranking or None
+    """
+
+    by: tuple[str, ...]
+    keys: tuple[Key, ...]
+    rows: NDArray[np.int64]
+    cells: SlicedCells | None
+    overall: Table | None
+    positive: Label | None = None
+    rankings: tuple[Ranking, ...] | None = None
+    overall_ranking: Ranking | None = None
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_labels(
+        cls,
+        *,
+        by: Any,
+        actual: Any,
+        predicted: Any = None,
+        scores: Any = None,
+        positive: Any = None,
+        weights: Any = None,
+        names: Sequence[str] | None = None,
+        clusters: bool = False,
+    ) -> Slices:
+        """Slice rows by the column `by` (or a list of columns, crossed).
+
+        Parameters
+        ----------
+        by : array-like, or a list of array-likes
+            The slice key of each row; None, NaN and nulls form the slice "missing". A
+            list of arrays (not of labels) is several columns crossed.
+        actual, predicted : array-like
+            As in `Table.from_labels`; without `predicted` only Rankings are made.
+        scores : array-like, optional
+            Scores pointing to `positive`: a Ranking per slice.
+        positive : label, optional
+            The positive class of the scores.
+        weights : array-like, optional
+            Non-negative case weights.
+        names : sequence of str, optional
+            The names of the `by` columns (default "by", or "by1", "by2", ...).
+        """
+        crossed = isinstance(by, list | tuple) and len(by) > 0 and _is_column(by[0])
+        columns = list(by) if crossed else [by]
+        if names is None:
+            names = ["by"] if len(columns) == 1 else [f"by{i + 1}" for i in range(len(columns))]
+        return build_slices(
+            columns, list(names), actual, predicted, scores, positive, weights, clusters
+        )
+
+    @classmethod
+    def from_frame(
+        cls,
+        frame: Any,
+        *,
+        by: str | Sequence[str],
+        actual: str,
+        predicted: str | None = None,
+        scores: str | None = None,
+        positive: Any = None,
+        weights: str | None = None,
+        clusters: bool = False,
+        **aliases: Any,
+    ) -> Slices:
+        """Slice a DataFrame's rows by the column(s) `by` (see `Table.from_frame`); the
+        columns are named as in `Slices.from_labels` (``score=``, ``weight=``,
+        ``sample_weight=`` are accepted).
+
+        >>> s = Slices.from_frame({"g": ["a", "b", "a"], "y": [1, 0, 1], "p": [1, 1, 0]},
+        ...                       by="g", actual="y", predicted="p")
+        >>> s.keys, s.rows.tolist()
+        ((('a',), ('b',)), [2, 1])
+        """
+        given = {k: v for k, v in (("scores", scores), ("weights", weights)) if v is not None}
+        found = canonical_arguments(
+            "Slices.from_frame", {**given, **aliases}, ("scores", "weights")
+        )
+        scores, weights = found.get("scores"), found.get("weights")
+        names = [by] if isinstance(by, str) else list(by)
+        keys = {f"by[{i}]": name for i, name in enumerate(names)}
+        frame = collected(
+            frame, actual=actual, predicted=predicted, scores=scores, weights=weights, **keys
+        )
+        columns = [frame_column(frame, name, "by") for name in names]
+        return build_slices(
+            columns,
+            names,
+            frame_column(frame, actual, "actual"),
+            None if predicted is None else frame_column(frame, predicted, "predicted"),
+            None if scores is None else frame_column(frame, scores, "scores"),
+            positive,
+            None if weights is None else frame_column(frame, weights, "weights"),
+            clusters,
+        )
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def weighted(self) -> bool:
+        """True when the counts are float weights."""
+        if self.overall is not None:
+            return self.overall.weighted
+        return self.overall_ranking is not None and self.overall_ranking.weighted
+
+    @property
+    def n(self) -> NDArray[np.float64]:
+        """Total count (or weight) of each slice."""
+        if self.cells is not None:
+            return np.bincount(
+                self.cells.slice, weights=self.cells.values, minlength=len(self.keys)
+            ).astype(np.float64)
+        assert self.rankings is not None
+        return np.array([float(r.n) for r in self.rankings], dtype=np.float64)
+
+    def name(self, key: Key) -> str:
+        """How a report names the slice `key`."""
+        return key_name(key, self.by)
+
+    def index(self, key: Any) -> int:
+        """The position of a slice: its key (a tuple), or its value when `by` is one column."""
+        wanted = key if isinstance(key, tuple) else (key,)
+        found = {keyed_key(k): i for i, k in enumerate(self.keys)}.get(keyed_key(wanted))
+        if found is None:
+            shown = [self.name(k) for k in self.keys[:20]]
+            more = " ..." if len(self.keys) > 20 else ""
+            msg = f"no slice {key!r}; the slices are {shown}{more}."
+            raise InputError(msg)
+        return found
+
+    def table(self, key: Any) -> Table:
+        """The Table of one slice: its labels only, as `Table.from_labels` of its rows."""
+        if self.cells is None:
+            msg = "these slices have no predictions, so no Table: pass `predicted`."
+            raise InputError(msg)
+        s = self.index(key)
+        c = self.cells
+        lo, hi = np.searchsorted(c.slice, [s, s + 1])
+        rows, cols, values = c.row[lo:hi], c.col[lo:hi], c.values[lo:hi]
+        used_rows, new_rows = np.unique(rows, return_inverse=True)
+        used_cols, new_cols = np.unique(cols, return_inverse=True)
+        stored = from_cells(
+            new_rows, new_cols, values, (used_rows.size, used_cols.size), values.dtype, "auto"
+        )
+        return Table(
+            stored,
+            tuple(c.predicted[i] for i in used_rows),
+            tuple(c.actual[j] for j in used_cols),
+        )
+
+    def ranking(self, key: Any) -> Ranking:
+        """The Ranking of one slice."""
+        if self.rankings is None:
+            msg = "these slices have no scores, so no Ranking: pass `scores` and `positive`."
+            raise InputError(msg)
+        return self.rankings[self.index(key)]
+
+    def square_cells(self, start: int, stop: int) -> tuple[tuple[Label, ...], Cells]:
+        """Slices start..stop as square tables over the union of all labels: `Cells`
+        with values[stop - start, M] at the M square cells non-zero in any of them."""
+        assert self.cells is not None
+        c = self.cells
+        labels = sort_labels((*c.predicted, *c.actual))
+        L = len(labels)
+        lo, hi = np.searchsorted(c.slice, [start, stop])
+        r = positions_in(c.predicted, labels)[c.row[lo:hi]]
+        k = positions_in(c.actual, labels)[c.col[lo:hi]]
+        flat = r.astype(np.int64) * L + k
+        distinct, where = np.unique(flat, return_inverse=True)
+        count = stop - start
+        check_memory(8 * count * distinct.size, f"{count:,} slices' cells", "slice by fewer keys")
+        values = np.zeros((count, distinct.size), dtype=c.values.dtype)
+        values[c.slice[lo:hi] - start, where.reshape(-1)] = c.values[lo:hi]
+        rows, cols = np.divmod(distinct, L)
+        return labels, Cells(values, rows.astype(np.intp), cols.astype(np.intp), (L, L))
+
+    def batches(self) -> list[tuple[int, int]]:
+        """(start, stop) of batches of slices whose square cells fit `BATCH_VALUES`."""
+        if self.cells is None or not len(self.keys):
+            return [(0, len(self.keys))] if len(self.keys) else []
+        K, C = len(self.cells.predicted), len(self.cells.actual)
+        step = max(1, BATCH_VALUES // max(1, min(K * C, len(self.cells.values))))
+        return [(s, min(s + step, len(self.keys))) for s in range(0, len(self.keys), step)]
+
+    # ------------------------------------------------------------------ merge, equality
+    def __add__(self, other: object) -> Slices:
+        """Merge: the union of the slices and of the labels, counts added."""
+        if not isinstance(other, Slices):
+            return NotImplemented
+        if self.by != other.by:
+            msg = f"cannot merge slices by {list(self.by)} with slices by {list(other.by)}."
+            raise InputError(msg)
+        if (self.cells is None) != (other.cells is None) or (self.rankings is None) != (
+            other.rankings is None
+        ):
+            msg = "cannot merge slices with a Table (or Ranking) and slices without one."
+            raise InputError(msg)
+        if self.rankings is not None and keyed(_label(self.positive)) != keyed(
+            _label(other.positive)
+        ):
+            msg = f"cannot merge rankings of positive {self.positive!r} and {other.positive!r}."
+            raise InputError(msg)
+        if self.weighted != other.weighted:
+            msg = "cannot merge weighted slices with unweighted ones."
+            raise InputError(msg)
+        union: dict[Any, Key] = {}
+        for key in (*self.keys, *other.keys):
+            union.setdefault(keyed_key(key), key)
+        keys = tuple(sorted(union.values(), key=key_order))
+        at = {keyed_key(k): i for i, k in enumerate(keys)}
+        mine = np.array([at[keyed_key(k)] for k in self.keys], dtype=np.intp)
+        theirs = np.array([at[keyed_key(k)] for k in other.keys], dtype=np.intp)
+        rows = np.zeros(len(keys), dtype=np.int64)
+        np.add.at(rows, mine, self.rows)
+        np.add.at(rows, theirs, other.rows)
+        cells = overall = None
+        if self.cells is not None and other.cells is not None:
+            cells = _merge_cells(self.cells, other.cells, mine, theirs)
+            assert self.overall is not None
+            assert other.overall is not None
+            overall = self.overall + other.overall
+        rankings = overall_ranking = None
+        if self.rankings is not None and other.rankings is not None:
+            merged: list[Ranking | None] = [None] * len(keys)
+            for positions, found in ((mine, self.rankings), (theirs, other.rankings)):
+                for s, ranking in zip(positions.tolist(), found, strict=True):
+                    before = merged[s]
+                    merged[s] = ranking if before is None else before + ranking
+            rankings = tuple(r for r in merged if r is not None)
+            assert self.overall_ranking is not None
+            assert other.overall_ranking is not None
+            overall_ranking = self.overall_ranking + other.overall_ranking
+        return Slices(self.by, keys, rows, cells, overall, self.positive, rankings, overall_ranking)
+
+    def __eq__(self, other: object) -> bool:
+        """Same slices, labels, counts and rankings (True is not 1, as for labels)."""
+        if not isinstance(other, Slices):
+            return NotImplemented
+        return self._kinds() == other._kinds() and self.to_dict() == other.to_dict()
+
+    def _kinds(self) -> tuple[Any, ...]:
+        """The keys and labels with their kinds: what == on the JSON form cannot tell."""
+        labels = () if self.cells is None else (self.cells.predicted, self.cells.actual)
+        return (
+            tuple(keyed_key(k) for k in self.keys),
+            tuple(tuple(keyed(x) for x in axis) for axis in labels),
+            None if self.positive is None else keyed(self.positive),
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.to_json())
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; `Slices.from_dict` restores the slices exactly."""
+        return slices_dict(self)
+
+    def to_json(self) -> str:
+        """Serialise to JSON (floats as Python's shortest exact repr)."""
+        return json.dumps(self.to_dict(), allow_nan=False)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Slices:
+        """Restore `Slices` from `to_dict` output, validating every field."""
+        return cls(*slices_parts(data))
+
+    @classmethod
+    def from_json(cls, text: str) -> Slices:
+        """Parse `to_json` output."""
+        return cls.from_dict(loads_strict(text, "a Slices JSON document"))
+
+    def __repr__(self) -> str:
+        return (
+            f"Slices(by={list(self.by)!r}, slices={len(self.keys)}, "
+            f"rows={int(self.rows.sum())}, table={self.overall is not None}, "
+            f"ranking={self.rankings is not None})"
+        )
+
+
+# ---------------------------------------------------------------------- helpers
+def _label(value: Any) -> Label:
+    return value if value is not None else ""
+
+
+def _is_column(value: Any) -> bool:
+    """A column (list, tuple, array, Series), not a label: `by` is several columns."""
+    return not isinstance(value, str | bytes | int | float | bool | type(None)) and hasattr(
+        value, "__len__"
+    )
+
+
+def build_slices(
+    columns: list[Any],
+    names: list[str],
+    actual: Any,
+    predicted: Any,
+    scores: Any,
+    positive: Any,
+    weights: Any,
+    clusters: bool = False,
+    partial: bool = False,
+) -> Slices:
+    """Slices of coded rows (`Slices.from_labels`); a `partial` batch of a larger input
+    need not hold the positive class."""
+    if predicted is None and scores is None:
+        msg = "pass `predicted` (a Table per slice), `scores` (a Ranking per slice), or both."
+        raise InputError(msg)
+    if scores is not None and positive is None:
+        msg = "`scores` need `positive`: which class do high scores point to?"
+        raise InputError(msg)
+    coded = code_keys(columns, names)
+    a = code_column(actual, "actual")
+    n = a.codes.shape[0]
+    if coded.codes.shape[0] != n:
+        msg = (
+            "Found input variables with inconsistent numbers of samples: "
+            f"actual {n}, by {coded.codes.shape[0]}."
+        )
+        raise InputError(msg)
+    w = check_weights(weights, n)
+    S = len(coded.keys)
+    rows = np.bincount(coded.codes, minlength=S).astype(np.int64)
+    cells = overall = None
+    if predicted is not None:
+        p = code_column(predicted, "predicted")
+        if p.codes.shape[0] != n:
+            msg = (
+                "Found input variables with inconsistent numbers of samples: "
+                f"actual {n}, predicted {p.codes.shape[0]}."
+            )
+            raise InputError(msg)
+        cells, overall = count_sliced(coded.codes, S, a, p, w, clusters)
+    rankings = overall_ranking = None
+    label: Label | None = None
+    if scores is not None:
+        wanted = keyed(positive)
+        index = next((i for i, x in enumerate(a.labels) if keyed(x) == wanted), -1)
+        if index < 0 and not partial:
+            msg = f"positive={positive!r} is not a label of `actual`."
+            raise InputError(msg)
+        label = a.labels[index] if index >= 0 else as_label(positive)
+        score_array = np.asarray(scores)
+        if score_array.shape[0] != n:
+            msg = (
+                "Found input variables with inconsistent numbers of samples: "
+                f"actual {n}, scores {score_array.shape[0]}."
+            )
+            raise InputError(msg)
+        rankings, overall_ranking = rank_sliced(coded.codes, S, a.codes == index, score_array, w)
+        # each ranks the user's positive against all the other classes, as summarise_frame's
+        rankings = tuple(r.with_classes(label) for r in rankings)
+        overall_ranking = overall_ranking.with_classes(label)
+    return Slices(tuple(names), coded.keys, rows, cells, overall, label, rankings, overall_ranking)
+
+
+def _merge_cells(
+    a: SlicedCells, b: SlicedCells, mine: NDArray[np.intp], theirs: NDArray[np.intp]
+) -> SlicedCells:
+    """Two slices' cells over the union of slices and labels, equal cells added."""
+    predicted = sort_labels((*a.predicted, *b.predicted))
+    actual = sort_labels((*a.actual, *b.actual))
+    K, C = len(predicted), len(actual)
+    parts = []
+    for cells, where in ((a, mine), (b, theirs)):
+        s = where[cells.slice].astype(np.int64)
+        r = positions_in(cells.predicted, predicted)[cells.row]
+        c = positions_in(cells.actual, actual)[cells.col]
+        parts.append(((s * K + r) * C + c, cells.values))
+    keys = np.concatenate([k for k, _ in parts])
+    values = np.concatenate([v for _, v in parts])
+    order = np.argsort(keys, kind="stable")
+    keys, values = keys[order], values[order]
+    first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if keys.size else keys
+    if keys.size:
+        values = np.add.reduceat(values, first)
+        keys = keys[first]
+    rest, col = np.divmod(keys, C) if C else (keys, keys)
+    s, row = np.divmod(rest, K) if K else (rest, rest)
+    return SlicedCells(
+        s.astype(np.intp), row.astype(np.intp), col.astype(np.intp), values, predicted, actual
+    )
