@@ -33,7 +33,7 @@ extensions = [
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
-exclude_patterns = ["_build", "_ext", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_ext", "_static", "Thumbs.db", ".DS_Store"]
 templates_path: list[str] = []
 
 # Markdown as GitHub shows it: headings get anchors for the pages' #links
@@ -52,7 +52,7 @@ napoleon_use_ivar = True
 napoleon_preprocess_types = False
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
-autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_default_options = {"members": True}
 autosummary_generate = False
 # `name` in a docstring is code (as a reference it would be ambiguous: `n` is many things)
 default_role = "literal"
@@ -61,7 +61,8 @@ highlight_language = "none"
 
 html_theme = "furo"
 html_title = "informed"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["informed.css"]  # a wider text column; the gallery's figures
 html_show_sourcelink = False
 html_theme_options = {
     "navigation_with_keys": True,

@@ -25,9 +25,9 @@ from typing import Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
-from sphinx.pycode import ModuleAnalyzer
 from sphinx.util.docutils import SphinxDirective
 
 DOCS = Path(__file__).resolve().parents[1]
@@ -172,13 +172,23 @@ def _process_docstring(
     bars_as_text(lines)
 
 
-def _summary(value: Any, module: str, name: str) -> str:
-    """The first paragraph of a class's or function's docstring, or a constant's #: comment."""
-    if inspect.isclass(value) or callable(value):
+# what a public constant is (a constant's own docstring would be that of its type); each
+# is described by a ``py:data`` entry on its subpackage's page
+CONSTANTS = {
+    "MEASURES": "The registry of contingency measures: each once, with its formula, "
+    "aliases, range, value under chance, dual and source.",
+}
+
+
+def _summary(value: Any, name: str) -> str:
+    """The first paragraph of a class's or function's docstring, or a constant's entry."""
+    if inspect.isclass(value) or inspect.isroutine(value):
         doc = inspect.getdoc(value) or ""
+    elif name in CONSTANTS:
+        doc = CONSTANTS[name]
     else:
-        found = ModuleAnalyzer.for_module(module).find_attr_docs()
-        doc = "\n".join(found.get(("", name), []))
+        msg = f"informed.{name} is a constant: describe it in CONSTANTS and on its API page"
+        raise ExtensionError(msg)
     first = doc.strip().split("\n\n")[0].replace("\n", " ")
     return _escaped(first, "|*")
 
@@ -196,13 +206,15 @@ class PublicNames(SphinxDirective):
             target = f"{module}.{name}"
             lines += [
                 f"   * - :py:obj:`informed.{name} <{target}>`",
-                f"     - {_summary(getattr(informed, name), module, name)}",
+                f"     - {_summary(getattr(informed, name), name)}",
             ]
         return self._parse(lines)
 
     def _parse(self, lines: list[str]) -> list[nodes.Node]:
         container = nodes.container()
         self.state.nested_parse(StringList(lines), self.content_offset, container)
+        for reference in container.findall(addnodes.pending_xref):
+            reference["refwarn"] = True  # a name documented nowhere is a warning, so an error
         return list(container.children)
 
 
