@@ -1,10 +1,11 @@
 # `make run`: set everything up and evaluate the example shipped with the package.
 # `make test`: set everything up, then lint, type-check and run the whole test suite.
+# `make docs`: set everything up, then build the documentation site, warnings as errors.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,15 +19,24 @@ $(VENV)/.test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.base
 
+$(VENV)/.docs: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $@
+
 run: $(VENV)/.base
 	$(BIN)/informed demo
 
 lint: $(VENV)/.test
-	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples docs
 	$(BIN)/mypy
 
 test: lint
 	$(BIN)/python -m pytest
+
+# from scratch (-E), every warning listed (--keep-going) and an error (-W)
+docs: $(VENV)/.docs
+	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs build/docs/html
+	@echo "documentation: build/docs/html/index.html"
 
 bench: $(VENV)/.test
 	$(BIN)/python benchmarks/bench_table.py

@@ -247,7 +247,7 @@ def scorer(
     scorer
         A scikit-learn scorer (`sklearn.metrics.make_scorer`). Measures where smaller is
         better (error, fallout, miss rate, the conditional entropies) are negated, as
-        scikit-learn's "neg_" scorers are.
+        scikit-learn's ``neg_`` scorers are.
 
     Raises
     ------

@@ -301,10 +301,11 @@ def test_digits_clusters_end_to_end() -> None:
 
 
 def test_readme_clusters_example() -> None:
-    """The README's numbers, by hand: clusters 0, 1, 2 are pure (a, b, c); cluster 3 holds
-    one a and one b. Given a class, 10 cases are all right: B = 1, and B x n/N = 10/12.
-    Zero weight on cluster 3, over all 12 cases: a and b each have tpr 3/4, fpr 0 and
-    pP = 3/12; c has tpr 1, fpr 0 and pP = 4/12: B = 2 x 3/16 + 1/3 = 17/24."""
+    """The numbers of the clusters example of docs/tour.md (once the README's), by hand:
+    clusters 0, 1, 2 are pure (a, b, c); cluster 3 holds one a and one b. Given a class,
+    10 cases are all right: B = 1, and B x n/N = 10/12. Zero weight on cluster 3, over
+    all 12 cases: a and b each have tpr 3/4, fpr 0 and pP = 3/12; c has tpr 1, fpr 0 and
+    pP = 4/12: B = 2 x 3/16 + 1/3 = 17/24."""
     classes = ["a", "a", "a", "b", "b", "b", "c", "c", "c", "c", "a", "b"]
     table = Table.from_labels(
         actual=classes, predicted=[0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3], clusters=True

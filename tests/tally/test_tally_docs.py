@@ -1,5 +1,6 @@
-"""docs/tally.md and the README say what a Tally does (issue 10, item 5): the table of
-conventions is checked row by row, and both show the switch to the Perl module's values."""
+"""docs/tally.md and the tour (docs/tour.md, the README's long sections) say what a Tally
+does (issue 10, item 5): the table of conventions is checked row by row, and both show the
+switch to the Perl module's values."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from informed.tally import Tally
 
 ROOT = Path(__file__).resolve().parents[2]
 TALLY_MD = (ROOT / "docs" / "tally.md").read_text(encoding="utf-8")
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+TOUR = (ROOT / "docs" / "tour.md").read_text(encoding="utf-8")
 PERL_NAMES = {"precision": "precision", "recall": "recall", "F1": "f_measure"}
 ROW = re.compile(
     r"^\| (\w+) \| [^|]+ \| \((\d+), (\d+), (\d+), (\d+)\) \| (\S+) \| (\S+)(?: \((.*)\))? \|$",
@@ -44,7 +45,7 @@ def test_the_conventions_table_is_true(row: tuple[str, ...]) -> None:
     assert values["default"] == expected or (math.isnan(expected) and math.isnan(values["default"]))
 
 
-@pytest.mark.parametrize("text", [README, TALLY_MD], ids=["README.md", "docs/tally.md"])
+@pytest.mark.parametrize("text", [TOUR, TALLY_MD], ids=["docs/tour.md", "docs/tally.md"])
 def test_the_snippets_show_the_conventions_switch(text: str) -> None:
     """A Tally snippet shows conventions="statistics-contingency" beside the default, and
     the text says plainly that the default gives nan where the module gives 0 or 1."""

@@ -73,7 +73,7 @@ def _contingency(
 def chi_square_test(table: Table, *, continuity: float = 0.0) -> Significance:
     r"""Pearson's chi-square test of independence of prediction and actual class.
 
-    chi^2 = sum_{l,c} (O_lc - E_lc)^2 / E_lc with E_lc = n_l. n_.c / N, referred to the
+    chi^2 = sum_{l,c} (O_lc - E_lc)^2 / E_lc with E_lc = ``n_l. n_.c`` / N, referred to the
     chi-square distribution with (K' - 1)(C' - 1) degrees of freedom, K' and C' the
     predicted labels and actual classes that occur (empty rows and columns carry no
     information and would give E = 0, so they are left out).

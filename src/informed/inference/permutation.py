@@ -82,7 +82,7 @@ def permutation_test(
     Notes
     -----
     Under these margins informedness has expectation exactly 0 (B of each label is
-    linear in its tp, whose expectation is n_l. n_.l / N), so its null distribution is
+    linear in its tp, whose expectation is ``n_l. n_.l`` / N), so its null distribution is
     centred on the chance value.
 
     References

@@ -228,6 +228,8 @@ def pem(ranking: Ranking, quota: float | None = None) -> float:
         (sum_{j<=J} optimal(j) - random). Equals PEM at J = n. This partial form is our
         extension; Arbel & Rokach define PEM over the whole list.
 
+    Examples
+    --------
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
@@ -357,6 +359,8 @@ def average_hit_rate(ranking: Ranking, quota: float | None = None) -> float:
         Average over positions 1..J only: sum_{j<=J} t[j] HitRate(j) / sum_{j<=J} t[j]
         (our extension; equals eq. 12 at J = n). NaN if the top J hold no positive.
 
+    Examples
+    --------
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)
@@ -390,6 +394,8 @@ def average_qrecall(ranking: Ranking, quota: float | None = None) -> float:
         Average over j = n+, ..., J instead (our extension; equals eq. 13 at J = n).
         NaN for J < n+.
 
+    Examples
+    --------
     >>> from informed.ranking import Ranking
     >>> r = Ranking.from_scores(actual=[1, 0, 1, 1, 0, 0, 1, 0, 0, 0],
     ...     scores=[.45, .34, .32, .26, .15, .14, .09, .07, .06, .03], positive=1)

@@ -140,6 +140,8 @@ class Table:
             Hold every cell, or only the non-zero ones; "auto" is sparse for a table of
             more than 2^16 cells with fewer than one in four filled.
 
+        Examples
+        --------
         >>> Table.from_counts([[5, 2], [3, 7]], rows="actual", labels=["a", "b"]).counts
         array([[5, 3],
                [2, 7]])

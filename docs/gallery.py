@@ -1,0 +1,145 @@
+"""The gallery: every plot informed draws, each made by the call shown beside it.
+
+`DATA` builds the summaries once; each `Plot` is one call on them whose value is the plot:
+an ``<svg>`` element (the HTML report's plots, `informed.report.plots`), or a matplotlib
+Axes or Figure (rendered here to SVG). The documentation build (`make docs`) runs `DATA`,
+then every call in order, in one namespace, from the root of the repository, and writes
+docs/gallery.md's figures; tests/test_docs_site.py checks that every plot function of
+`informed.report.plots` has its entry. To add a plot, add a `Plot` (and any data it needs
+to `DATA`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Plot:
+    """One figure of the gallery: its title, what it shows, and the call that draws it."""
+
+    title: str
+    about: str
+    call: str
+
+
+DATA = """\
+from importlib.resources import files
+
+import numpy as np
+
+from informed import compare, evaluate, payoff
+from informed.inference import bootstrap_slices
+from informed.io import read_columns, read_summaries
+from informed.report.plots import (
+    contingency_svg, labels_svg, lift_svg, quota_svg, roc_svg)
+from informed.report.plots.compare import forest_svg, roc_models_svg
+from informed.report.plots.slices import slices_forest_svg, slices_time_svg
+from informed.slices import Slices
+from informed.slices.windows import window_keys
+
+# the data of `informed demo`: 569 tumours of the UCI breast-cancer data, each
+# scored by a logistic regression in 10-fold cross-validation
+# (examples/make_breast_cancer.py)
+data = files("informed") / "data"
+found = read_summaries(str(data / "breast_cancer_cv.csv"), actual="actual",
+                       predicted="predicted", scores="score", positive="malignant")
+ranking, table = found.ranking, found.table
+evaluation = evaluate(table, positive="malignant")
+
+# five classes, simulated: each label is right 60 % of the time, a guess otherwise
+rng = np.random.default_rng(0)
+classes = np.array(["cat", "dog", "eel", "fox", "owl"])
+actual = rng.choice(classes, 600, p=[0.35, 0.25, 0.2, 0.15, 0.05])
+guess = rng.choice(classes, 600)
+five = evaluate(actual, np.where(rng.random(600) < 0.6, actual, guess))
+
+# three models on the same tumours (examples/make_three_models.py)
+models = ["logistic", "bayes", "tree"]
+rows = read_columns("examples/three_models.csv", labels=["actual", *models],
+                    numbers=[f"{m}_score" for m in models])
+comparison = compare(rows.labels["actual"], {m: rows.labels[m] for m in models},
+                     scores={m: rows.numbers[f"{m}_score"] for m in models},
+                     positive="malignant", seed=0)
+
+# slices: the tumours by size (breast_cancer_slices.csv)
+sliced = read_summaries(str(data / "breast_cancer_slices.csv"), by="size",
+                        actual="actual", predicted="predicted", positive="malignant")
+by_size = bootstrap_slices(sliced, ["informedness"], positive="malignant", seed=0)
+overall = evaluation.measures["informedness"]
+
+# and by week, the tree's predictions: the weeks are simulated (the data has no
+# dates), the cases spread over twelve weeks of 2024
+actual, tree = rows.labels["actual"], rows.labels["tree"]
+days = np.datetime64("2024-01-01") + np.sort(rng.integers(0, 84, len(actual)))
+weekly = Slices.from_labels(by=window_keys(days, "1w"), names=["week"],
+                            actual=actual, predicted=tree, positive="malignant")
+by_week = bootstrap_slices(weekly, ["informedness"], positive="malignant", seed=0)
+tree_overall = evaluate(actual, tree, positive="malignant").measures["informedness"]
+"""
+
+PLOTS = [
+    Plot(
+        "ROC curve, convex hull and operating point",
+        "Each threshold on the scores is a point at (fallout, recall); a tie group is one "
+        "straight segment, the hull joins the points no mixture of thresholds beats, and "
+        "the marked point is the threshold of best informedness (Youden's J). Chance is "
+        "the diagonal.",
+        "roc_svg(ranking, threshold=ranking.best_threshold())",
+    ),
+    Plot(
+        "Hit rate and Qrecall by quota",
+        "Arbel & Rokach (2006, Classifier evaluation under limited resources): the share of "
+        "positives among the top j (hit rate) and the share of all positives caught there "
+        "(Qrecall), against the optimal order and chance; PEM is the area the model gains "
+        "over chance as a share of what the optimal order gains.",
+        "quota_svg(ranking)",
+    ),
+    Plot(
+        "Lift by decile",
+        "Each tenth of the ranking's rate of positives over the overall rate, and the "
+        "cumulative lift; ties are shared out by the fraction of positives in the group.",
+        "lift_svg(ranking, bins=10)",
+    ),
+    Plot(
+        "The table as a heat map, with its payoff",
+        "Counts, rows predicted and columns actual, each cell with its fair-odds payoff per "
+        "unit stake (Powers, 2003, Recall and Precision versus the Bookmaker, Figure 1): "
+        "each row adds up to the label's informedness.",
+        "contingency_svg(table, payoff(table), table.predicted, table.actual)",
+    ),
+    Plot(
+        "Informedness against markedness per label",
+        "Each label's informedness (how far its predictions beat chance about the class) "
+        "against its markedness (how far the class beats chance about the prediction; "
+        "Powers, 2011, Evaluation: from precision, recall and F-measure to ROC, "
+        "informedness, markedness and correlation).",
+        "labels_svg(five, annotate=five.table.labels)",
+    ),
+    Plot(
+        "Models' ROC curves on one plane",
+        "Each model's ROC curve from its scores and the operating point of its predicted "
+        "labels (`informed compare`).",
+        "roc_models_svg(comparison)",
+    ),
+    Plot(
+        "A comparison's forest plot",
+        "Each model's difference from the best, measure by measure, with its paired "
+        "bootstrap interval: a bar that misses 0 is a difference beyond resampling noise.",
+        "forest_svg(comparison)",
+    ),
+    Plot(
+        "Informedness by slice",
+        "Each slice's informedness with its bootstrap interval (each slice resampled from "
+        "its own cells) against the value of all rows (dashed); a slice too small to say "
+        "anything is drawn hollow (`informed evaluate --by`).",
+        "slices_forest_svg(by_size, list(range(len(sliced.keys))), overall)",
+    ),
+    Plot(
+        "Informedness over time",
+        "Window by window, with the interval as a band, against the value of all rows "
+        "(`informed evaluate --by-time`); the weeks here are simulated. A window whose "
+        "replicates all agree (every case right) has no interval, and no band.",
+        "slices_time_svg(by_week, tree_overall)",
+    ),
+]
