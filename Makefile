@@ -16,8 +16,8 @@ $(VENV)/.base: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $@ $(VENV)/.base
+	$(BIN)/python -m pip install --quiet -e '.[test,docs]'
+	touch $@ $(VENV)/.base $(VENV)/.docs
 
 $(VENV)/.docs: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[docs]'
