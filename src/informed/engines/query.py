@@ -45,6 +45,7 @@ __all__ = [
     "exact_sums",
     "fetch",
     "grouped_counts",
+    "grouped_query",
     "weight_sums",
     "what_text",
 ]
@@ -76,22 +77,24 @@ def exact_sums(limbs: NDArray[np.int64], index: NDArray[np.intp], size: int) -> 
     return out
 
 
-def _limbs(nw: Any, lazy: Any, weights: str) -> tuple[Any, list[Any]]:
-    """`lazy` with each row's weight limbs and checks as columns, and their sums."""
+def _limbs(nw: Any, lazy: Any, keys: list[str], weights: str) -> tuple[Any, list[str]]:
+    """`lazy` projected to the keys, each row's weight limbs and its checks (two
+    projections, so that no expression is repeated in another: Spark builds each node of
+    an expression by a call to the JVM); and the names of the columns to sum."""
     w = nw.col(weights).cast(nw.Float64)
-    null = w.is_null()
     nan = w.is_nan().fill_null(False)
     finite = w.is_finite().fill_null(False)
     flags = {
-        "null": null,
+        "null": w.is_null(),
         "nan": nan,
         "negative": (w < 0).fill_null(False) & ~nan,
-        "infinite": ~finite & ~nan & ~null,
+        "infinite": ~finite & ~nan & ~w.is_null(),
         "large": (w >= LARGEST).fill_null(False) & finite,
     }
-    valid = ~(flags["null"] | flags["nan"] | flags["negative"] | flags["infinite"])
-    valid = valid & ~flags["large"]
-    lazy = lazy.with_columns(__informed_w=nw.when(valid).then(w).otherwise(0.0))
+    named = {f"__informed_{name}": flag for name, flag in flags.items()}
+    lazy = lazy.select(*[nw.col(k) for k in keys], __informed_w=w, **named)
+    valid = ~nw.any_horizontal(*[nw.col(name) for name in named], ignore_nulls=False)
+    lazy = lazy.with_columns(__informed_w=nw.when(valid).then(nw.col("__informed_w")).otherwise(0.0))
     value = nw.col("__informed_w")
     step = float(1 << WIDTH)
     # limb k: the 26 bits of w at 2^(26k - 104), i.e. floor((w * 2^(104 - 26k)) mod 2^26);
@@ -100,11 +103,11 @@ def _limbs(nw: Any, lazy: Any, weights: str) -> tuple[Any, list[Any]]:
         f"{_LIMB}{k}": ((value * 2.0 ** (-LIMB_BASE - WIDTH * k)) % step).floor().cast(nw.Int64)
         for k in range(LIMBS)
     }
-    flags["fine"] = ((value * 2.0**-LIMB_BASE) % 1.0 != 0) & valid  # bits below 2^-104
-    flags["positive"] = value > 0
-    columns |= {f"__informed_{name}": flag.cast(nw.Int64) for name, flag in flags.items()}
-    lazy = lazy.with_columns(**columns)
-    return lazy, [nw.col(name).sum().alias(name) for name in columns]
+    columns["__informed_fine"] = (value * 2.0**-LIMB_BASE) % 1.0 != 0  # bits below 2^-104
+    columns["__informed_positive"] = value > 0
+    columns |= {name: nw.col(name) for name in named}
+    casts = {name: expression.cast(nw.Int64) for name, expression in columns.items()}
+    return lazy.select(*[nw.col(k) for k in keys], **casts), list(casts)
 
 
 def fetch(frame: Any, query: Any) -> Any:
@@ -133,6 +136,22 @@ def _as_int64(column: Any, what: str) -> NDArray[np.int64]:
     return np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.int64)
 
 
+def grouped_query(lazy: Any, keys: list[str], weights: str | None) -> Any:
+    """The grouped count of `lazy` by `keys` as a lazy query (narwhals), not yet run:
+    ``GROUP BY keys`` with ``COUNT(*)`` and, with `weights`, the sums of each limb and check."""
+    nw = narwhals()
+    keys = list(dict.fromkeys(keys))
+    aggregates = [nw.len().alias(_ROWS)]
+    if weights is not None:
+        dtype = lazy.collect_schema()[weights]
+        if not dtype.is_numeric():
+            msg = f"`weights` must be numeric; the column {weights!r} is {dtype} on the engine."
+            raise InputTypeError(msg)
+        lazy, columns = _limbs(nw, lazy, keys, weights)
+        aggregates += [nw.col(name).sum().alias(name) for name in columns]
+    return lazy.group_by(*keys, drop_null_keys=False).agg(*aggregates)
+
+
 def grouped_counts(
     frame: Any,
     lazy: Any,
@@ -148,15 +167,7 @@ def grouped_counts(
     them, `way_out` says how to have fewer)."""
     nw = narwhals()
     keys = list(dict.fromkeys(keys))
-    aggregates = [nw.len().alias(_ROWS)]
-    if weights is not None:
-        dtype = lazy.collect_schema()[weights]
-        if not dtype.is_numeric():
-            msg = f"`weights` must be numeric; the column {weights!r} is {dtype} on the engine."
-            raise InputTypeError(msg)
-        lazy, sums = _limbs(nw, lazy, weights)
-        aggregates += sums
-    grouped = lazy.group_by(*keys, drop_null_keys=False).agg(*aggregates)
+    grouped = grouped_query(lazy, keys, weights)
     per_group = 64 * (len(keys) + 1) + (112 if weights is not None else 0)
     budget = memory_budget()
     limit = None if budget is None else max(budget // per_group, 1)

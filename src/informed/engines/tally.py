@@ -70,8 +70,8 @@ def documents(
     names = tally.categories
     sums = [
         nw.len().alias("documents"),
-        nw.col(assigned).is_null().sum().alias("null_assigned"),
-        nw.col(correct).is_null().sum().alias("null_correct"),
+        nw.col(assigned).is_null().cast(nw.Int64).sum().alias("null_assigned"),
+        nw.col(correct).is_null().cast(nw.Int64).sum().alias("null_correct"),
     ]
     known_a = known_c = nw.lit(0)
     for k, category in enumerate(names):
@@ -79,15 +79,15 @@ def documents(
         in_c = _member(nw, correct, kinds[correct], category)
         known_a = known_a + in_a.cast(nw.Int64)
         known_c = known_c + in_c.cast(nw.Int64)
-        sums += [
-            in_a.sum().alias(f"a{k}"),
-            in_c.sum().alias(f"c{k}"),
-            (in_a & in_c).sum().alias(f"b{k}"),
+        sums += [  # Spark sums numbers only: each flag as 0 or 1
+            in_a.cast(nw.Int64).sum().alias(f"a{k}"),
+            in_c.cast(nw.Int64).sum().alias(f"c{k}"),
+            (in_a & in_c).cast(nw.Int64).sum().alias(f"b{k}"),
         ]
     undeclared = (_distinct(nw, assigned, kinds[assigned]) > known_a) | (
         _distinct(nw, correct, kinds[correct]) > known_c
     )
-    sums.append(undeclared.sum().alias("undeclared"))
+    sums.append(undeclared.cast(nw.Int64).sum().alias("undeclared"))
     found = fetch(frame, lazy.select(*sums)).to_pylist()[0]
     n = count_rows(frame, lazy)
     check_coverage(frame, int(found["documents"]), n)
@@ -149,7 +149,7 @@ def _ignored(
             both = (
                 _member(nw, assigned, kinds[assigned], name)
                 & _member(nw, correct, kinds[correct], name)
-            ).sum()
+            ).cast(nw.Int64).sum()
             twice = fetch(frame, lazy.select(both.alias("n")))
             mentions[name] -= int(twice.column("n")[0].as_py())
     return {k: v for k, v in mentions.items() if v}
