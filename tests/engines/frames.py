@@ -3,6 +3,7 @@ frame, in several partitions (files, chunks), for the engine tests."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ def engine_frames(table: pa.Table, folder: Path, parts: int = 3) -> dict[str, An
 
     n = table.num_rows
     cuts = np.linspace(0, n, parts + 1).astype(int)
-    chunks = [table.slice(int(a), int(b - a)) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+    chunks = [table.slice(int(a), int(b - a)) for a, b in itertools.pairwise(cuts.tolist())]
     files = []
     for i, chunk in enumerate(chunks):
         path = folder / f"part-{i}.parquet"

@@ -94,7 +94,8 @@ def _limbs(nw: Any, lazy: Any, keys: list[str], weights: str) -> tuple[Any, list
     named = {f"__informed_{name}": flag for name, flag in flags.items()}
     lazy = lazy.select(*[nw.col(k) for k in keys], __informed_w=w, **named)
     valid = ~nw.any_horizontal(*[nw.col(name) for name in named], ignore_nulls=False)
-    lazy = lazy.with_columns(__informed_w=nw.when(valid).then(nw.col("__informed_w")).otherwise(0.0))
+    weight = nw.when(valid).then(nw.col("__informed_w")).otherwise(0.0)
+    lazy = lazy.with_columns(__informed_w=weight)
     value = nw.col("__informed_w")
     step = float(1 << WIDTH)
     # limb k: the 26 bits of w at 2^(26k - 104), i.e. floor((w * 2^(104 - 26k)) mod 2^26);
