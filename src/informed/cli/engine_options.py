@@ -6,11 +6,13 @@ files queried by DuckDB, another database through ibis (`--database`, `--table`,
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from informed.errors import InputError
 
 if TYPE_CHECKING:
+    from informed.cli.output import Output
     from informed.engines.sql import Source
     from informed.io import Summaries
 
@@ -123,11 +125,11 @@ def _close(connection: Any) -> None:
         close()
 
 
-def run_engine(args: argparse.Namespace) -> None:
-    """`informed evaluate` on an engine: the report of a Table and a Ranking, or of slices."""
+def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]) -> None:
+    """`informed evaluate` on an engine: the report of a Table and a Ranking (made by
+    `report_summaries`, `informed.cli.evaluate`'s), or of slices."""
     from pathlib import Path
 
-    from informed.cli.evaluate import report_summaries
     from informed.cli.output import check_html_path, emit, write_html
     from informed.cli.scale import coverage
 

@@ -400,7 +400,7 @@ def run(args: argparse.Namespace) -> None:
 
     check_options(args)
     if engine_options.requested(args):  # a database, a query or --engine: counted there
-        engine_options.run_engine(args)
+        engine_options.run_engine(args, report_summaries)
         return
     if not args.file:
         msg = "give FILE... to evaluate (or --database PATH|URL with --table or --sql)."
