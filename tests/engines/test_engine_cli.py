@@ -69,6 +69,7 @@ def test_a_table_a_query_and_files_read_by_duckdb_equal_the_file_read_by_informe
         ["--database", str(files["duckdb"]), "--table", "predictions"],
         ["--database", str(files["duckdb"]), "--sql", "SELECT * FROM predictions"],
         ["--sql", f"SELECT * FROM '{files['parquet']}'"],
+        ["--database", f"duckdb://{files['duckdb']}", "--table", "predictions"],  # ibis
         [str(files["csv"]), "--engine", "duckdb"],
         [str(files["parquet"]), "--engine", "duckdb"],
     ]
@@ -76,11 +77,12 @@ def test_a_table_a_query_and_files_read_by_duckdb_equal_the_file_read_by_informe
         code, out, err = _run(["evaluate", *source, *COLUMNS, "--format", "json"], capsys)
         assert code == 0, (source, err)
         document = json.loads(out)
+        engine = "ibis" if "duckdb://" in " ".join(source) else "DuckDB"
         assert document.pop("coverage") == {
             "rows_read": 800,
             "rows_counted": 800,
             "partitions": 1,
-            "engine": "DuckDB, one grouped count",
+            "engine": f"{engine}, one grouped count",
         }
         assert document == expected, source
 

@@ -120,7 +120,8 @@ def read_engine(args: argparse.Namespace) -> tuple[Summaries, str, str]:
 
 
 def _close(connection: Any) -> None:
-    close = getattr(connection, "close", None)
+    """Close a DuckDB connection (`close`) or an ibis backend (`disconnect`)."""
+    close = getattr(connection, "close", None) or getattr(connection, "disconnect", None)
     if close is not None:
         close()
 

@@ -16,9 +16,9 @@ the grouped counts.
   to DOUBLE on the engine.
 - A URL (``postgres://...``, ``snowflake://...``, ``bigquery://...``, ``trino://...``):
   opened by ``ibis.connect`` (``pip install 'ibis-framework[postgres]'``...), whose table
-  or query narwhals compiles to that database's SQL. Tested here: DuckDB and SQLite
-  through ibis; the others are expected to work as far as ibis and narwhals support
-  them (docs/engines.md).
+  or query narwhals compiles to that database's SQL. Tested here: DuckDB through ibis
+  (``duckdb://path``); the others are expected to work as far as ibis and narwhals
+  support them (docs/engines.md).
 """
 
 from __future__ import annotations
