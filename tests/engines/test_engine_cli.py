@@ -12,6 +12,9 @@ import pytest
 
 from informed.cli.main import main
 
+for _package in ("narwhals", "pyarrow", "duckdb", "ibis"):
+    pytest.importorskip(_package, reason=f"the engine tests need {_package} (informed[test])")
+
 COLUMNS = ["--actual", "y", "--predicted", "p", "--score", "s", "--positive", "yes"]
 
 

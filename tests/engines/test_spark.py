@@ -13,14 +13,15 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pytest
-from frames import rows
+from engine_data import rows
 
 from informed import Ranking, Slices, Table
 from informed.errors import InputError
 from informed.io import summarise_frame
 from informed.io.tallies import summarise_documents
 
-pytest.importorskip("pyspark", reason="the Spark tests need pyspark (informed[test])")
+for _package in ("narwhals", "pyspark"):
+    pytest.importorskip(_package, reason=f"the Spark tests need {_package} (informed[test])")
 if shutil.which("java") is None:  # pragma: no cover - .ci/run installs a JRE
     pytest.skip("no Java runtime for Spark: .ci/run installs one", allow_module_level=True)
 
