@@ -56,3 +56,39 @@ def test_informed_dask_keeps_its_names() -> None:
     for name in informed.engines.dask.__all__:
         assert getattr(informed.dask, name) is getattr(informed.engines.dask, name)
     assert informed.dask.summaries is informed.engines.dask.summaries
+
+
+def test_a_dask_frame_given_where_a_frame_is_accepted_takes_the_dask_adapter(
+    client: Any,
+) -> None:
+    """Table.from_frame, Ranking.from_frame (two classes), Slices.from_frame and
+    summarise_frame of a Dask DataFrame: counted partition by partition on the cluster,
+    equal to the summaries of the same rows in memory."""
+    import dask.dataframe as dd
+    import pandas as pd
+
+    from informed import Ranking, Slices, Table
+    from informed.io import summarise_frame
+
+    rng = np.random.default_rng(9)
+    y = rng.choice(["yes", "no"], 400)
+    frame = pd.DataFrame(
+        {
+            "y": y,
+            "p": np.where(rng.random(400) < 0.7, y, "no"),
+            "s": np.round(rng.random(400), 1),
+            "w": rng.integers(0, 5, 400) / 2,
+            "g": rng.choice(["a", "b"], 400),
+        }
+    )
+    rows = dd.from_pandas(frame, npartitions=4)
+    assert Table.from_frame(rows, actual="y", predicted="p", weights="w") == Table.from_frame(
+        frame, actual="y", predicted="p", weights="w"
+    )
+    two = {"actual": "y", "scores": "s", "positive": "yes"}
+    assert Ranking.from_frame(rows, **two) == Ranking.from_frame(frame, **two)
+    options = {"actual": "y", "predicted": "p", "scores": "s", "positive": "yes"}
+    assert Slices.from_frame(rows, by="g", **options) == Slices.from_frame(frame, by="g", **options)
+    found = summarise_frame(rows, part="day", **options)
+    assert found.table == summarise_frame(frame, part="day", **options).table
+    assert found.rows == 400 and len(found.parts) == 4
