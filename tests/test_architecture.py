@@ -22,7 +22,7 @@ MAX_LINES = 500
 
 # lowest first; units within one layer do not import each other
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_lazy"),
+    ("errors", "_lazy", "_routes"),
     ("_common", "_arguments", "columns", "label_text"),
     ("labels", "measures", "_markup"),
     ("table",),
@@ -30,7 +30,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("slices",),
     ("io", "inference"),
     ("report",),
-    ("dask", "sklearn"),
+    ("engines", "sklearn"),
+    ("dask",),
     ("cli",),
 )
 FACADES = {"informed", "informed.__main__"}

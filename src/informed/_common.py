@@ -29,6 +29,7 @@ __all__ = [
     "json_value",
     "loads_strict",
     "memory_available",
+    "memory_budget",
     "printable",
     "readonly",
 ]
@@ -287,6 +288,16 @@ def memory_available() -> int | None:
     return min(room) if room else None
 
 
+def memory_budget() -> int | None:
+    """The bytes `check_memory` allows: the memory available, or INFORMED_MEMORY_LIMIT
+    (bytes) when that is smaller; None where neither is known."""
+    budget = memory_available()
+    override = os.environ.get("INFORMED_MEMORY_LIMIT", "")
+    if override.isdigit():
+        budget = int(override) if budget is None else min(budget, int(override))
+    return budget
+
+
 def check_memory(nbytes: int, what: str, way_out: str) -> None:
     """Refuse, before allocating, `nbytes` that exceed the memory available: a
     MemoryLimitError saying `what` needs how much, what there is, and `way_out`.
@@ -299,10 +310,7 @@ def check_memory(nbytes: int, what: str, way_out: str) -> None:
     ...     print(str(error).split(",")[0])
     a table of 2^57 cells needs 1 EiB
     """
-    budget = memory_available()
-    override = os.environ.get("INFORMED_MEMORY_LIMIT", "")
-    if override.isdigit():
-        budget = int(override) if budget is None else min(budget, int(override))
+    budget = memory_budget()
     if budget is not None and nbytes > budget:
         msg = (
             f"{what} needs {byte_size(nbytes)}, more than the {byte_size(budget)} of memory "

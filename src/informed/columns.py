@@ -6,8 +6,9 @@ other library, through the Arrow PyCapsule interface (`__arrow_c_stream__`,
 `__arrow_c_array__`) when pyarrow is installed. A column keeps its form here (a pandas
 Categorical, a pyarrow DictionaryArray, a polars Series): `informed.labels` codes each form
 by the fastest exact route it has, reusing categorical codes instead of decoding strings.
-A polars LazyFrame is collected with just the columns named (`collected`); the lazy
-frames of engines not read yet (DuckDB, Spark) are refused naming how to hand them over.
+A lazy frame (a polars LazyFrame, a DuckDB relation, a Spark DataFrame, an ibis table, a
+Dask DataFrame: `engine_of`) is not read here: the calls that take frames count it on its
+engine (`informed.engines`, reached through `informed._routes`).
 
 pyarrow is optional: `arrow()` returns the module, or None when it is not installed (tests
 set `ARROW_DISABLED` to exercise the numpy-only routes).
@@ -33,6 +34,7 @@ __all__ = [
     "categorical",
     "collected",
     "column_names",
+    "engine_of",
     "frame_column",
 ]
 
@@ -111,30 +113,42 @@ def categorical(values: Any) -> Categorical | None:
     return Categorical(np.asarray(codes), np.asarray(categories))
 
 
-# Lazy frames of engines informed does not read yet: how to hand their rows over.
-_LAZY = {
-    ("duckdb", "DuckDBPyRelation"): "a DuckDB relation; pass `relation.arrow()` (a pyarrow "
-    "Table) or `relation.pl()` (a polars DataFrame), with just the columns needed",
-    ("pyspark", "DataFrame"): "a Spark DataFrame; pass `df.select(...).toArrow()` (Spark 4) "
-    "or `df.select(...).toPandas()`, with just the columns needed",
+# Lazy frames: (module, class) -> the engine that counts them (informed.engines)
+_ENGINES = {
+    ("polars", "LazyFrame"): "polars",
+    ("duckdb", "DuckDBPyRelation"): "DuckDB",
+    ("pyspark", "DataFrame"): "Spark",
+    ("ibis", "Table"): "ibis",
+    ("narwhals", "LazyFrame"): "narwhals",
+    ("dask", "DataFrame"): "Dask",
+    ("dask_expr", "DataFrame"): "Dask",
 }
 
 
+def engine_of(frame: Any) -> str | None:
+    """The engine a lazy frame lives in ("polars" for a LazyFrame, "DuckDB", "Spark",
+    "ibis", "Dask", "narwhals"), recognised by its class without importing any of them;
+    None for anything else (a frame in memory, a column).
+
+    >>> engine_of({"y": [1]}) is None
+    True
+    """
+    return _ENGINES.get((_module_of(frame).lstrip("_"), type(frame).__name__))
+
+
 def collected(frame: Any, **columns: str | None) -> Any:
-    """`frame` ready for `frame_column`: a polars LazyFrame is collected with just the
-    named `columns` (option=column name, None for an option not given), in one query;
-    a lazy frame of another engine is refused naming how to pass its rows; any other
-    frame is returned as it is."""
-    module, kind = _module_of(frame), type(frame).__name__
-    if module == "polars" and kind == "LazyFrame":
-        names = frame.collect_schema().names()
-        wanted = {option: name for option, name in columns.items() if name is not None}
-        for option, name in wanted.items():
-            _check_name(names, name, option)
-        return frame.select(list(dict.fromkeys(wanted.values()))).collect()
-    refused = _LAZY.get((module.lstrip("_"), kind))
-    if refused is not None:
-        msg = f"informed reads a frame's rows in memory, and this is {refused}."
+    """`frame` ready for `frame_column`: a frame in memory as it is. An engine's lazy
+    frame is counted where it lives by the calls that take frames (`Table.from_frame`,
+    `Ranking.from_frame`, `Slices.from_frame`, `evaluate(frame, ...)`,
+    `informed.io.summarise_frame`), never read here row by row: refused, naming them."""
+    engine = engine_of(frame)
+    if engine is not None:
+        wanted = ", ".join(f"{k}={v!r}" for k, v in columns.items() if v is not None)
+        msg = (
+            f"this call reads a frame's rows in memory, and this is a lazy {engine} frame "
+            f"({wanted}); pass it to Table.from_frame, Ranking.from_frame, Slices.from_frame "
+            "or evaluate(frame, ...), which count it on its engine."
+        )
         raise InputTypeError(msg)
     return frame
 

@@ -14,6 +14,7 @@ import pytest
 import informed
 
 HEAVY = ("numpy", "scipy", "rich", "pyarrow", "matplotlib", "pandas", "polars")
+ENGINES = ("narwhals", "duckdb", "pyspark", "ibis", "dask", "distributed", "informed.engines")
 
 
 def _loaded_after(code: str) -> list[str]:
@@ -43,6 +44,17 @@ def test_help_loads_no_numeric_module() -> None:
 def test_import_informed_is_lazy() -> None:
     assert _loaded_after("import informed") == []
     assert "numpy" in _loaded_after("from informed import Table")
+
+
+def test_no_engine_is_imported_until_a_lazy_frame_is_given() -> None:
+    """`import informed` and the summaries' classes import no engine (narwhals, DuckDB,
+    Spark, ibis, Dask) nor informed's engine route: those load when a lazy frame comes."""
+    code = "import informed\nfrom informed import Table, Ranking, Slices, Tally, evaluate\n"
+    probe = f"import sys\n{code}print('LOADED', *(m for m in {ENGINES!r} if m in sys.modules))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.splitlines()[-1].split()[1:] == []
 
 
 @pytest.mark.parametrize("name", informed.__all__)

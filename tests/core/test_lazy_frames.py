@@ -1,6 +1,7 @@
-"""Lazy frames: a polars LazyFrame is collected with just the named columns (it raised
-polars' own TypeError after two warnings); an engine's lazy frame is refused with the
-call that hands its rows over."""
+"""Lazy frames: a polars LazyFrame (it raised polars' own TypeError after two warnings,
+then was collected whole) is counted where it lives, without a warning; a frame of an
+engine whose package is missing is refused saying what to install; the calls that read
+rows in memory refuse a lazy frame naming those that count it."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ import warnings
 import pytest
 
 from informed import Ranking, Table
+from informed.columns import collected, engine_of
 from informed.errors import InputError
 from informed.io import summarise_frame
 from informed.io.tallies import summarise_documents
 
 pl = pytest.importorskip("polars")
+pytest.importorskip("narwhals")
 
 
-def test_a_polars_lazyframe_is_collected_with_just_the_named_columns() -> None:
+def test_a_polars_lazyframe_is_counted_where_it_lives() -> None:
     """Table.from_frame, Ranking.from_frame and summarise_frame read a LazyFrame (they
     raised polars' own TypeError after two warnings) and equal the eager result."""
     eager = pl.DataFrame(
@@ -39,7 +42,7 @@ def test_a_polars_lazyframe_is_collected_with_just_the_named_columns() -> None:
     assert table == Table.from_frame(eager, actual="y", predicted="p", weights="w")
     assert ranking == Ranking.from_frame(eager, actual="y", score="s", positive="a", weights="w")
     assert found.table == table and found.ranking == ranking.with_classes("a") and found.rows == 4
-    with pytest.raises(InputError, match=r"`predicted`: the frame has no column 'q'; its col"):
+    with pytest.raises(InputError, match=r"`predicted`: the polars frame has no column 'q'"):
         Table.from_frame(lazy, actual="y", predicted="q")
     documents = pl.LazyFrame({"assigned": [["x"], []], "correct": [["x"], ["y"]]})
     tallied = summarise_documents(documents, part="d", categories=["x", "y"])
@@ -47,19 +50,24 @@ def test_a_polars_lazyframe_is_collected_with_just_the_named_columns() -> None:
 
 
 @pytest.mark.parametrize(
-    ("module", "name", "hint"),
+    ("module", "name", "engine"),
     [
-        ("duckdb", "DuckDBPyRelation", r"a DuckDB relation; pass `relation\.arrow\(\)`"),
-        ("_duckdb", "DuckDBPyRelation", r"a DuckDB relation"),
-        ("pyspark.sql.dataframe", "DataFrame", r"a Spark DataFrame; pass `df\.select"),
-        ("pyspark.sql.connect.dataframe", "DataFrame", r"a Spark DataFrame"),
+        ("duckdb", "DuckDBPyRelation", "DuckDB"),
+        ("_duckdb", "DuckDBPyRelation", "DuckDB"),
+        ("pyspark.sql.dataframe", "DataFrame", "Spark"),
+        ("pyspark.sql.connect.dataframe", "DataFrame", "Spark"),
+        ("ibis.expr.types.relations", "Table", "ibis"),
+        ("dask.dataframe.dask_expr._collection", "DataFrame", "Dask"),
+        ("polars.lazyframe.frame", "LazyFrame", "polars"),
     ],
 )
-def test_lazy_frames_of_other_engines_are_refused_with_the_way_in(
-    module: str, name: str, hint: str
+def test_lazy_frames_are_recognised_by_class_and_refused_where_rows_are_read(
+    module: str, name: str, engine: str
 ) -> None:
-    """An engine's lazy frame (recognised by its class, as informed recognises pandas and
-    polars: neither engine is installed here) gets one line saying what to pass."""
+    """An engine's lazy frame is recognised by its class (no engine imported to know it);
+    a call that reads rows in memory (`collected`) refuses it, naming the calls that
+    count it on its engine instead of reading it whole."""
     lazy = type(name, (), {"__module__": module, "columns": ["y", "p"]})()
-    with pytest.raises(TypeError, match=hint):
-        Table.from_frame(lazy, actual="y", predicted="p")
+    assert engine_of(lazy) == engine
+    with pytest.raises(TypeError, match=rf"lazy {engine} frame .*Table\.from_frame"):
+        collected(lazy, actual="y")

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import informed.dask as idk
-import informed.dask.summaries as dask_summaries
+import informed.engines.dask.summaries as dask_summaries
 from informed import InputError, Table
 from informed.io import Summaries, check_complete, merge_files, summarise_frame
 

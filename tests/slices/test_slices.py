@@ -207,3 +207,15 @@ def test_true_is_not_one_in_keys_or_labels() -> None:
     by_int = Slices.from_labels(by=[1, 0], actual=[1, 0], predicted=[1, 0])
     assert by_bool != by_int
     assert by_bool == Slices.from_json(by_bool.to_json())
+
+
+def test_a_polars_frame_with_missing_slice_values_is_sliced() -> None:
+    """polars hands its strings to Arrow as string_view, which Arrow's `take` had no kernel
+    for: a `by` column with a missing value raised ArrowNotImplementedError."""
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame({"g": ["a", None, "b", "a"], "y": [1, 0, 1, 1], "p": [1, 1, 0, 1]})
+    found = Slices.from_frame(frame, by="g", actual="y", predicted="p")
+    expected = Slices.from_labels(
+        by=["a", None, "b", "a"], actual=[1, 0, 1, 1], predicted=[1, 1, 0, 1], names=["g"]
+    )
+    assert found == expected and found.rows.tolist() == [2, 1, 1]

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from informed.cli import engine_options
 from informed.cli.output import (
     FORMATS,
     OUTPUT_FILE,
@@ -45,10 +46,11 @@ def add_parser(commands: Any) -> None:
     ev.add_argument(
         "file",
         type=input_path,
-        nargs="+",
+        nargs="*",
         metavar="FILE",
         help="CSV (with a header line), Parquet or Arrow IPC files, or a quoted glob pattern "
-        "such as 'data/*.parquet': read one batch at a time, memory flat",
+        "such as 'data/*.parquet': read one batch at a time, memory flat (or --database, "
+        "--sql: a database's rows, counted where they live)",
     )
     ev.add_argument("--actual", required=True, metavar="COL", help="column of actual classes")
     ev.add_argument(
@@ -192,6 +194,7 @@ def add_parser(commands: Any) -> None:
         "files they cover) to FILE as JSON, for `informed merge` to join with the other "
         "parts of the data; a part may hold no rows or lack the positive class" + OUTPUT_FILE,
     )
+    engine_options.add_options(ev)
 
 
 QUOTA_RULE = "--quota must be a whole number of cases from 1 to the number of scored rows"
@@ -396,6 +399,12 @@ def run(args: argparse.Namespace) -> None:
     from informed.cli.scale import check_not_input
 
     check_options(args)
+    if engine_options.requested(args):  # a database, a query or --engine: counted there
+        engine_options.run_engine(args, report_summaries)
+        return
+    if not args.file:
+        msg = "give FILE... to evaluate (or --database PATH|URL with --table or --sql)."
+        raise InputError(msg)
     slicing = (args.by, args.by_time, args.every, args.rolling, args.reference)
     if any(x not in (None, []) for x in slicing) or args.cumulative:
         from informed.cli.slices import run_slices

@@ -19,6 +19,7 @@ __all__ = [
     "check_not_input",
     "check_save_path",
     "coverage",
+    "dask_client",
     "read_on_dask",
     "source_text",
     "write_json",
@@ -26,7 +27,7 @@ __all__ = [
 ]
 
 
-def _cluster(address: str) -> tuple[Any, Any]:
+def dask_client(address: str) -> tuple[Any, Any]:
     """(client, cluster or None) for --dask: a LocalCluster of one single-threaded worker
     process per core for 'local', else a client of the scheduler at `address`."""
     try:
@@ -53,9 +54,9 @@ def _cluster(address: str) -> tuple[Any, Any]:
 def read_on_dask(args: argparse.Namespace, source: str | list[str]) -> Summaries:
     """The files' summaries computed on the cluster --dask names (one task per file), the
     cluster closed afterwards whatever happens."""
-    from informed.dask import summarise
+    from informed.engines.dask import summarise
 
-    client, cluster = _cluster(args.dask)
+    client, cluster = dask_client(args.dask)
     try:
         found = summarise(
             source,

@@ -7,15 +7,18 @@ import argparse
 import json
 import math
 import sys
+from typing import TYPE_CHECKING
 
 from informed.errors import InputError
 
-__all__ = ["check_slice_options", "run_slices"]
+if TYPE_CHECKING:
+    from informed.slices import Slices
+
+__all__ = ["check_slice_options", "report_slices", "run_slices"]
 
 _NOT_YET = (
     ("--threshold", "threshold"),
     ("--partial", "partial"),
-    ("--dask", "dask"),
 )
 
 
@@ -35,6 +38,11 @@ def check_slice_options(args: argparse.Namespace) -> None:
         raise InputError(msg)
     if args.predicted is None:
         msg = "slicing (--by, --by-time) needs --predicted COL: a slice's measures are its Table's."
+        raise InputError(msg)
+    if getattr(args, "dask", None) is not None and (
+        args.by_time is not None or args.rolling is not None or args.cumulative
+    ):
+        msg = "--dask slices by --by columns; --by-time is not available with --dask yet."
         raise InputError(msg)
     for option, name in _NOT_YET:
         if getattr(args, name, None) is not None:
@@ -56,18 +64,41 @@ def check_slice_options(args: argparse.Namespace) -> None:
         raise InputError(msg)
 
 
+def _read_on_dask(args: argparse.Namespace) -> Slices:
+    """The files' Slices on the cluster --dask names (`informed.engines.dask.slices`)."""
+    from informed.cli.scale import dask_client
+    from informed.engines.dask.slices import slices
+
+    client, cluster = dask_client(args.dask)
+    try:
+        return slices(
+            args.file[0] if len(args.file) == 1 else args.file,
+            by=args.by,
+            actual=args.actual,
+            predicted=args.predicted,
+            scores=args.score,
+            weights=args.weight,
+            positive=args.positive,
+            scheduler=client,
+        )
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def run_slices(args: argparse.Namespace, source: str) -> None:
-    """Read the files by slice, evaluate, bootstrap and compare the slices, print."""
-    from informed.inference.disparities import disparities
-    from informed.inference.slice_bootstrap import bootstrap_slices
+    """Read the files by slice (on a Dask cluster with --dask), then report them."""
     from informed.io.sliced import read_slices
-    from informed.report.slices import slices_csv, slices_document, slices_text
 
     check_slice_options(args)
     if args.html:
         from informed.report.html.page import check_output_path
 
         check_output_path(args.html)
+    if getattr(args, "dask", None) is not None:
+        report_slices(args, _read_on_dask(args), source)
+        return
     found = read_slices(
         args.file[0] if len(args.file) == 1 else args.file,
         by=args.by,
@@ -81,6 +112,19 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
         encoding=args.encoding,
         positive_option="--positive",
     )
+    report_slices(args, found, source)
+
+
+def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
+    """Evaluate, bootstrap and compare the slices read, and print (and write --html)."""
+    from informed.inference.disparities import disparities
+    from informed.inference.slice_bootstrap import bootstrap_slices
+    from informed.report.slices import slices_csv, slices_document, slices_text
+
+    if args.html:
+        from informed.report.html.page import check_output_path
+
+        check_output_path(args.html)
     if args.rolling is not None or args.cumulative:
         from informed.slices.rolling import accumulate
 

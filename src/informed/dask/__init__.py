@@ -1,12 +1,26 @@
-"""Exact evaluation on a Dask cluster: each partition summarised where it lies, the
-summaries merged in a tree, and the ordinary Table, Ranking, Tally or Slices handed back
-(`informed.dask.summaries`, `informed.dask.slices`). dask is imported only when one of
-these functions is called: ``pip install 'informed[dask]'``.
+"""`informed.dask`, as in earlier releases: exact evaluation on a Dask cluster.
+
+The adapter lives in `informed.engines.dask`, beside the other engines; this package
+re-exports its functions, and `informed.dask.summaries` still names its module, so code
+written for earlier releases keeps working. dask is imported only when one of them runs.
 """
 
 from __future__ import annotations
 
-from informed.dask.slices import slices
-from informed.dask.summaries import evaluate, rank, summarise, summarise_tally, table, tally
+import sys
+
+from informed.engines.dask import summaries
+from informed.engines.dask.slices import slices
+from informed.engines.dask.summaries import (
+    evaluate,
+    rank,
+    summarise,
+    summarise_tally,
+    table,
+    tally,
+)
 
 __all__ = ["evaluate", "rank", "slices", "summarise", "summarise_tally", "table", "tally"]
+
+# `import informed.dask.summaries` (the module, as earlier releases had it) finds the moved one
+sys.modules.setdefault(f"{__name__}.summaries", summaries)

@@ -30,7 +30,8 @@ from typing import Any, overload
 import numpy as np
 
 from informed._arguments import canonical_arguments
-from informed.columns import collected, frame_column
+from informed._routes import engine_route
+from informed.columns import collected, engine_of, frame_column
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
@@ -209,7 +210,8 @@ def summarise_frame(
     **aliases: Any,
 ) -> Summaries:
     """The summaries of a frame's rows (pandas, polars, pyarrow; see `Table.from_frame`),
-    recorded as the partition `part`. A frame with no rows gives empty summaries. The
+    recorded as the partition `part`; a lazy frame (polars, DuckDB, Spark, ibis, Dask) is
+    counted where it lives (`informed.engines`). A frame with no rows gives empty summaries. The
     Ranking (with `scores`) ranks `positive` against all the other classes.
 
     >>> found = summarise_frame({"y": ["a", "b"], "p": ["a", "a"], "s": [0.9, 0.1]},
@@ -225,6 +227,17 @@ def summarise_frame(
     if not isinstance(part, str):
         msg = f"`part` must be a str naming the partition; got {type(part).__name__}."
         raise InputError(msg)
+    if engine_of(frame) is not None:  # counted on its engine (informed.engines)
+        found: Summaries = engine_route().summaries(
+            frame,
+            part=part,
+            actual=actual,
+            predicted=predicted,
+            scores=score,
+            weights=weight,
+            positive=positive,
+        )
+        return found
     builder = _Builder(predicted is not None, score is not None, weight is not None, positive)
     frame = collected(frame, actual=actual, predicted=predicted, scores=score, weights=weight)
     coded = code_column(frame_column(frame, actual, "actual"), "actual")

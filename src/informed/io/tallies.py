@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from informed.columns import collected, frame_column
+from informed._routes import engine_route
+from informed.columns import collected, engine_of, frame_column
 from informed.errors import InputError
 from informed.io.coverage import Summaries
 from informed.io.jsonl import read_jsonl
@@ -59,6 +60,17 @@ def summarise_documents(
     >>> found.rows, found.tally.micro("recall")
     (2, 0.5)
     """
+    if engine_of(frame) is not None:  # counted on its engine (informed.engines.tally)
+        found: Summaries = engine_route().documents(
+            frame,
+            part=part,
+            categories=categories,
+            assigned=assigned,
+            correct=correct,
+            unknown=unknown,
+            conventions=conventions,
+        )
+        return found
     tally = Tally(categories, unknown=unknown, conventions=conventions)
     frame = collected(frame, assigned=assigned, correct=correct)
     given = _python_values(frame_column(frame, assigned, "assigned"))

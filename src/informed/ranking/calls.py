@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from informed._arguments import canonical_arguments
-from informed.columns import collected, frame_column
+from informed._routes import engine_route
+from informed.columns import collected, engine_of, frame_column
 from informed.errors import InputTypeError
 
 __all__ = ["MISSING", "call_arguments", "frame_arguments"]
@@ -82,9 +83,10 @@ def call_arguments(
     return found
 
 
-def frame_arguments(frame: Any, args: Sequence[Any], named: dict[str, Any]) -> dict[str, Any]:
+def frame_arguments(frame: Any, args: Sequence[Any], named: dict[str, Any]) -> Any:
     """The arguments of `Ranking.from_scores` for `Ranking.from_frame(frame, ...)`: the
-    columns `actual`, `scores` (and `weights`) that the names given pick out of `frame`."""
+    columns `actual`, `scores` (and `weights`) that the names given pick out of `frame`;
+    for an engine's lazy frame, its Ranking, counted where it lives."""
     options: dict[str, Any] = {
         k: named.pop(k) for k in ("negative", "allow_infinite") if k in named
     }
@@ -98,6 +100,8 @@ def frame_arguments(frame: Any, args: Sequence[Any], named: dict[str, Any]) -> d
         required=("actual", "scores", "positive"),
     )
     weights = found.get("weights")
+    if engine_of(frame) is not None:  # its Ranking, counted on its engine (informed.engines)
+        return engine_route().ranking(frame, **found, **options)
     frame = collected(frame, actual=found["actual"], scores=found["scores"], weights=weights)
     return {
         "actual": frame_column(frame, found["actual"], "actual"),

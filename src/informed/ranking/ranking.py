@@ -233,13 +233,15 @@ class Ranking(OperatingPoints, RankingMeasures):
         """`from_scores` on the named columns of a DataFrame (see `Table.from_frame`):
         ``Ranking.from_frame(frame, actual="y", scores="s", positive=1)``; `weights=` names
         a column too (``score=`` and ``weight=`` are accepted), the other options are those
-        of `from_scores`.
+        of `from_scores`. A lazy frame (polars, DuckDB, Spark, ibis, Dask) is counted where
+        it lives, ``GROUP BY score, actual`` (`informed.engines`).
 
         >>> Ranking.from_frame({"y": [1, 0, 0], "s": [0.9, 0.2, 0.2]}, actual="y",
         ...                    scores="s", positive=1).n_groups
         2
         """
-        return cls.from_scores(**frame_arguments(frame, args, named))
+        found = frame_arguments(frame, args, named)  # a lazy frame's Ranking, counted already
+        return found if isinstance(found, Ranking) else cls.from_scores(**found)
 
     @classmethod
     def one_vs_rest(

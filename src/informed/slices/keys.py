@@ -79,6 +79,8 @@ def _column(values: Any, name: str) -> tuple[Any, NDArray[np.bool_]]:
     column = arrow_column(values)
     if column is not None:
         pa = arrow()
+        if getattr(pa.types, "is_string_view", lambda _: False)(column.type):
+            column = column.cast(pa.large_string())  # polars' strings: `take` has no kernel
         missing = np.asarray(pa.compute.is_null(column), dtype=bool)
         return column, missing
     array = as_vector(values, name)

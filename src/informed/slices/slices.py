@@ -30,7 +30,8 @@ from numpy.typing import NDArray
 
 from informed._arguments import canonical_arguments
 from informed._common import check_memory, loads_strict
-from informed.columns import collected, frame_column
+from informed._routes import engine_route
+from informed.columns import collected, engine_of, frame_column
 from informed.errors import InputError
 from informed.labels import Label, as_label, code_column, keyed, positions_in, sort_labels
 from informed.measures import Cells
@@ -136,7 +137,8 @@ class Slices:
     ) -> Slices:
         """Slice a DataFrame's rows by the column(s) `by` (see `Table.from_frame`); the
         columns are named as in `Slices.from_labels` (``score=``, ``weight=``,
-        ``sample_weight=`` are accepted).
+        ``sample_weight=`` are accepted). A lazy frame is counted where it lives,
+        ``GROUP BY by..., predicted, actual`` (`informed.engines`).
 
         >>> s = Slices.from_frame({"g": ["a", "b", "a"], "y": [1, 0, 1], "p": [1, 1, 0]},
         ...                       by="g", actual="y", predicted="p")
@@ -149,6 +151,18 @@ class Slices:
         )
         scores, weights = found.get("scores"), found.get("weights")
         names = [by] if isinstance(by, str) else list(by)
+        if engine_of(frame) is not None:  # counted on its engine (informed.engines)
+            counted: Slices = engine_route().slices(
+                frame,
+                by=names,
+                actual=actual,
+                predicted=predicted,
+                scores=scores,
+                positive=positive,
+                weights=weights,
+                clusters=clusters,
+            )
+            return counted
         keys = {f"by[{i}]": name for i, name in enumerate(names)}
         frame = collected(
             frame, actual=actual, predicted=predicted, scores=scores, weights=weights, **keys

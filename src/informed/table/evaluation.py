@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from informed.columns import engine_of
 from informed.errors import InputTypeError
 from informed.labels import Label, as_label
 from informed.measures import (
@@ -31,7 +32,13 @@ from informed.measures import (
     weighted_mean,
 )
 from informed.table.display import evaluation_html, evaluation_repr
-from informed.table.inputs import frame_label_columns, is_frame, label_columns
+from informed.table.inputs import (
+    LabelColumns,
+    engine_table,
+    frame_label_columns,
+    is_frame,
+    label_columns,
+)
 from informed.table.per_label import LabelReasons, LabelValues
 from informed.table.table import Table
 
@@ -309,6 +316,11 @@ def _table_of(
     named = any(isinstance(v, str) for v in columns.values())  # column names: a frame
     if data is not None and predicted is None and (is_frame(data) or named):
         actual, predicted, weights = frame_label_columns(call, data, columns, _OTHERS)
+        if engine_of(data) is not None:  # counted on its engine: those are column names
+            found: Table = engine_table(
+                data, LabelColumns(actual, predicted, weights), labels, clusters, "auto"
+            )
+            return found
         return Table.from_labels(
             actual, predicted, weights=weights, labels=labels, clusters=clusters
         )

@@ -18,10 +18,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from informed._arguments import canonical_arguments
-from informed.columns import collected, column_names, frame_column
+from informed._routes import engine_route
+from informed.columns import collected, column_names, engine_of, frame_column
 from informed.errors import InputTypeError
 
-__all__ = ["LabelColumns", "frame_label_columns", "is_frame", "label_columns", "shown_call"]
+__all__ = [
+    "LabelColumns",
+    "engine_table",
+    "frame_label_columns", "is_frame", "label_columns", "shown_call"]
 
 _NAMES = ("actual", "predicted", "weights")
 # the other keywords of Table.from_labels and from_frame, for the message naming them
@@ -40,7 +44,9 @@ def is_frame(value: Any) -> bool:
     """Whether `value` is a table of named columns (pandas or polars DataFrame, pyarrow
     Table or RecordBatch, a mapping of names to columns) rather than one column."""
     # a Series or an array has neither `columns` (pandas, polars) nor `column_names` (Arrow)
-    return isinstance(value, Mapping) or hasattr(value, "columns") or hasattr(value, "column_names")
+    if isinstance(value, Mapping) or engine_of(value) is not None:  # a LazyFrame's `columns`
+        return True  # would resolve its schema (polars warns): no attribute is read
+    return hasattr(value, "columns") or hasattr(value, "column_names")
 
 
 def shown_call(call: str, frame: Any) -> str:
@@ -125,7 +131,9 @@ def frame_label_columns(
     others: Sequence[str] = _LABEL_OPTIONS,
 ) -> LabelColumns:
     """The columns a call such as ``evaluate(frame, actual="y", predicted="p")`` names;
-    without both names, an `InputTypeError` showing the call to write."""
+    without both names, an `InputTypeError` showing the call to write. For an engine's
+    lazy frame (`informed.columns.engine_of`), the names of the columns, which the engine
+    route counts where they live."""
     found = canonical_arguments(call, keywords, _NAMES, others)
     arrays = "Table.from_labels" if call.startswith("Table") else call
     if found.get("actual") is None or found.get("predicted") is None:
@@ -140,9 +148,31 @@ def frame_label_columns(
             )
             raise InputTypeError(msg)
     weights = found.get("weights")
+    names = LabelColumns(found["actual"], found["predicted"], weights)
+    if engine_of(frame) is not None:  # counted on its engine: the columns' names
+        return names
     frame = collected(frame, actual=found["actual"], predicted=found["predicted"], weights=weights)
     return LabelColumns(
         frame_column(frame, found["actual"], "actual"),
         frame_column(frame, found["predicted"], "predicted"),
         None if weights is None else frame_column(frame, weights, "weights"),
+    )
+
+
+def engine_table(
+    frame: Any,
+    columns: Any,
+    labels: Sequence[Any] | None,
+    clusters: bool,
+    storage: str,
+) -> Any:
+    """The Table of an engine's lazy frame, counted on the engine (`informed.engines`)."""
+    return engine_route().table(
+        frame,
+        actual=columns.actual,
+        predicted=columns.predicted,
+        weights=columns.weights,
+        labels=labels,
+        clusters=clusters,
+        storage=storage,
     )

@@ -19,13 +19,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import loads_strict, readonly
+from informed.columns import engine_of
 from informed.errors import InputError, InputTypeError, MemoryLimitError
 from informed.labels import Label, as_label, keyed, positions_in, sort_labels
 from informed.measures import Cells, one_vs_rest_counts
 from informed.table.counting import check_axis_texts, count_labels, count_matrix
 from informed.table.display import some_labels as _some
 from informed.table.display import table_html, table_repr, table_text
-from informed.table.inputs import frame_label_columns, label_columns
+from informed.table.inputs import engine_table, frame_label_columns, label_columns
 from informed.table.json_form import parts_from_dict, table_dict
 from informed.table.storage import DENSE_VIEW, Stored, as_stored, merged
 from informed.table.views import OneVsRest, TableCells
@@ -238,9 +239,12 @@ class Table:
 
         `frame` is a pandas or polars DataFrame, a pyarrow Table or RecordBatch, a mapping
         of names to columns, or any object with the Arrow PyCapsule interface (with
-        pyarrow installed), or a polars LazyFrame (just the named columns are collected).
+        pyarrow installed).
         None of these libraries is a dependency of informed. Columns keep their form: a
-        categorical or dictionary column's codes are counted directly.
+        categorical or dictionary column's codes are counted directly. A lazy frame (a
+        polars LazyFrame, a DuckDB relation, a Spark DataFrame, an ibis table, a Dask
+        DataFrame) is counted where it lives, ``GROUP BY predicted, actual``, and only the
+        counts come back (`informed.engines`; docs/engines.md).
 
         >>> Table.from_frame({"y": ["a", "b", "b"], "p": ["a", "b", "a"]},
         ...                  actual="y", predicted="p").counts.tolist()
@@ -248,9 +252,11 @@ class Table:
         """
         named = {"actual": actual, "predicted": predicted, "weights": weights}
         given = {k: v for k, v in named.items() if v is not None} | aliases
-        counted = count_labels(
-            *frame_label_columns("Table.from_frame", frame, given), labels, clusters, storage
-        )
+        columns = frame_label_columns("Table.from_frame", frame, given)
+        if engine_of(frame) is not None:
+            counted_there: Table = engine_table(frame, columns, labels, clusters, storage)
+            return counted_there
+        counted = count_labels(*columns, labels, clusters, storage)
         return cls(counted.counts, counted.predicted, counted.actual)
 
     @classmethod

@@ -1,6 +1,7 @@
-"""`informed.dask.slices`: the Slices of a Dask DataFrame or of files, each partition
-sliced where it lies and the Slices merged in a tree (see `informed.dask.summaries` for
-the coverage rules: every partition once, every row read in one slice).
+"""`informed.engines.dask.slices` (`informed.dask.slices`): the Slices of a Dask DataFrame
+or of files, each partition sliced where it lies and the Slices merged in a tree (see
+`informed.engines.dask.summaries` for the coverage rules: every partition once, every row
+read in one slice).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from informed.dask.summaries import (
+from informed.engines.dask.summaries import (
     SPLIT_EVERY,
     _dask,
     _frame_rows,

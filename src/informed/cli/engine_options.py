@@ -1,0 +1,171 @@
+"""`informed evaluate` on data that lives in an engine: a DuckDB database's table or query,
+files queried by DuckDB, another database through ibis (`--database`, `--table`, `--sql`,
+`--engine duckdb`); the engine counts, informed reports (`informed.engines`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from informed.errors import InputError
+
+if TYPE_CHECKING:
+    from informed.cli.output import Output
+    from informed.engines.sql import Source
+    from informed.io import Summaries
+
+__all__ = ["add_options", "check_engine_options", "read_engine", "requested", "run_engine"]
+
+
+def add_options(parser: Any) -> None:
+    """The options of `informed evaluate` that name a database, a table or a query."""
+    parser.add_argument(
+        "--database",
+        metavar="PATH|URL",
+        help="a DuckDB database file, or a URL that ibis opens (postgres://..., ...): "
+        "evaluate its --table or a --sql query where it lives; only counts are fetched",
+    )
+    parser.add_argument("--table", metavar="NAME", help="with --database: the table or view")
+    parser.add_argument(
+        "--sql",
+        metavar="QUERY",
+        help="a query whose rows to evaluate, run on --database, or without it on an "
+        "in-memory DuckDB that reads files itself (FROM 'data/*.parquet')",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=["duckdb"],
+        help="read the FILEs (Parquet, or CSV with every label as text) with DuckDB, "
+        "which counts them; needs informed[sql]",
+    )
+
+
+def requested(args: argparse.Namespace) -> bool:
+    """Whether the rows live in an engine (a database, a query, or --engine)."""
+    return any(getattr(args, name, None) is not None for name in ("database", "table", "sql")) or (
+        getattr(args, "engine", None) is not None
+    )
+
+
+def check_engine_options(args: argparse.Namespace) -> None:
+    """Refuse engine options that do not go together, before anything is opened."""
+    if args.engine is not None:
+        if not args.file:
+            msg = "--engine duckdb reads the FILEs named: give FILE..."
+            raise InputError(msg)
+        if args.database is not None or args.table is not None or args.sql is not None:
+            msg = "--engine reads files; --database, --table and --sql name another source."
+            raise InputError(msg)
+    elif args.file:
+        msg = (
+            "give FILE... or --database/--sql, not both (a query reads files itself: "
+            "--sql \"SELECT * FROM 'data/*.parquet'\")."
+        )
+        raise InputError(msg)
+    if args.table is not None and args.database is None:
+        msg = "--table names a table of a --database: give --database PATH|URL."
+        raise InputError(msg)
+    if args.table is not None and args.sql is not None:
+        msg = "give --table NAME or --sql QUERY, not both."
+        raise InputError(msg)
+    if args.database is not None and args.table is None and args.sql is None:
+        msg = "--database needs --table NAME or --sql QUERY: what to evaluate in it."
+        raise InputError(msg)
+    if args.dask is not None:
+        msg = "--dask reads files on a cluster; a database or --engine counts where it lives."
+        raise InputError(msg)
+    if args.by_time is not None:
+        msg = "--by-time is not available on a database or --engine yet; use --by COL."
+        raise InputError(msg)
+
+
+def _open(args: argparse.Namespace) -> Source:
+    from informed.engines.sql import source
+
+    numbers = [c for c in (args.score, args.weight) if c]
+    return source(
+        database=args.database, table=args.table, sql=args.sql, files=args.file, numbers=numbers
+    )
+
+
+def read_engine(args: argparse.Namespace) -> tuple[Summaries, str, str]:
+    """The summaries of the source the options name, counted on its engine; with the
+    source's name and engine."""
+    from informed.engines.route import summaries
+    from informed.io.coverage import check_positive
+
+    opened = _open(args)
+    try:
+        found = summaries(
+            opened.frame,
+            part=opened.name,
+            actual=args.actual,
+            predicted=args.predicted,
+            scores=args.score,
+            weights=args.weight,
+            positive=args.positive,
+        )
+    finally:
+        _close(opened.connection)
+    if found.rows == 0 and args.partial is None:
+        msg = f"{opened.name}: no rows: nothing to evaluate."
+        raise InputError(msg)
+    if args.partial is None:
+        check_positive(
+            found, args.positive, f"--positive {args.positive!r} is not a label in {opened.name}"
+        )
+    return found, opened.name, opened.engine
+
+
+def _close(connection: Any) -> None:
+    """Close a DuckDB connection (`close`) or an ibis backend (`disconnect`)."""
+    close = getattr(connection, "close", None) or getattr(connection, "disconnect", None)
+    if close is not None:
+        close()
+
+
+def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]) -> None:
+    """`informed evaluate` on an engine: the report of a Table and a Ranking (made by
+    `report_summaries`, `informed.cli.evaluate`'s), or of slices."""
+    from pathlib import Path
+
+    from informed.cli.output import check_html_path, emit, write_html
+    from informed.cli.scale import coverage
+
+    check_engine_options(args)
+    if args.by:
+        from informed.cli.slices import check_slice_options, report_slices
+        from informed.engines.route import slices
+
+        check_slice_options(args)
+        opened = _open(args)
+        try:
+            found_slices = slices(
+                opened.frame,
+                by=args.by,
+                actual=args.actual,
+                predicted=args.predicted,
+                scores=args.score,
+                positive=args.positive,
+                weights=args.weight,
+            )
+        finally:
+            _close(opened.connection)
+        report_slices(args, found_slices, opened.name)
+        return
+    if args.html is not None:
+        check_html_path(args.html)
+    if args.partial is not None:
+        from informed.cli.scale import check_save_path, write_partial
+
+        check_save_path(args.partial, "--partial")
+        write_partial(args, read_engine(args)[0])
+        return
+    found, name, engine = read_engine(args)
+    output = report_summaries(args, found.table, found.ranking, found.weighted_rows, name)
+    output.coverage = coverage(found, f"{engine}, one grouped count")
+    emit(output, args.format)
+    if args.html is not None:
+        write_html(output, args.html, Path(name).name)

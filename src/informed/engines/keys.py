@@ -1,0 +1,146 @@
+"""The key columns of a grouped count, checked and coded as informed's own columns are.
+
+A group stands for `rows` rows of the frame, so a bad value is reported by the rows it
+stands for and the filter that finds them on the engine (a grouped count cannot name a
+row). Labels keep their kind (True is not 1, "1" is not 1): an engine's column has one
+type, which becomes the labels' kind. A missing label (null, NaN) is refused naming the
+column; a str label may not hold NUL or a lone surrogate; a type that is no label
+(a date, a decimal) is refused with the cast to write. Scores become float64, refused
+where that would merge two distinct values (integers beyond 2^53, decimals).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed.engines.frames import find_rows
+from informed.errors import InputError, InputTypeError
+from informed.labels import Coded, code_column
+
+__all__ = ["check_present", "code_labels", "score_values"]
+
+_EXACT_INT = 1 << 53
+
+
+def _missing(column: Any) -> NDArray[np.bool_]:
+    """Null (and NaN, for a floating column) entries of an Arrow column."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    missing = np.asarray(pc.is_null(column).to_numpy(zero_copy_only=False), dtype=bool)
+    if pa.types.is_floating(column.type):
+        nan = pc.is_nan(column).fill_null(False)
+        missing |= np.asarray(nan.to_numpy(zero_copy_only=False), dtype=bool)
+    return missing
+
+
+def check_present(frame: Any, column: Any, name: str, option: str, rows: NDArray[np.int64]) -> None:
+    """Refuse missing values in the key `column` (the frame's column `name`, given as
+    `option`): how many rows hold one, and the filter that finds them."""
+    missing = _missing(column)
+    if missing.any():
+        count = int(rows[missing].sum())
+        msg = (
+            f"`{option}` (the column {name!r}) has a missing value in {count:,} rows; every "
+            f"row needs a label. A grouped count cannot name the rows: find them with "
+            f"{find_rows(frame, 'null', name)}."
+        )
+        raise InputError(msg)
+
+
+def _check_type(column: Any, name: str, option: str) -> None:
+    import pyarrow as pa
+
+    kind = column.type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    plain = (
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or getattr(pa.types, "is_string_view", pa.types.is_string)(kind)
+        or pa.types.is_integer(kind)
+        or pa.types.is_floating(kind)
+        or pa.types.is_boolean(kind)
+    )
+    if not plain:
+        msg = (
+            f"`{option}` (the column {name!r}) is of type {column.type} on the engine; a label "
+            "is a str, int, float or bool: cast the column (e.g. CAST(... AS VARCHAR))."
+        )
+        raise InputTypeError(msg)
+
+
+def code_labels(frame: Any, column: Any, name: str, option: str, rows: NDArray[np.int64]) -> Coded:
+    """The labels of a key column, coded (one code per group), every check made."""
+    check_present(frame, column, name, option, rows)
+    _check_type(column, name, option)
+
+    def where(group: int) -> str:
+        return f"{int(rows[group]):,} rows of the column {name!r}"
+
+    return code_column(column, option, where)
+
+
+def score_values(
+    frame: Any, column: Any, name: str, rows: NDArray[np.int64], allow_infinite: bool
+) -> NDArray[np.float64]:
+    """The scores of a key column as float64, checked: no missing or NaN score, no
+    infinite one unless `allow_infinite`, and distinct on the engine means distinct here."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = column.type
+    numeric = pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)
+    if not (numeric or pa.types.is_boolean(kind)):
+        msg = f"`scores` must be numeric; the column {name!r} is of type {kind} on the engine."
+        raise InputTypeError(msg)
+    missing = np.asarray(pc.is_null(column).to_numpy(zero_copy_only=False), dtype=bool)
+    if missing.any():
+        count = int(rows[missing].sum())
+        msg = (
+            f"`scores` (the column {name!r}) has a missing value in {count:,} rows. A grouped "
+            f"count cannot name the rows: find them with {find_rows(frame, 'null', name)}."
+        )
+        raise InputError(msg)
+    if pa.types.is_integer(kind):
+        exact = np.asarray(column.to_numpy(zero_copy_only=False), dtype=np.int64)
+        beyond = np.abs(exact) > _EXACT_INT
+        if beyond.any():
+            count = int(rows[beyond].sum())
+            msg = (
+                f"`scores` (the column {name!r}): {count:,} rows hold integers beyond 2**53, "
+                "which float64 cannot hold exactly (distinct scores could merge); rescale them."
+            )
+            raise InputError(msg)
+    values = np.asarray(
+        pc.cast(column, pa.float64(), safe=False).to_numpy(zero_copy_only=False), dtype=np.float64
+    )
+    if pa.types.is_decimal(kind):
+        distinct = len(pc.unique(column))
+        if np.unique(values).size != distinct:
+            msg = (
+                f"`scores` (the column {name!r}) holds decimals that are distinct on the "
+                "engine but equal as float64; cast the column to DOUBLE on the engine."
+            )
+            raise InputError(msg)
+    nan = np.isnan(values)
+    if nan.any():
+        count = int(rows[nan].sum())
+        msg = (
+            f"`scores` must be finite; the column {name!r} holds NaN in {count:,} rows: find "
+            f"them with {find_rows(frame, 'nan', name)}."
+        )
+        raise InputError(msg)
+    infinite = np.isinf(values)
+    if infinite.any() and not allow_infinite:
+        count = int(rows[infinite].sum())
+        msg = (
+            f"`scores` must be finite; the column {name!r} holds +-inf in {count:,} rows "
+            f"(find them with {find_rows(frame, 'infinite', name)}). Pass "
+            "`allow_infinite=True` to rank infinite scores."
+        )
+        raise InputError(msg)
+    return values

@@ -1,0 +1,125 @@
+"""`informed evaluate` on an engine: a DuckDB database's table or query, files queried by
+DuckDB (`--engine duckdb`), with `--by`: the same report as the same rows read from a
+file, and the coverage of one grouped count."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from informed.cli.main import main
+
+for _package in ("narwhals", "pyarrow", "duckdb", "ibis"):
+    pytest.importorskip(_package, reason=f"the engine tests need {_package} (informed[test])")
+
+COLUMNS = ["--actual", "y", "--predicted", "p", "--score", "s", "--positive", "yes"]
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The same rows as CSV, Parquet and a table of a DuckDB database ("007" is a label)."""
+    import duckdb
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(4)
+    n = 800
+    y = rng.choice(["yes", "no", "007"], n, p=[0.4, 0.5, 0.1])
+    table = pa.table(
+        {
+            "y": y,
+            "p": np.where(rng.random(n) < 0.7, y, rng.choice(["yes", "no", "007"], n)),
+            "s": np.round(rng.random(n) * 0.6 + 0.4 * (y == "yes"), 2),
+            "g": rng.choice(["north", "south"], n),
+        }
+    )
+    folder = tmp_path_factory.mktemp("engine_cli")
+    paths = {"csv": folder / "rows.csv", "parquet": folder / "rows.parquet"}
+    pacsv.write_csv(table, paths["csv"])
+    pq.write_table(table, paths["parquet"])
+    paths["duckdb"] = folder / "rows.duckdb"
+    connection = duckdb.connect(str(paths["duckdb"]))
+    connection.sql(f"CREATE TABLE predictions AS SELECT * FROM '{paths['parquet']}'")
+    connection.close()
+    return paths
+
+
+def _document(out: str) -> dict[str, object]:
+    document = json.loads(out)
+    document.pop("coverage", None)
+    return document
+
+
+def test_a_table_a_query_and_files_read_by_duckdb_equal_the_file_read_by_informed(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--database with --table, --sql on a database and on files, --engine duckdb on CSV
+    (labels as text: '007' stays a label) and Parquet: the report of the file itself."""
+    code, out, err = _run(["evaluate", str(files["csv"]), *COLUMNS, "--format", "json"], capsys)
+    assert code == 0, err
+    expected = _document(out)
+    sources = [
+        ["--database", str(files["duckdb"]), "--table", "predictions"],
+        ["--database", str(files["duckdb"]), "--sql", "SELECT * FROM predictions"],
+        ["--sql", f"SELECT * FROM '{files['parquet']}'"],
+        ["--database", f"duckdb://{files['duckdb']}", "--table", "predictions"],  # ibis
+        [str(files["csv"]), "--engine", "duckdb"],
+        [str(files["parquet"]), "--engine", "duckdb"],
+    ]
+    for source in sources:
+        code, out, err = _run(["evaluate", *source, *COLUMNS, "--format", "json"], capsys)
+        assert code == 0, (source, err)
+        document = json.loads(out)
+        engine = "ibis" if "duckdb://" in " ".join(source) else "DuckDB"
+        assert document.pop("coverage") == {
+            "rows_read": 800,
+            "rows_counted": 800,
+            "partitions": 1,
+            "engine": f"{engine}, one grouped count",
+        }
+        assert document == expected, source
+
+
+def test_slices_of_a_database_equal_those_of_the_file(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--by on a database: the same slices, intervals and disparities as the file's."""
+    by = ["--by", "g", "--format", "json", "--seed", "3"]
+    code, out, err = _run(["evaluate", str(files["csv"]), *COLUMNS, *by], capsys)
+    assert code == 0, err
+    source = ["--database", str(files["duckdb"]), "--table", "predictions"]
+    code, engine_out, err = _run(["evaluate", *source, *COLUMNS, *by], capsys)
+    assert code == 0, err
+    found, expected = json.loads(engine_out), json.loads(out)
+    found.pop("source", None)
+    expected.pop("source", None)
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--table", "t"], "--table names a table of a --database"),
+        (["--database", "x.duckdb"], "--database needs --table NAME or --sql QUERY"),
+        (["--database", "missing.duckdb", "--table", "t"], "no such DuckDB database file"),
+        (["--sql", "SELECT * FROM nowhere"], "DuckDB: Catalog Error"),
+        (["--sql", "SELECT 1 AS y, 1 AS p, 0.5 AS s", "--by-time", "y", "--every", "1d"],
+         "--by-time is not available on a database"),
+        ([], "give FILE... to evaluate (or --database"),
+    ],
+)
+def test_wrong_engine_options_are_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _run(["evaluate", *args, *COLUMNS], capsys)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err

@@ -1,0 +1,121 @@
+"""Spark: Table, Ranking, Slices, a frame's summaries and a Tally counted on a local Spark
+(PySpark in local mode), equal to the in-memory summaries of the same rows, partitions
+and all; only partial and final aggregates in the plan, never the rows; a lost partition
+refused. One session for the module, few jobs: it starts in seconds, runs in seconds."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from engine_data import rows
+
+from informed import Ranking, Slices, Table
+from informed.errors import InputError
+from informed.io import summarise_frame
+from informed.io.tallies import summarise_documents
+
+for _package in ("narwhals", "pyspark"):
+    pytest.importorskip(_package, reason=f"the Spark tests need {_package} (informed[test])")
+if shutil.which("java") is None:  # pragma: no cover - .ci/run installs a JRE
+    pytest.skip("no Java runtime for Spark: .ci/run installs one", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    """A local Spark of two threads, two shuffle partitions, no UI, no progress bars."""
+    from pyspark.sql import SparkSession
+
+    logging.getLogger("py4j").setLevel(logging.ERROR)
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("informed-tests")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", "1g")
+        # small data: no whole-stage code generation (compiling it costs more than it
+        # saves here), no adaptive re-planning, a JVM that starts fast
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def data(spark: Any) -> tuple[pa.Table, Any]:
+    """The rows in memory and as a Spark DataFrame of three partitions."""
+    table = rows(7, n=500)
+    return table, spark.createDataFrame(table.to_pandas()).repartition(3)
+
+
+def test_every_summary_equals_the_in_memory_one(data: tuple[pa.Table, Any]) -> None:
+    """Summaries (Table and Ranking of one class against the rest, weighted), the Ranking
+    of two classes, and Slices with a missing slice: equal to the rows' in memory."""
+    memory, frame = data
+    options = {"actual": "y", "predicted": "p", "scores": "s", "positive": "cat", "weights": "w"}
+    found = summarise_frame(frame, part="spark", **options)
+    assert found == summarise_frame(memory, part="spark", **options)
+    assert found.rows == memory.num_rows
+    two = {"actual": "b", "scores": "s", "positive": True}
+    assert Ranking.from_frame(frame, **two) == Ranking.from_frame(memory, **two)
+    assert Slices.from_frame(frame, by="g", **options) == Slices.from_frame(
+        memory, by="g", **options
+    )
+
+
+def test_a_tally_of_documents_equals_the_in_memory_one(spark: Any) -> None:
+    """Array columns of categories: per-category counts on Spark, the Tally of memory."""
+    rng = np.random.default_rng(8)
+    names = ["sport", "politics", "weather"]
+    assigned = [rng.choice(names, rng.integers(0, 3)).tolist() for _ in range(200)]
+    correct = [rng.choice(names, rng.integers(0, 3)).tolist() for _ in range(200)]
+    frame = spark.createDataFrame(
+        list(zip(assigned, correct, strict=True)), "assigned array<string>, correct array<string>"
+    )
+    memory = pa.table({"assigned": assigned, "correct": correct})
+    found = summarise_documents(frame, part="d", categories=names)
+    assert found.tally == summarise_documents(memory, part="d", categories=names).tally
+
+
+def test_the_plan_has_a_partial_and_a_final_aggregate_and_fetches_no_rows(
+    data: tuple[pa.Table, Any],
+) -> None:
+    """Spark aggregates each partition (partial_count, partial_sum), exchanges only those
+    partial aggregates, and merges them (count, sum): the plan reads no row into Python."""
+    from informed.engines.frames import lazy_frame
+    from informed.engines.query import grouped_query
+
+    _, frame = data
+    query = grouped_query(lazy_frame(frame, {}), ["p", "y"], "w").to_native()
+    plan = query._jdf.queryExecution().executedPlan().toString()
+    partial = [line for line in plan.splitlines() if "HashAggregate" in line and "partial_" in line]
+    final = [line for line in plan.splitlines() if "HashAggregate" in line and "partial_" not in line]
+    assert partial and final, plan
+    assert "partial_count(1)" in partial[0] and "partial_sum(" in partial[0]
+    assert "Exchange hashpartitioning(p" in plan
+    assert "CollectLimit" not in plan and "toPandas" not in plan
+
+
+def test_a_lost_partition_is_refused(data: tuple[pa.Table, Any], monkeypatch: Any) -> None:
+    """The grouped count of a DataFrame that lost a partition on the way does not count
+    the rows the DataFrame holds (counted by a job of its own): refused, nothing reported."""
+    from pyspark.sql import functions as F  # noqa: N812  # Spark's own spelling
+
+    import informed.engines.route as route
+
+    _, frame = data
+    held = frame.count()
+    lost = frame.filter(F.spark_partition_id() != 1)
+    monkeypatch.setattr(route, "count_rows", lambda engine_frame, lazy: held)
+    with pytest.raises(InputError, match=rf"but the frame holds {held:,}: rows were lost"):
+        Table.from_frame(lost, actual="y", predicted="p")
