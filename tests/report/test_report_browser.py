@@ -59,10 +59,15 @@ FLAGS = [
     "--force-device-scale-factor=1",
 ]
 # The browser's own services, contacted even for a blank page despite the flags above
-# (component updates, account check, network clock). They are not the page's requests;
-# anything else reaching the proxy is. Fonts or scripts from Google would be
-# fonts.googleapis.com or www.gstatic.com: not in this list.
-BROWSER_SERVICES = {"update.googleapis.com", "accounts.google.com", "clients2.google.com"}
+# (component updates, account check, network clock, the optimization guide's hints).
+# They are not the page's requests; anything else reaching the proxy is. Fonts or
+# scripts from Google would be fonts.googleapis.com or www.gstatic.com: not in this list.
+BROWSER_SERVICES = {
+    "update.googleapis.com",
+    "accounts.google.com",
+    "clients2.google.com",
+    "optimizationguide-pa.googleapis.com",
+}
 # A colour of each plot (Okabe-Ito, Blues) that must be painted inside its figure's box.
 PLOT_COLOURS = {
     "heatmap": [(8, 48, 107)],  # the darkest cells of the Blues map

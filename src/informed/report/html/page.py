@@ -26,14 +26,14 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from informed.inference.comparison import Comparison
+from informed.comparison.html import COMPARISON_SOURCES, comparison_section
+from informed.comparison.result import Comparison
 from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import keyed
 from informed.ranking import OperatingPoint, Ranking
 from informed.ranking.document import RankingSummary, summarize_ranking
-from informed.report.html.compare import COMPARISON_SOURCES, comparison_section
 from informed.report.html.evaluation import EVALUATION_SOURCES, evaluation_sections
 from informed.report.html.markup import count, escaped
 from informed.report.html.ranking import RANKING_SOURCES, ranking_section

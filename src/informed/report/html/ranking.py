@@ -15,6 +15,7 @@ from informed.measures import MEASURES
 from informed.ranking import RANKING_MEASURES, OperatingPoint, Ranking
 from informed.ranking.document import AREAS, QUOTA_MEASURES, SUMMARIES, RankingSummary
 from informed.ranking.registry import LIFT_COLUMNS
+from informed.report.html.figures import lift_svg, quota_svg, roc_svg
 from informed.report.html.markup import (
     count,
     escaped,
@@ -25,7 +26,6 @@ from informed.report.html.markup import (
     value_cell,
     value_range,
 )
-from informed.report.plots.ranking import lift_svg, quota_svg, roc_svg
 from informed.table.evaluation import Evaluation
 
 __all__ = ["ARBEL_ROKACH", "PROVOST_FAWCETT", "RANKING_SOURCES", "ranking_section"]
