@@ -76,10 +76,12 @@ def draw_roc(
     *,
     operating_point: tuple[float, float] | None = None,
     threshold: OperatingPoint | None = None,
+    threshold_name: str | None = None,
 ) -> Text | None:
     """Draw the ROC curve of `ranking` (defined: `undefined_reason(ranking, "roc_curve")`
     is None) with its convex hull, the chance diagonal, the point of evaluated predictions
-    and the threshold's point; return the threshold's legend text (gid "threshold-label")."""
+    and the threshold's point, named `threshold_name` in the legend (by default
+    `threshold_label`); return the threshold's legend text (gid "threshold-label")."""
     fallout, recall = MEASURES["fallout"], MEASURES["recall"]
     curve = roc_curve(ranking)
     hull = roc_convex_hull(ranking)
@@ -136,7 +138,7 @@ def draw_roc(
             markerfacecolor="none",
             markeredgewidth=2,
             color=GREEN,
-            label=threshold_label(threshold),
+            label=threshold_label(threshold) if threshold_name is None else threshold_name,
             gid="threshold",
             clip_on=False,
         )

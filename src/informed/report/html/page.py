@@ -1,9 +1,12 @@
 """The HTML report: one self-contained page with the terminal report's content and plots.
 
-The page holds its CSS and its plots (inline SVG, see `informed.report.plots`); it has no
-script, and nothing in it fetches anything (no external font, image, style sheet or link),
-so it opens the same way offline, from a mail attachment or from a CI artifact. Every
-label, file name and title given by the user is HTML-escaped.
+The page holds its CSS and its plots (inline SVG drawn by `informed.plots`), and nothing in
+it fetches anything (no external font, image, style sheet, script or link), so it opens
+the same way offline, from a mail attachment or from a CI artifact. Its one script,
+inline, moves the live operating point of the ranking section
+(`informed.report.html.live`); without script the page shows the same report with the
+first operating point. Every label, file name and title given by the user is
+HTML-escaped.
 
 Presentation only: each number is read from typed results computed once, before (an
 `Evaluation` and its `Payoff`, a `RankingSummary`, a `Bootstrap`); `html_report` computes
@@ -124,6 +127,17 @@ figure { margin: 0; border: 1px solid var(--line); border-radius: 8px; padding: 
 figure.wide { grid-column: 1 / -1; }
 figure svg { display: block; max-width: 100%; height: auto; margin: 0 auto;
   overflow: visible; }
+.live-row { display: flex; flex-wrap: wrap; gap: 10px 22px; align-items: flex-start; }
+.live-row > svg { flex: 1 1 340px; max-width: 470px; margin: 0; }
+.live { flex: 1 1 330px; min-width: 0; }
+.live h4 { margin: 12px 0 4px; font-size: 0.95rem; }
+.live-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 10px;
+  margin: 4px 0 8px; }
+.live-controls input { flex: 1 1 180px; min-width: 0; }
+.live-cards { grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 10px;
+  margin: 8px 0; }
+.live-cards .card .value { font-size: 1.5rem; }
+[hidden] { display: none !important; }
 .pair { display: flex; flex-wrap: wrap; justify-content: center; gap: 8px; }
 .pair svg { flex: 1 1 340px; margin: 0; }
 @media (max-width: 600px) {
@@ -256,7 +270,7 @@ def _document(title: str, meta: str, sections: list[tuple[str, str, str]], cited
         f'<meta name="generator" content="informed"><title>{escaped(title)}</title>'
         f"<style>{_CSS}</style></head>\n<body><main>"
         f"<header><h1>{escaped(title)}</h1>{meta}"
-        f"<nav>{nav}</nav></header>\n{body}\n{_footer(cited)}"
+        f"<nav>{nav}</nav></header>\n{body}\n{_footer(cited, '<script>' in body)}"
         "</main></body></html>\n"
     )
 
@@ -433,11 +447,16 @@ def _meta(
     return f'<p class="meta">{" · ".join(parts)}</p>'
 
 
-def _footer(cited: list[str]) -> str:
+def _footer(cited: list[str], scripted: bool) -> str:
     items = "".join(f"<li>{escaped(reference)}</li>" for reference in references_of(cited))
+    what = (
+        "its one script, inline, moves the operating point; nothing fetched"
+        if scripted
+        else "no script, nothing fetched"
+    )
     return (
-        "<footer><p>Made by <code>informed</code>: a self-contained page (no script, nothing "
-        "fetched). Rows of every contingency table are predicted labels, columns actual "
-        "classes, as in Powers (2003).</p>"
+        f"<footer><p>Made by <code>informed</code>: a self-contained page ({what}). Rows of "
+        "every contingency table are predicted labels, columns actual classes, as in "
+        "Powers (2003).</p>"
         f'<p>References:</p><ul id="references">{items}</ul></footer>'
     )
