@@ -49,9 +49,11 @@ __all__ = [
     "check_output_path",
     "comparison_report",
     "html_report",
+    "page_document",
     "slices_report",
     "write_comparison_report",
     "write_html_report",
+    "write_page",
     "write_slices_report",
 ]
 
@@ -252,10 +254,12 @@ def html_report(
     if comparison is not None:
         sections.append(("compare", "Models compared", comparison_section(comparison)))
         cited += COMPARISON_SOURCES
-    return _document(title, _meta(evaluation, ranking, comparison, source), sections, cited)
+    return page_document(title, _meta(evaluation, ranking, comparison, source), sections, cited)
 
 
-def _document(title: str, meta: str, sections: list[tuple[str, str, str]], cited: list[str]) -> str:
+def page_document(
+    title: str, meta: str, sections: list[tuple[str, str, str]], cited: list[str]
+) -> str:
     """The page: its head and style, the heading with `meta`, the navigation, the
     sections (id, heading, content), the references of the works `cited`."""
     nav = "".join(f'<a href="#{sid}">{escape(heading)}</a>' for sid, heading, _ in sections)
@@ -308,12 +312,12 @@ def slices_report(
         f"{int(slices.rows.sum()):,} rows</p>"
     )
     section = slices_section(result, disparities, overall, order)
-    return _document(title, meta, [("slices", "Slices", section)], list(SLICES_SOURCES))
+    return page_document(title, meta, [("slices", "Slices", section)], list(SLICES_SOURCES))
 
 
 def write_slices_report(path: str | os.PathLike[str], *args: Any, **options: Any) -> Path:
     """Write `slices_report(*args, **options)` to `path` atomically; return it."""
-    return _write(path, slices_report(*args, **options))
+    return write_page(path, slices_report(*args, **options))
 
 
 def _check(
@@ -400,17 +404,17 @@ def write_html_report(
     `path`, never the temporary file. A device or FIFO is written through, never
     replaced; a symbolic link is followed (`informed.io.output_files`).
     """
-    return _write(path, html_report(evaluation, ranking, **options))
+    return write_page(path, html_report(evaluation, ranking, **options))
 
 
 def write_comparison_report(
     path: str | os.PathLike[str], comparison: Comparison, **options: Any
 ) -> Path:
     """Write `comparison_report(comparison, **options)` to `path` atomically; return it."""
-    return _write(path, comparison_report(comparison, **options))
+    return write_page(path, comparison_report(comparison, **options))
 
 
-def _write(path: str | os.PathLike[str], page: str) -> Path:
+def write_page(path: str | os.PathLike[str], page: str) -> Path:
     """`page` written to `path` atomically (see `write_html_report`)."""
     from informed.io.output_files import write_output
 
