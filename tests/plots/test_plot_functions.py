@@ -227,6 +227,10 @@ def test_drawing_into_the_users_axes_changes_nothing_else() -> None:
     assert informed.plot_lift(ranking, ax=right) is right
     assert tuple(figure.get_size_inches()) == (9.0, 3.0)
     assert len(figure.axes) == 2 and "curve" in _gids(left) and len(right.patches) == 10
+    # beside each other, the two legends never meet (each takes fewer columns; in two
+    # columns, as in a figure of its own, they did)
+    first, second = left.get_legend(), right.get_legend()
+    assert not first.get_window_extent().overlaps(second.get_window_extent())
     with pytest.raises(InputTypeError, match="must be a matplotlib Axes"):
         informed.plot_roc(ranking, ax=figure)
 

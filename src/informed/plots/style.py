@@ -154,7 +154,9 @@ def fit(figure: Figure) -> None:
 def legend_below(axes: Axes, columns: int = 2) -> Legend:
     """The legend of `axes` under its x-axis title, never over the data it explains.
 
-    `fit` then grows the figure to hold it.
+    `fit` then grows the figure to hold it. In a figure that holds other axes too (a
+    user's grid of plots), the legend takes fewer columns until it is no wider than its
+    axes, so that it cannot run into the legend of the plot beside it.
     """
     figure = measurable(root_figure(axes))
     axes.apply_aspect()
@@ -162,15 +164,20 @@ def legend_below(axes: Axes, columns: int = 2) -> Legend:
     outside = axes.get_tightbbox()
     depth = 0.0 if outside is None else max(0.0, inside.y0 - outside.y0)
     below = depth * 72.0 / figure.dpi + 6.0  # points
-    return axes.legend(
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0.0),
-        bbox_transform=offset_copy(axes.transAxes, figure, y=-below, units="points"),
-        ncols=columns,
-        borderaxespad=0.0,
-        columnspacing=1.4,
-        handlelength=1.8,
-    )
+    crowded = len(figure.axes) > 1
+    while True:
+        legend = axes.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            bbox_transform=offset_copy(axes.transAxes, figure, y=-below, units="points"),
+            ncols=columns,
+            borderaxespad=0.0,
+            columnspacing=1.4,
+            handlelength=1.8,
+        )
+        if not crowded or columns == 1 or legend.get_window_extent().width <= inside.width:
+            return legend
+        columns -= 1
 
 
 def sized_figure(
