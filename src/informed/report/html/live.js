@@ -77,7 +77,8 @@
 
   // ------------------------------------------------------------ the numbers of a cut
   function numbers(i) {
-    const tp = data.tp[i], fp = data.fp[i], fn = data.fn[i], tn = data.tn[i];
+    // fn and tn as informed.ranking's cut_tables makes them: the totals less tp and fp
+    const tp = data.tp[i], fp = data.fp[i], fn = data.positives - tp, tn = data.negatives - fp;
     // the square in the payoff's label order (informed.table.payoff); 0 = first label
     const S = data.positive_first ? [[tp, fp], [fn, tn]] : [[tn, fn], [fp, tp]];
     const pos = data.positive_first ? 0 : 1;

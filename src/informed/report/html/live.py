@@ -259,15 +259,14 @@ def _data(points: LivePoints, mapping: dict[str, Any], note: str, positive_first
         "t": [None if math.isinf(t) else float(t) for t in points.thresholds],
         "tp": [_cell(v, whole) for v in flat[:, 0]],
         "fp": [_cell(v, whole) for v in flat[:, 1]],
-        "fn": [_cell(v, whole) for v in flat[:, 2]],
-        "tn": [_cell(v, whole) for v in flat[:, 3]],
         "b": [None if math.isnan(v) else float(v) for v in points.informedness],
         "m": [None if math.isnan(v) else float(v) for v in points.markedness],
         "initial": points.initial,
         "initial_note": note,
         "weighted": ranking.weighted,
-        "positives": float(ranking.n_positive),
-        "negatives": float(ranking.n_negative),
+        # fn = positives - tp and tn = negatives - fp, the subtraction `cut_tables` makes
+        "positives": _cell(ends[0][1, 0], whole),
+        "negatives": _cell(ends[0][1, 1], whole),
         "positive_first": positive_first,
         "total": STAKE,
         "reasons": {

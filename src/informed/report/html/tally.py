@@ -68,9 +68,7 @@ def _overall(summary: TallySummary, intervals: TallyIntervals) -> str:
             f'<td class="small">{escaped("; ".join(notes))}</td></tr>'
         )
     level = f"{100 * intervals.level:g} %"
-    averaged = (
-        "undefined if any is" if intervals.undefined == "propagate" else "the defined ones"
-    )
+    averaged = "undefined if any is" if intervals.undefined == "propagate" else "the defined ones"
     return (
         '<div class="scroll"><table id="tally-overall"><thead><tr><th>measure</th>'
         f'<th class="num">micro</th><th>{level} interval</th><th>interval by</th>'
