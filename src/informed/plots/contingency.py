@@ -214,9 +214,9 @@ def plot_contingency(
     weights : array-like, optional
         Frequency weights of the rows, when built from rows.
     labels : sequence of labels, optional
-        The labels to show, in order (rows and columns). By default every label, or the
-        20 most frequent (by the larger of prevalence and bias) of a table of more; the
-        axis title then says how many are left out.
+        The labels to show (rows and columns, in the table's order). By default every
+        label, or the 20 most frequent (by the larger of prevalence and bias) of a table
+        of more; the axis title then says how many are left out.
     ax : matplotlib Axes, optional
         Where to draw; a new figure when None (see `informed.plots`).
 

@@ -30,6 +30,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
+from informed._common import json_floats
 from informed._markup import count, escaped, number
 from informed.labels import keyed
 from informed.measures import MEASURES, undefined_reason
@@ -108,7 +109,7 @@ def choose_cuts(
     spread = max(limit - required.size, 0)
     targets = np.linspace(0.0, float(selected[-1]), spread + 2)[1:-1]
     even = np.minimum(np.searchsorted(selected, targets), groups)
-    cuts = np.unique(np.concatenate([required, even]))[: limit + 1]
+    cuts = np.unique(np.concatenate([required, even]))
     share = 100.0 / (spread + 1)
     return cuts.astype(np.intp), (
         f"The page holds {cuts.size:,} of the {total:,} operating points of these scores, "
@@ -259,8 +260,8 @@ def _data(points: LivePoints, mapping: dict[str, Any], note: str, positive_first
         "t": [None if math.isinf(t) else float(t) for t in points.thresholds],
         "tp": [_cell(v, whole) for v in flat[:, 0]],
         "fp": [_cell(v, whole) for v in flat[:, 1]],
-        "b": [None if math.isnan(v) else float(v) for v in points.informedness],
-        "m": [None if math.isnan(v) else float(v) for v in points.markedness],
+        "b": json_floats(points.informedness),
+        "m": json_floats(points.markedness),
         "initial": points.initial,
         "initial_note": note,
         "weighted": ranking.weighted,
