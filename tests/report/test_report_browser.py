@@ -453,7 +453,29 @@ def long_labels(browser: Browser) -> Path:
     return path
 
 
-@pytest.mark.parametrize("which", ["report", "long_labels"])
+@pytest.fixture(scope="module")
+def tally_page(browser: Browser) -> Path:
+    """The page of a tally of twelve categories, long names among them
+    (`informed tally --html`)."""
+    from informed import Tally
+    from informed.inference import tally_intervals
+    from informed.report.html.tally import write_tally_page
+    from informed.tally import summarize_tally
+
+    rng = np.random.default_rng(6)
+    names = [f"category_{k:02d}" for k in range(11)] + [VERY_LONG]
+    tally = Tally(names)
+    for _ in range(300):
+        correct = [c for c in names if rng.random() < 0.2]
+        assigned = [c for c in names if (c in correct) == (rng.random() < 0.8)]
+        tally.add_result(assigned, correct)
+    intervals = tally_intervals(tally, replicates=200, seed=0)
+    path = browser.folder / "tally.html"
+    write_tally_page(path, summarize_tally(tally), intervals, source="docs.jsonl")
+    return path
+
+
+@pytest.mark.parametrize("which", ["report", "long_labels", "tally_page"])
 def test_nothing_wider_than_a_phone(
     which: str, browser: Browser, request: pytest.FixtureRequest
 ) -> None:
@@ -526,9 +548,7 @@ LIVE_PROBE = """<script>
 window.addEventListener("load", () => {
   const ids = IDS;
   const out = [];
-  for (const hash of HASHES) {
-    history.replaceState(null, "", hash);
-    window.dispatchEvent(new HashChangeEvent("hashchange"));
+  const snapshot = () => {
     const seen = {};
     for (const id of ids) {
       const node = document.getElementById("live-" + id);
@@ -536,8 +556,27 @@ window.addEventListener("load", () => {
     }
     const marker = document.getElementById("plot-roc-threshold");
     seen.marker = [marker.getAttribute("transform"), marker.dataset.fpr, marker.dataset.tpr];
+    seen.hash = [location.hash];
     out.push(seen);
+  };
+  for (const hash of HASHES) {
+    history.replaceState(null, "", hash);
+    window.dispatchEvent(new HashChangeEvent("hashchange"));
+    snapshot();
   }
+  // the slider, moved as a reader moves it
+  const slider = document.getElementById("live-slider");
+  slider.value = String(SLIDER);
+  slider.dispatchEvent(new Event("input"));
+  snapshot();
+  // a click on the ROC plot, where the embedded point CLICK is drawn
+  const data = JSON.parse(document.getElementById("live-data").textContent);
+  const plot = document.getElementById(data.svg.plot);
+  const fpr = data.fp[CLICK] / data.negatives, tpr = data.tp[CLICK] / data.positives;
+  const at = new DOMPoint(data.svg.ax + data.svg.bx * fpr, data.svg.ay + data.svg.by * tpr)
+    .matrixTransform(plot.getScreenCTM());
+  plot.dispatchEvent(new MouseEvent("click", {clientX: at.x, clientY: at.y, bubbles: true}));
+  snapshot();
   const pre = document.createElement("pre");
   pre.id = "live-probe";
   pre.textContent = JSON.stringify(out);
@@ -562,7 +601,8 @@ def test_the_page_at_threshold_shows_at_threshold(
     (every operating point embedded: exact for any T: below every score, at one, between
     two, above all), names the score the cut is at, and moves the circle to T's (fallout,
     recall); an address that is no number keeps the first point and says so. The first T
-    is read from the page as Chromium built it; the others after the address changes."""
+    is read from the page as Chromium built it; the others after the address changes,
+    the slider moves, and a click on the ROC curve."""
     path, ranking = live["few"]
     scores = np.sort(ranking.scores)
     thresholds = [
@@ -577,8 +617,12 @@ def test_the_page_at_threshold_shows_at_threshold(
     assert hosts(run.requests) - BROWSER_SERVICES == set(), run.requests
     data = json.loads(dom.by_id("live-data").text())["svg"]
     hashes = [f"#threshold={T!r}" for T in thresholds] + ["#threshold=soon"]
-    probe = LIVE_PROBE.replace("IDS", json.dumps([*LIVE_IDS, *LIVE_TEXTS])).replace(
-        "HASHES", json.dumps(hashes)
+    slider, click = 7, 40
+    probe = (
+        LIVE_PROBE.replace("IDS", json.dumps([*LIVE_IDS, *LIVE_TEXTS]))
+        .replace("HASHES", json.dumps(hashes))
+        .replace("SLIDER", str(slider))
+        .replace("CLICK", str(click))
     )
     probed = path.with_name("probed-live-few.html")
     probed.write_text(path.read_text(encoding="utf-8").replace("</body>", probe + "</body>"))
@@ -596,8 +640,15 @@ def test_the_page_at_threshold_shows_at_threshold(
             shown = "∞" if cut == math.inf else js_number(cut)
             assert f"predicts the same rows as score ≥ {shown}" in note
     first = ranking.best_threshold().threshold
-    assert snapshots[-1]["note"][0].startswith("#threshold=soon is not a number")
-    assert_shown(_read(snapshots[-1]), ranking, first)
+    assert snapshots[4]["note"][0].startswith("#threshold=soon is not a number")
+    assert_shown(_read(snapshots[4]), ranking, first)
+    # every cut is embedded here: slider position v shows cut n_groups - v, and the address
+    # then holds its threshold; a click on the curve at cut 40 shows cut 40
+    moved = float(ranking.cut_tables([ranking.n_groups - slider])[0][0])
+    assert_shown(_read(snapshots[5]), ranking, moved)
+    assert snapshots[5]["hash"][0] == f"#threshold={js_number(moved)}"
+    clicked = float(ranking.cut_tables([click])[0][0])
+    assert_shown(_read(snapshots[6]), ranking, clicked)
 
 
 def _read(seen: dict[str, list[str]]) -> dict[str, tuple[str, float]]:

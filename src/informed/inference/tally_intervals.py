@@ -105,8 +105,8 @@ class TallyIntervals:
     @property
     def note(self) -> str:
         """How the intervals were made, in words, for a report."""
-        wilson = [MEASURES[m].title.lower() for m in self.measures if m in PROPORTIONS]
-        boot = [MEASURES[m].title.lower() for m in self.measures if m not in PROPORTIONS]
+        wilson = [MEASURES[m].title for m in self.measures if m in PROPORTIONS]
+        boot = [MEASURES[m].title for m in self.measures if m not in PROPORTIONS]
         parts = []
         if wilson:
             parts.append(
