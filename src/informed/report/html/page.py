@@ -205,8 +205,9 @@ def html_report(
         prevalence and bias), with a note saying how many are left out; the heat map
         shows at most `min(max_labels, MAX_HEATMAP_LABELS)`.
     threshold : OperatingPoint, optional
-        An operating point of the ranking (`Ranking.best_threshold` or `at_threshold`),
-        marked on the ROC plot and described under it. Needs a `ranking`.
+        An operating point of the ranking (`Ranking.best_threshold` or `at_threshold`):
+        the first point of the live operating point beside the ROC plot (by default the
+        threshold with the best informedness), described under it. Needs a `ranking`.
     comparison : Comparison, optional
         Several models on the same cases (`informed.compare`): the leaderboard, the
         operating points, the paired differences with their forest plot, the models' ROC
