@@ -25,9 +25,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from informed.inference import compare, joint_outcomes
-from informed.inference.joint import draw_cells
-from informed.inference.paired import paired_replicates
+from informed.comparison import compare, joint_outcomes
+from informed.comparison.joint import draw_cells
+from informed.comparison.paired import paired_replicates
 from informed.table.evaluation import measure_values
 
 MEASURES = [

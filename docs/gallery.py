@@ -1,11 +1,11 @@
 """The gallery: every plot informed draws, each made by the call shown beside it.
 
 `DATA` builds the summaries once; each `Plot` is one call on them whose value is the plot:
-an ``<svg>`` element (the HTML report's plots, `informed.report.plots`), or a matplotlib
-Axes or Figure (rendered here to SVG). The documentation build (`make docs`) runs `DATA`,
+a matplotlib Axes (each of `informed.plots`' functions and the comparison's two plots,
+the very functions the HTML report draws with), rendered here to SVG. The documentation build (`make docs`) runs `DATA`,
 then every call in order, in one namespace, from the root of the repository, and writes
 docs/gallery.md's figures; tests/test_docs_site.py checks that every plot function of
-`informed.report.plots` has its entry. To add a plot, add a `Plot` (and any data it needs
+`informed.plots` and `informed.comparison` has its entry. To add a plot, add a `Plot` (and any data it needs
 to `DATA`).
 """
 
@@ -28,13 +28,13 @@ from importlib.resources import files
 
 import numpy as np
 
-from informed import compare, evaluate, payoff
+from informed import Tally, compare, evaluate
+from informed.comparison import plot_differences, plot_models_roc
 from informed.inference import bootstrap_slices
 from informed.io import read_columns, read_summaries
-from informed.report.plots import (
-    contingency_svg, labels_svg, lift_svg, quota_svg, roc_svg)
-from informed.report.plots.compare import forest_svg, roc_models_svg
-from informed.report.plots.slices import slices_forest_svg, slices_time_svg
+from informed.plots import (
+    plot_contingency, plot_hit_rate, plot_lift, plot_per_label, plot_qrecall, plot_roc,
+    plot_slices, plot_slices_over_time, plot_tally)
 from informed.slices import Slices
 from informed.slices.windows import window_keys
 
@@ -76,6 +76,14 @@ weekly = Slices.from_labels(by=window_keys(days, "1w"), names=["week"],
                             actual=actual, predicted=tree, positive="malignant")
 by_week = bootstrap_slices(weekly, ["informedness"], positive="malignant", seed=0)
 tree_overall = evaluate(actual, tree, positive="malignant").measures["informedness"]
+
+# a multi-label tally: 400 documents, four topics, each assigned by a noisy tagger
+topics = ["sport", "politics", "weather", "science"]
+tally = Tally(categories=topics)
+for _ in range(400):
+    correct = [t for t in topics if rng.random() < 0.3] or [topics[0]]
+    assigned = [t for t in topics if (t in correct) == (rng.random() < 0.8)]
+    tally.add_result(assigned=assigned, correct=correct)
 """
 
 PLOTS = [
@@ -85,28 +93,35 @@ PLOTS = [
         "straight segment, the hull joins the points no mixture of thresholds beats, and "
         "the marked point is the threshold of best informedness (Youden's J). Chance is "
         "the diagonal.",
-        "roc_svg(ranking, threshold=ranking.best_threshold())",
+        "plot_roc(ranking, threshold=ranking.best_threshold())",
     ),
     Plot(
-        "Hit rate and Qrecall by quota",
+        "Qrecall by quota, with PEM's areas",
         "Arbel & Rokach (2006, Classifier evaluation under limited resources): the share of "
-        "positives among the top j (hit rate) and the share of all positives caught there "
-        "(Qrecall), against the optimal order and chance; PEM is the area the model gains "
-        "over chance as a share of what the optimal order gains.",
-        "quota_svg(ranking)",
+        "all positives caught among the top j (Qrecall), against the optimal order and "
+        "chance; PEM is the area the model gains over chance (S1, less S2 where it falls "
+        "below) as a share of what the optimal order gains (S3).",
+        "plot_qrecall(ranking)",
+    ),
+    Plot(
+        "Hit rate by quota",
+        "The share of positives among the top j cases, against the optimal order (1 up to "
+        "j = n+) and chance (the prevalence); Arbel & Rokach (2006, Classifier evaluation "
+        "under limited resources).",
+        "plot_hit_rate(ranking)",
     ),
     Plot(
         "Lift by decile",
         "Each tenth of the ranking's rate of positives over the overall rate, and the "
         "cumulative lift; ties are shared out by the fraction of positives in the group.",
-        "lift_svg(ranking, bins=10)",
+        "plot_lift(ranking, bins=10)",
     ),
     Plot(
         "The table as a heat map, with its payoff",
         "Counts, rows predicted and columns actual, each cell with its fair-odds payoff per "
         "unit stake (Powers, 2003, Recall and Precision versus the Bookmaker, Figure 1): "
         "each row adds up to the label's informedness.",
-        "contingency_svg(table, payoff(table), table.predicted, table.actual)",
+        "plot_contingency(table)",
     ),
     Plot(
         "Informedness against markedness per label",
@@ -114,32 +129,38 @@ PLOTS = [
         "against its markedness (how far the class beats chance about the prediction; "
         "Powers, 2011, Evaluation: from precision, recall and F-measure to ROC, "
         "informedness, markedness and correlation).",
-        "labels_svg(five, annotate=five.table.labels)",
+        "plot_per_label(five, annotate=five.table.labels)",
     ),
     Plot(
         "Models' ROC curves on one plane",
         "Each model's ROC curve from its scores and the operating point of its predicted "
         "labels (`informed compare`).",
-        "roc_models_svg(comparison)",
+        "plot_models_roc(comparison)",
     ),
     Plot(
         "A comparison's forest plot",
         "Each model's difference from the best, measure by measure, with its paired "
         "bootstrap interval: a bar that misses 0 is a difference beyond resampling noise.",
-        "forest_svg(comparison)",
+        "plot_differences(comparison)",
     ),
     Plot(
         "Informedness by slice",
         "Each slice's informedness with its bootstrap interval (each slice resampled from "
         "its own cells) against the value of all rows (dashed); a slice too small to say "
         "anything is drawn hollow (`informed evaluate --by`).",
-        "slices_forest_svg(by_size, list(range(len(sliced.keys))), overall)",
+        "plot_slices(by_size, overall=overall)",
     ),
     Plot(
         "Informedness over time",
         "Window by window, with the interval as a band, against the value of all rows "
         "(`informed evaluate --by-time`); the weeks here are simulated. A window whose "
         "replicates all agree (every case right) has no interval, and no band.",
-        "slices_time_svg(by_week, tree_overall)",
+        "plot_slices_over_time(by_week, overall=tree_overall)",
+    ),
+    Plot(
+        "A tally's categories",
+        "Each category's informedness with its interval (a bootstrap of its own 2x2 table), "
+        "against the micro and macro values (`informed tally --html`).",
+        "plot_tally(tally, seed=0)",
     ),
 ]

@@ -30,7 +30,7 @@ from threadpoolctl import threadpool_limits
 
 from informed import Matching, Table, average, evaluate, match, payoff
 from informed.labels import Label
-from informed.report.plots import contingency_svg
+from informed.report.html.figures import contingency_svg
 
 SCRIPT = "examples/powers_clusters.py"
 CLUSTERS = 12

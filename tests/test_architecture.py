@@ -24,11 +24,13 @@ MAX_LINES = 500
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "_lazy", "_routes"),
     ("_common", "_arguments", "columns", "label_text"),
-    ("labels", "measures", "_markup"),
+    ("labels", "measures", "_markup", "_terminal"),
     ("table",),
     ("ranking", "tally"),
     ("slices",),
     ("io", "inference"),
+    ("plots",),
+    ("comparison",),
     ("report",),
     ("engines", "sklearn"),
     ("dask",),
@@ -212,3 +214,91 @@ def test_architecture_doc_has_a_line_for_every_module() -> None:
         if shown not in listed:
             missing.append(shown)
     assert not missing, f"not in docs/architecture.md: {missing}"
+
+
+def _lazy_tables() -> dict[str, dict[str, str]]:
+    """The `_SOURCES` table of each package whose names load on first use: public name ->
+    the module it loads from (a string, which the import checks above cannot see)."""
+    tables = {}
+    for module, path in MODULES.items():
+        if path.name != "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == "_SOURCES" for t in node.targets)
+                and isinstance(node.value, ast.Dict)
+            ):
+                table: dict[str, str] = {}
+                for key, value in zip(node.value.keys, node.value.values, strict=True):
+                    if key is None:  # **COMPATIBLE
+                        table.update(_compatible(tree))
+                    else:
+                        table[ast.literal_eval(key)] = ast.literal_eval(value)
+                tables[module] = table
+    return tables
+
+
+def _compatible(tree: ast.Module) -> dict[str, str]:
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "COMPATIBLE" for t in node.targets)
+            and isinstance(node.value, ast.Dict)
+        ):
+            return {
+                ast.literal_eval(k): ast.literal_eval(v)  # type: ignore[arg-type]
+                for k, v in zip(node.value.keys, node.value.values, strict=True)
+            }
+    return {}
+
+
+def test_names_loaded_on_first_use_follow_the_layers() -> None:
+    """A package's lazily loaded names (`_SOURCES`) come from its own unit or a lower
+    layer, like its imports; the one exception is `informed.inference.COMPATIBLE`, the
+    names that moved up to `informed.comparison` and still load from their old home."""
+    tables = _lazy_tables()
+    assert "informed.inference" in tables and "informed.comparison" in tables
+    compatible = _compatible(ast.parse(MODULES["informed.inference"].read_text("utf-8")))
+    assert set(compatible) == {
+        "RANKING_COMPARED",
+        "TABLE_COMPARED",
+        "compare",
+        "Comparison",
+        "ModelResult",
+        "JointOutcomes",
+        "joint_outcomes",
+        "paired_permutation",
+    }
+    wrong = []
+    for package, table in tables.items():
+        if package in FACADES:
+            continue
+        unit = _unit(package)
+        for name, source in table.items():
+            assert source in MODULES, f"{package}.{name} loads from a missing {source}"
+            other = _unit(source)
+            upward = other != unit and _layer(other) >= _layer(unit)
+            allowed = package == "informed.inference" and compatible.get(name) == source
+            if upward and not allowed:
+                wrong.append(f"{package}.{name} loads from {source}")
+    assert not wrong, wrong
+
+
+def test_the_compatible_names_are_the_comparisons_own() -> None:
+    """`informed.inference.compare` and the other moved names are the very objects of
+    `informed.comparison`, and no module of informed.inference uses them."""
+    import informed.comparison
+    import informed.inference
+
+    for name in informed.inference.COMPATIBLE:
+        assert getattr(informed.inference, name) is getattr(informed.comparison, name), name
+    users = [
+        f"{m}:{line}"
+        for m in MODULES
+        if _unit(m) == "inference"
+        for line, target in _imports(m)
+        if _unit(target) == "comparison"
+    ]
+    assert users == []

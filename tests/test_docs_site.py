@@ -89,22 +89,21 @@ def test_every_docs_tool_is_declared() -> None:
     assert conf["myst_enable_extensions"] == ["colon_fence"]  # no dollarmath, no amsmath
 
 
-def test_the_gallery_draws_every_plot_of_the_report() -> None:
-    """Every plot function of `informed.report.plots` is called by a gallery entry."""
+def test_the_gallery_draws_every_plot() -> None:
+    """Every plot function of `informed.plots` and `informed.comparison` is called by a
+    gallery entry."""
     sys.path.insert(0, str(DOCS))
     try:
         gallery = importlib.import_module("gallery")
     finally:
         sys.path.remove(str(DOCS))
-    modules = ["informed.report.plots", "informed.report.plots.compare"]
-    modules.append("informed.report.plots.slices")
     functions = {
         name
-        for module in modules
+        for module in ["informed.plots", "informed.comparison"]
         for name in importlib.import_module(module).__all__
-        if name.endswith("_svg")
+        if name.startswith("plot_")
     }
-    assert len(functions) >= 9
+    assert len(functions) >= 11
     calls = " ".join(plot.call for plot in gallery.PLOTS)
     assert {f for f in functions if f"{f}(" not in calls} == set()
     assert len({plot.title for plot in gallery.PLOTS}) == len(gallery.PLOTS)

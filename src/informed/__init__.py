@@ -8,7 +8,9 @@
 True
 
 The public names are loaded on first use (PEP 562), so `import informed` and the command
-line's `informed --help` start without importing numpy, scipy or rich.
+line's `informed --help` start without importing numpy, scipy or rich; the plot
+functions (`informed.plot_roc`, ...; see `informed.plots`) load matplotlib when first
+called.
 """
 
 from __future__ import annotations
@@ -19,22 +21,26 @@ from informed._lazy import lazy_names
 from informed._routes import register_engine_route
 
 if TYPE_CHECKING:
+    from informed.comparison import Comparison, compare, plot_differences, plot_models_roc
     from informed.errors import (
         InputError,
         InputTypeError,
         MemoryLimitError,
         UndefinedMeasureWarning,
     )
-    from informed.inference import (
-        Bootstrap,
-        Comparison,
-        Interval,
-        bootstrap,
-        bootstrap_slices,
-        compare,
-        disparities,
-    )
+    from informed.inference import Bootstrap, Interval, bootstrap, bootstrap_slices, disparities
     from informed.measures import MEASURES, Measure
+    from informed.plots import (
+        plot_contingency,
+        plot_hit_rate,
+        plot_lift,
+        plot_per_label,
+        plot_qrecall,
+        plot_roc,
+        plot_slices,
+        plot_slices_over_time,
+        plot_tally,
+    )
     from informed.ranking import OperatingPoint, Ranking, ranking_report
     from informed.slices import Slices, evaluate_slices
     from informed.table import (
@@ -60,8 +66,19 @@ _SOURCES = {
     "InputTypeError": "informed.errors",
     "UndefinedMeasureWarning": "informed.errors",
     "Bootstrap": "informed.inference",
-    "Comparison": "informed.inference",
-    "compare": "informed.inference",
+    "Comparison": "informed.comparison",
+    "compare": "informed.comparison",
+    "plot_differences": "informed.comparison",
+    "plot_models_roc": "informed.comparison",
+    "plot_contingency": "informed.plots",
+    "plot_hit_rate": "informed.plots",
+    "plot_lift": "informed.plots",
+    "plot_per_label": "informed.plots",
+    "plot_qrecall": "informed.plots",
+    "plot_roc": "informed.plots",
+    "plot_slices": "informed.plots",
+    "plot_slices_over_time": "informed.plots",
+    "plot_tally": "informed.plots",
     "Interval": "informed.inference",
     "bootstrap": "informed.inference",
     "MEASURES": "informed.measures",
@@ -119,6 +136,17 @@ __all__ = [
     "evaluate_slices",
     "match",
     "payoff",
+    "plot_contingency",
+    "plot_differences",
+    "plot_hit_rate",
+    "plot_lift",
+    "plot_models_roc",
+    "plot_per_label",
+    "plot_qrecall",
+    "plot_roc",
+    "plot_slices",
+    "plot_slices_over_time",
+    "plot_tally",
     "ranking_report",
 ]
 

@@ -21,15 +21,20 @@ from html import escape
 from informed._common import printable
 
 __all__ = [
+    "FIGURES",
+    "LONG_LABEL",
     "bound",
     "count",
     "count_cell",
     "escaped",
+    "figure_element",
     "fragment",
     "header_cell",
     "html_table",
+    "label_css",
     "note_cell",
     "number",
+    "percent",
     "sentence",
     "text_cell",
     "value_cell",
@@ -149,3 +154,39 @@ def fragment(title: str, parts: Sequence[str], *, note: str | None = None) -> st
         f'<div class="informed-repr" style="{_FRAGMENT_STYLE}">'
         f"<div><strong>{escaped(title)}</strong></div>{''.join(parts)}{footer}</div>"
     )
+
+
+# ---------------------------------------------------------------------- the report's figures
+FIGURES = {
+    "heatmap": "figure-heatmap",
+    "labels": "figure-labels",
+    "roc": "figure-roc",
+    "quota": "figure-quota",
+    "lift": "figure-lift",
+    "compare-roc": "figure-compare-roc",
+    "forest": "figure-forest",
+}
+"""The id of each <figure> element of the HTML report: table plots need an evaluation,
+the next three a ranking, the last two a comparison of models."""
+
+
+def percent(value: float, low: float, high: float) -> float:
+    """Where `value` sits between `low` and `high`, in percent of the meter (clipped)."""
+    return min(max(100.0 * (value - low) / (high - low), 0.0), 100.0)
+
+
+def figure_element(key: str, svg: str, caption: str, *, wide: bool = False) -> str:
+    """The <figure> of plot `key` (id from `FIGURES`); `caption` is HTML; wide spans the grid."""
+    css = ' class="wide"' if wide else ""
+    return f'<figure id="{FIGURES[key]}"{css}>{svg}<figcaption>{caption}</figcaption></figure>'
+
+
+LONG_LABEL = 24
+"""A label longer than this many characters may wrap inside a word (in a column about 12
+em wide); a shorter one wraps at spaces only, and its column grows to hold its words."""
+
+
+def label_css(label: object) -> str:
+    """The class of a label's cell: "label", or "label long" past `LONG_LABEL` characters,
+    so that one very long name cannot push a table's numbers out of view."""
+    return "label long" if len(printable(label)) > LONG_LABEL else "label"

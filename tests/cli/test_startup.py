@@ -92,11 +92,17 @@ def test_evaluating_a_file_without_intervals_loads_no_statistics(tmp_path: objec
 
 def test_a_submodule_never_hides_the_function_of_its_name() -> None:
     """`informed.inference.mcnemar` is a module and a function: importing the module first
-    (as the report does) must not turn the package's public name into the module."""
+    (as the report does) must not turn the package's public name into the module; nor may
+    the comparison's modules hide `compare`, from `informed.comparison` or from its
+    earlier home `informed.inference`."""
     code = (
-        "import informed.inference.mcnemar, informed.inference.compare\n"
+        "import informed.inference.mcnemar, informed.comparison.comparing\n"
+        "import informed.comparison.result\n"
         "from informed.inference import compare, mcnemar\n"
-        "print('LOADED', callable(mcnemar) and callable(compare))"
+        "from informed.comparison import compare as compare_here\n"
+        "import informed\n"
+        "print('LOADED', callable(mcnemar) and callable(compare)"
+        " and compare is compare_here is informed.compare)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120

@@ -29,12 +29,14 @@ from matplotlib.figure import Figure
 from matplotlib.text import Annotation, Text
 from matplotlib.transforms import Bbox
 
-from informed import Table, compare, evaluate
+import informed
+from informed import Slices, Table, Tally, bootstrap_slices, compare, evaluate
+from informed.comparison import html as compare_plots
+from informed.plots import style as style_module
+from informed.plots import svg as svg_module
 from informed.ranking import Ranking
-from informed.report.plots import compare as compare_plots
-from informed.report.plots import figure as figure_module
-from informed.report.plots import ranking as ranking_plots
-from informed.report.plots import table as table_plots
+from informed.report.html import figures as ranking_plots
+from informed.report.html import figures as table_plots
 from informed.table.payoff import payoff
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "three_models.csv"
@@ -51,15 +53,15 @@ class Drawn:
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
     """The figures the plot functions render, kept after `svg` made them into SVG."""
     kept: list[Drawn] = []
-    render = figure_module.svg
+    render = svg_module.svg
 
     def keep(figure: Figure, name: str, description: str) -> str:
         out = render(figure, name, description)
         kept.append(Drawn(name, figure))
         return out
 
-    for module in (table_plots, ranking_plots, compare_plots, figure_module):
-        monkeypatch.setattr(module, "svg", keep)
+    # every plot of the report is rendered through informed.plots.svg (`drawn_svg`)
+    monkeypatch.setattr(svg_module, "svg", keep)
     return kept
 
 
@@ -126,7 +128,7 @@ def check_layout(kept: list[Drawn]) -> None:
     assert kept, "no figure was rendered"
     for item in kept:
         # measured under the rc settings it is drawn with: ticks are placed by tick size
-        with figure_module.style(item.name):
+        with style_module.style(item.name):
             _check_figure(item)
 
 
@@ -271,8 +273,8 @@ def test_comparison_plots_of_long_model_names_fit(drawn: list[Drawn]) -> None:
         permutations=19,
         seed=0,
     )
-    compare_plots.forest_svg(comparison)
-    compare_plots.roc_models_svg(comparison)
+    compare_plots.differences_svg(comparison)
+    compare_plots.models_roc_svg(comparison)
     check_layout(drawn)
 
 
@@ -298,7 +300,7 @@ def test_points_at_the_edge_of_the_plane_are_drawn_whole() -> None:
         permutations=9,
         seed=0,
     )
-    page = compare_plots.roc_models_svg(comparison)
+    page = compare_plots.models_roc_svg(comparison)
     group = re.search(r'<g id="plot-compare-roc-point-1">(.*?)</g>', page, re.DOTALL)
     assert group is not None and "clip-path" not in group[1]
 
@@ -317,3 +319,59 @@ def test_counts_too_wide_for_their_cell_are_rounded_and_said_so() -> None:
     )
     page = table_plots.contingency_svg(small, payoff(small), small.predicted, small.actual)
     assert ">999,999<" in page and ">400,000<" in page and "counts to 3 digits" not in page
+
+
+def _notebook_plots() -> dict[str, Callable[[], Any]]:
+    ranking = _ranking(flip=False)
+    rows = _example()
+    actual = [row["actual"] for row in rows]
+    models = ("logistic", "bayes", "tree")
+    comparison = compare(
+        actual,
+        {f"{LONG}_{m}": [row[m] for row in rows] for m in models},
+        scores={f"{LONG}_{m}": [float(row[f"{m}_score"]) for row in rows] for m in models},
+        positive="malignant",
+        replicates=200,
+        permutations=9,
+        seed=0,
+    )
+    labels = [f"{LONG}_{k:02d}" for k in range(8)]
+    rng = np.random.default_rng(4)
+    truth = rng.choice(labels, size=800)
+    guess = np.where(rng.random(800) < 0.7, truth, rng.choice(labels, size=800))
+    slices = Slices.from_labels(
+        by=rng.choice([f"{LONG}_{k}" for k in range(5)], 800),
+        actual=(truth == labels[0]).astype(int),
+        predicted=(guess == labels[0]).astype(int),
+    )
+    sliced = bootstrap_slices(slices, ["informedness"], positive=1, replicates=50, seed=0)
+    tally = Tally([f"{LONG}_{k}" for k in range(6)])
+    for k in range(200):
+        tally.add_result([f"{LONG}_{k % 6}"], [f"{LONG}_{(k * 7) % 6}", f"{LONG}_{k % 5}"])
+    return {
+        "roc": lambda: informed.plot_roc(ranking, threshold=ranking.best_threshold()),
+        "qrecall": lambda: informed.plot_qrecall(ranking),
+        "hit rate": lambda: informed.plot_hit_rate(ranking),
+        "lift": lambda: informed.plot_lift(ranking, bins=20),
+        "contingency": lambda: informed.plot_contingency(truth, guess),
+        "per label": lambda: informed.plot_per_label(truth, guess),
+        "slices": lambda: informed.plot_slices(sliced),
+        "slices over time": lambda: informed.plot_slices_over_time(sliced),
+        "tally": lambda: informed.plot_tally(tally, seed=0, replicates=100),
+        "models": lambda: informed.plot_models_roc(comparison),
+        "differences": lambda: informed.plot_differences(comparison),
+    }
+
+
+def test_notebook_figures_fit_their_texts() -> None:
+    """Each plot function's own figure (no ax given), as a notebook shows it: every text
+    inside the figure, no two tick labels on one another, legends off the data, with long
+    labels everywhere."""
+    plots = _notebook_plots()
+    kept = []
+    for name, plot in plots.items():
+        axes = plot()
+        figure = axes.get_figure(root=True)
+        assert isinstance(figure, Figure)
+        kept.append(Drawn(f"notebook {name}", figure))
+    check_layout(kept)

@@ -6,11 +6,15 @@ Chromium renders the report, and the tests check what a reader would see:
   picture, and the box of every figure in it holds its plot's colours;
 * the DOM Chromium built holds every <figure> with its <svg> drawing, and no element
   that refers to anything outside the page;
-* a layout probe (a copy of the page with a measuring script added; the report itself has
-  no script) finds every figure and its plot displayed, visible and of a readable size;
+* a layout probe (a copy of the page with a measuring script added) finds every figure
+  and its plot displayed, visible and of a readable size;
 * no request leaves the browser: every run goes through a recording proxy on localhost,
   which must see nothing from the report. Two remote canary images in the probe copy show
-  that the proxy does see the requests a page makes.
+  that the proxy does see the requests a page makes;
+* the live operating point: the page opened at ``#threshold=T`` for several T shows, once
+  its one script has run, the counts, informedness, markedness, payoff and stakes that
+  `Ranking.at_threshold(T)` gives, read from the rendered DOM (not from the embedded
+  data), and moves the circle on the ROC curve to that point.
 
 Without chromium every test here is skipped with a message saying the browser test did not
 run; `.ci/run` installs chromium so that CI always runs it.
@@ -19,6 +23,7 @@ run; `.ci/run` installs chromium so that CI always runs it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import socket
@@ -35,6 +40,9 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
+from live_expected import IDS as LIVE_IDS
+from live_expected import TEXTS as LIVE_TEXTS
+from live_expected import assert_panel_shows, assert_shown, lowest_score_at_least, tie_ranking
 from matplotlib.image import imread
 from report_dom import Node, external_references, parse
 
@@ -42,6 +50,7 @@ from informed import Table, compare, evaluate
 from informed.inference import bootstrap
 from informed.ranking import Ranking
 from informed.report.html import FIGURES, write_html_report
+from informed.report.html.live import choose_cuts, js_number
 
 HOSTILE_MODEL = "<script>alert(2)</script>"
 NOT_RUN = "chromium not installed: the browser test did not run (.ci/run installs it)"
@@ -59,10 +68,15 @@ FLAGS = [
     "--force-device-scale-factor=1",
 ]
 # The browser's own services, contacted even for a blank page despite the flags above
-# (component updates, account check, network clock). They are not the page's requests;
-# anything else reaching the proxy is. Fonts or scripts from Google would be
-# fonts.googleapis.com or www.gstatic.com: not in this list.
-BROWSER_SERVICES = {"update.googleapis.com", "accounts.google.com", "clients2.google.com"}
+# (component updates, account check, network clock, the optimization guide's hints).
+# They are not the page's requests; anything else reaching the proxy is. Fonts or
+# scripts from Google would be fonts.googleapis.com or www.gstatic.com: not in this list.
+BROWSER_SERVICES = {
+    "update.googleapis.com",
+    "accounts.google.com",
+    "clients2.google.com",
+    "optimizationguide-pa.googleapis.com",
+}
 # A colour of each plot (Okabe-Ito, Blues) that must be painted inside its figure's box.
 PLOT_COLOURS = {
     "heatmap": [(8, 48, 107)],  # the darkest cells of the Blues map
@@ -344,7 +358,10 @@ def test_dom_has_every_figure_and_nothing_external(rendered: Rendered) -> None:
         assert len([n for n in svg.iter() if n.tag in ("path", "use")]) > 10, element_id
         assert figure.find("figcaption").text()
     assert external_references(dom) == []
-    assert not dom.find_all("script")
+    # the page's scripts: the live operating point's data and its one script, both inline
+    scripts = dom.find_all("script")
+    assert [s.attrs.get("type") for s in scripts] == ["application/json", None]
+    assert all("src" not in s.attrs for s in scripts)
     assert "<script>alert(1)</script>" in _text_of(dom, "per-label-table")
     assert HOSTILE_MODEL in _text_of(dom, "compare-models")
     assert HOSTILE_MODEL in _text_of(dom, "compare-differences")
@@ -436,7 +453,29 @@ def long_labels(browser: Browser) -> Path:
     return path
 
 
-@pytest.mark.parametrize("which", ["report", "long_labels"])
+@pytest.fixture(scope="module")
+def tally_page(browser: Browser) -> Path:
+    """The page of a tally of twelve categories, long names among them
+    (`informed tally --html`)."""
+    from informed import Tally
+    from informed.inference import tally_intervals
+    from informed.report.html.tally import write_tally_page
+    from informed.tally import summarize_tally
+
+    rng = np.random.default_rng(6)
+    names = [f"category_{k:02d}" for k in range(11)] + [VERY_LONG]
+    tally = Tally(names)
+    for _ in range(300):
+        correct = [c for c in names if rng.random() < 0.2]
+        assigned = [c for c in names if (c in correct) == (rng.random() < 0.8)]
+        tally.add_result(assigned, correct)
+    intervals = tally_intervals(tally, replicates=200, seed=0)
+    path = browser.folder / "tally.html"
+    write_tally_page(path, summarize_tally(tally), intervals, source="docs.jsonl")
+    return path
+
+
+@pytest.mark.parametrize("which", ["report", "long_labels", "tally_page"])
 def test_nothing_wider_than_a_phone(
     which: str, browser: Browser, request: pytest.FixtureRequest
 ) -> None:
@@ -465,3 +504,206 @@ def test_nothing_wider_than_a_phone(
     for element_id, boxes in found["figures"].items():
         for left, right, width in boxes:
             assert left >= 0 and right <= NARROW and width >= 150, (element_id, left, right)
+
+
+# ---------------------------------------------------------------------- the live point
+# the page's script runs as the page is parsed: the DOM at its load holds what it wrote
+LIVE_FLAGS = ("--window-size=1200,1000", "--dump-dom")
+
+
+def _live_ranking(n: int, seed: int, digits: int, weights: bool = False) -> Ranking:
+    rng = np.random.default_rng(seed)
+    actual = rng.random(n) < 0.35
+    scores = (rng.normal(size=n) + 1.2 * actual).round(digits)
+    weight = rng.choice([0.1, 0.7, 1.3, 2.5], n) if weights else None
+    return Ranking.from_scores(actual=actual, scores=scores, positive=True, weights=weight)
+
+
+@pytest.fixture(scope="module")
+def live(browser: Browser) -> dict[str, tuple[Path, Ranking]]:
+    """Reports of a ranking alone: few scores (every operating point embedded), many
+    (a choice of 2,000), float weights, and the tie at four decimals."""
+    rankings = {
+        "few": _live_ranking(500, 1, 2),
+        "many": _live_ranking(30_000, 2, 6),
+        "weighted": _live_ranking(400, 3, 1, weights=True),
+        "tie": tie_ranking(),
+    }
+    pages = {}
+    for name, ranking in rankings.items():
+        path = browser.folder / f"live-{name}.html"
+        write_html_report(path, ranking=ranking, source=f"{name}.csv")
+        pages[name] = (path, ranking)
+    return pages
+
+
+def _open_at(browser: Browser, path: Path, fragment: str) -> tuple[Node, Run]:
+    run = browser.run(f"{path.as_uri()}#threshold={fragment}", *LIVE_FLAGS)
+    return parse(run.stdout), run
+
+
+# Moves the live point to each threshold in turn, as an edited address does (the page's
+# own hashchange handler), and copies what the panel then shows into #live-probe.
+LIVE_PROBE = """<script>
+window.addEventListener("load", () => {
+  const ids = IDS;
+  const out = [];
+  const snapshot = () => {
+    const seen = {};
+    for (const id of ids) {
+      const node = document.getElementById("live-" + id);
+      seen[id] = [node.textContent, node.dataset.value === undefined ? "nan" : node.dataset.value];
+    }
+    const marker = document.getElementById("plot-roc-threshold");
+    seen.marker = [marker.getAttribute("transform"), marker.dataset.fpr, marker.dataset.tpr];
+    seen.hash = [location.hash];
+    out.push(seen);
+  };
+  for (const hash of HASHES) {
+    history.replaceState(null, "", hash);
+    window.dispatchEvent(new HashChangeEvent("hashchange"));
+    snapshot();
+  }
+  // the slider, moved as a reader moves it
+  const slider = document.getElementById("live-slider");
+  slider.value = String(SLIDER);
+  slider.dispatchEvent(new Event("input"));
+  snapshot();
+  // a click on the ROC plot, where the embedded point CLICK is drawn
+  const data = JSON.parse(document.getElementById("live-data").textContent);
+  const plot = document.getElementById(data.svg.plot);
+  const fpr = data.fp[CLICK] / data.negatives, tpr = data.tp[CLICK] / data.positives;
+  const at = new DOMPoint(data.svg.ax + data.svg.bx * fpr, data.svg.ay + data.svg.by * tpr)
+    .matrixTransform(plot.getScreenCTM());
+  plot.dispatchEvent(new MouseEvent("click", {clientX: at.x, clientY: at.y, bubbles: true}));
+  snapshot();
+  const pre = document.createElement("pre");
+  pre.id = "live-probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+def _marker_moved(seen: list[str], data: dict[str, Any], fpr: float, tpr: float) -> None:
+    """The circle at (fpr, tpr): its data and its translation on the plot."""
+    transform, seen_fpr, seen_tpr = seen
+    assert float(seen_fpr) == fpr and float(seen_tpr) == tpr
+    dx, dy = (float(v) for v in transform[10:-1].split())
+    assert dx == pytest.approx((fpr - data["fpr0"]) * data["bx"], abs=1e-9)
+    assert dy == pytest.approx((tpr - data["tpr0"]) * data["by"], abs=1e-9)
+
+
+def test_the_page_at_threshold_shows_at_threshold(
+    browser: Browser, live: dict[str, tuple[Path, Ranking]]
+) -> None:
+    """Opened at #threshold=T, the rendered page shows every number at_threshold(T) gives
+    (every operating point embedded: exact for any T: below every score, at one, between
+    two, above all), names the score the cut is at, and moves the circle to T's (fallout,
+    recall); an address that is no number keeps the first point and says so. The first T
+    is read from the page as Chromium built it; the others after the address changes,
+    the slider moves, and a click on the ROC curve."""
+    path, ranking = live["few"]
+    scores = np.sort(ranking.scores)
+    thresholds = [
+        float((scores[10] + scores[11]) / 2),
+        float(scores[0]) - 1.0,
+        float(scores[len(scores) // 2]),
+        float(scores[-1]) + 0.5,
+    ]
+    dom, run = _open_at(browser, path, repr(thresholds[0]))
+    assert_panel_shows(dom, ranking, thresholds[0])
+    assert "hidden" not in dom.by_id("live-controls").attrs  # the script shows the slider
+    assert hosts(run.requests) - BROWSER_SERVICES == set(), run.requests
+    data = json.loads(dom.by_id("live-data").text())["svg"]
+    hashes = [f"#threshold={T!r}" for T in thresholds] + ["#threshold=soon"]
+    slider, click = 7, 40
+    probe = (
+        LIVE_PROBE.replace("IDS", json.dumps([*LIVE_IDS, *LIVE_TEXTS]))
+        .replace("HASHES", json.dumps(hashes))
+        .replace("SLIDER", str(slider))
+        .replace("CLICK", str(click))
+    )
+    probed = path.with_name("probed-live-few.html")
+    probed.write_text(path.read_text(encoding="utf-8").replace("</body>", probe + "</body>"))
+    run = browser.run(probed.as_uri(), *LIVE_FLAGS)
+    snapshots = json.loads(parse(run.stdout).by_id("live-probe").text())
+    for T, seen in zip(thresholds, snapshots, strict=False):
+        assert_shown(_read(seen), ranking, T)
+        point = ranking.at_threshold(T)
+        _marker_moved(seen["marker"], data, point.false_positive_rate, point.true_positive_rate)
+        cut = lowest_score_at_least(ranking, T)
+        note = seen["note"][0]
+        if cut == T:
+            assert note == "", note
+        else:
+            shown = "∞" if cut == math.inf else js_number(cut)
+            assert f"predicts the same rows as score ≥ {shown}" in note
+    first = ranking.best_threshold().threshold
+    assert snapshots[4]["note"][0].startswith("#threshold=soon is not a number")
+    assert_shown(_read(snapshots[4]), ranking, first)
+    # every cut is embedded here: slider position v shows cut n_groups - v, and the address
+    # then holds its threshold; a click on the curve at cut 40 shows cut 40
+    moved = float(ranking.cut_tables([ranking.n_groups - slider])[0][0])
+    assert_shown(_read(snapshots[5]), ranking, moved)
+    assert snapshots[5]["hash"][0] == f"#threshold={js_number(moved)}"
+    clicked = float(ranking.cut_tables([click])[0][0])
+    assert_shown(_read(snapshots[6]), ranking, clicked)
+
+
+def _read(seen: dict[str, list[str]]) -> dict[str, tuple[str, float]]:
+    """What the probe read of the panel: id -> (text, value behind it)."""
+    found = {key: (pair[0], float(pair[1])) for key, pair in seen.items() if key in LIVE_IDS}
+    for key in LIVE_TEXTS:
+        found[key] = (seen[key][0], math.nan)
+    return found
+
+
+def test_between_two_embedded_points_the_page_shows_the_nearest_and_says_so(
+    browser: Browser, live: dict[str, tuple[Path, Ranking]]
+) -> None:
+    """30,000 distinct scores, about 2,000 embedded: a T in a gap between two embedded cuts
+    shows the nearest embedded threshold's numbers (exactly at_threshold there), with a
+    note naming it."""
+    path, ranking = live["many"]
+    cuts, _ = choose_cuts(ranking, [ranking.best_threshold().groups])
+    thresholds, _ = ranking.cut_tables(cuts)
+    gap = next(i for i in range(1, cuts.size - 1) if cuts[i + 1] - cuts[i] > 3)
+    high, low = float(thresholds[gap]), float(thresholds[gap + 1])
+    T = low + 0.3 * (high - low)  # nearer the lower embedded threshold
+    dom, _ = _open_at(browser, path, repr(T))
+    assert_panel_shows(dom, ranking, low)
+    note = dom.by_id("live-note").text()
+    assert f"is not one of the {cuts.size:,} operating points embedded" in note
+    assert f"the nearest embedded one, score ≥ {js_number(low)}" in note
+
+
+def test_weighted_counts_and_a_tie_at_four_decimals(
+    browser: Browser, live: dict[str, tuple[Path, Ranking]]
+) -> None:
+    """Float weights: every value the script computes (payoff, stakes) equals the
+    library's to the last bit; and 1/32 = 0.03125 is written 0.0312, as Python does."""
+    path, ranking = live["weighted"]
+    dom, _ = _open_at(browser, path, "0.3")
+    assert_panel_shows(dom, ranking, 0.3)
+    path, ranking = live["tie"]
+    dom, _ = _open_at(browser, path, "0.99")
+    assert dom.by_id("live-informedness").text() == "0.0312"
+    assert_panel_shows(dom, ranking, 0.99)
+
+
+JS_NUMBERS = [5.0, 0.1, -2.5, 1e-06, 1e-07, 1.5e-07, 1.2345e22, 123456789012345680000.0, 1 / 3]
+
+
+def test_numbers_are_written_as_the_browser_writes_them(browser: Browser) -> None:
+    """The page writes thresholds as JavaScript's String() does; js_number, which writes
+    them without script, agrees with the browser."""
+    path = browser.folder / "numbers.html"
+    path.write_text(
+        "<!DOCTYPE html><pre id='out'></pre><script>document.getElementById('out')"
+        f".textContent = JSON.stringify({json.dumps(JS_NUMBERS)}.map(String));</script>",
+        encoding="utf-8",
+    )
+    run = browser.run(path.as_uri(), *LIVE_FLAGS)
+    written = json.loads(parse(run.stdout).by_id("out").text())
+    assert written == [js_number(x) for x in JS_NUMBERS]

@@ -241,10 +241,15 @@ def test_labels_are_escaped(multiclass: Evaluation) -> None:
 
 
 def test_nothing_is_fetched(both: str, page: Node) -> None:
-    """No element loads anything: no script, link, image or frame; no URL in src or href."""
+    """No element loads anything: no link, image or frame, no script from elsewhere; no URL
+    in src or href. The page's scripts are the live operating point's data and its one
+    script, both inline."""
     assert external_references(page) == []
-    for tag in ("script", "link", "img", "iframe", "object", "embed", "audio", "video", "base"):
+    for tag in ("link", "img", "iframe", "object", "embed", "audio", "video", "base"):
         assert page.find_all(tag) == [], tag
+    scripts = page.find_all("script")
+    assert [s.attrs.get("type") for s in scripts] == ["application/json", None]
+    assert all("src" not in s.attrs for s in scripts)
     assert "http://" not in both and "https://" not in both
     for style in page.find_all("style"):
         assert "@import" not in style.text() and "url(" not in style.text()

@@ -12,7 +12,7 @@ from informed.cli.output import OUTPUT_FILE, input_path
 from informed.errors import InputError
 
 if TYPE_CHECKING:
-    from informed.inference.comparison import Comparison
+    from informed.comparison.result import Comparison
 
 __all__ = ["add_parser", "check_options", "compare_file", "run"]
 
@@ -163,7 +163,7 @@ def check_options(args: argparse.Namespace) -> float | Literal["best"] | None:
 
 def compare_file(args: argparse.Namespace) -> Comparison:
     """Read the named columns of the file and compare the models."""
-    from informed.inference import compare
+    from informed.comparison.comparing import compare
     from informed.io import read_columns
 
     threshold = check_options(args)
@@ -218,7 +218,7 @@ def run(args: argparse.Namespace) -> None:
     if args.format == "json":
         print(json.dumps(comparison.to_dict(), indent=1, allow_nan=False))
     else:
-        from informed.report.compare import render_comparison
+        from informed.comparison.text import render_comparison
 
         color = sys.stdout.isatty()
         print(render_comparison(comparison, source, color=color, width=terminal_width()))

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from informed.cli.output import Output, emit, input_path
+from informed.cli.output import OUTPUT_FILE, Output, emit, input_path
 
-__all__ = ["add_parser", "run"]
+if TYPE_CHECKING:
+    from informed.tally import Tally
+
+__all__ = ["add_parser", "read_tally", "run", "tally_file"]
 
 
 def add_parser(commands: Any) -> None:
@@ -53,24 +56,72 @@ def add_parser(commands: Any) -> None:
         help="what to print: text, the Perl module's statistics table and each category; "
         "json, one JSON object with every measure (null for nan)",
     )
+    ta.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML page: micro and macro values with "
+        "intervals, every category, their informedness plotted" + OUTPUT_FILE,
+    )
+    ta.add_argument(
+        "--ci",
+        type=float,
+        metavar="LEVEL",
+        help="the level of the page's intervals (default 0.95); needs --html",
+    )
+    ta.add_argument(
+        "--seed", type=int, default=0, help="random seed of the page's bootstraps (default 0)"
+    )
+
+
+def read_tally(args: argparse.Namespace) -> Tally:
+    """Read the JSON lines into a Tally."""
+    from informed.io import read_jsonl
+    from informed.io.files import check_file
+
+    path = Path(args.file)
+    check_file(path, empty=True)
+    return read_jsonl(
+        path, categories=_categories(args), unknown=args.unknown, conventions=args.conventions
+    )
 
 
 def tally_file(args: argparse.Namespace) -> Output:
     """Read the JSON lines into a Tally and report every measure of it."""
-    from informed.io import read_jsonl
-    from informed.io.files import check_file
     from informed.tally import summarize_tally
 
-    path = Path(args.file)
-    check_file(path, empty=True)
+    return Output(source=args.file, tally=summarize_tally(read_tally(args)))
+
+
+def _categories(args: argparse.Namespace) -> list[str] | None:
+    """The categories of --categories (comma-separated, the flag repeatable), or None."""
     given = ",".join(args.categories or [])
-    categories = [c for c in given.split(",") if c] if args.categories else None
-    tally = read_jsonl(
-        path, categories=categories, unknown=args.unknown, conventions=args.conventions
-    )
-    return Output(source=args.file, tally=summarize_tally(tally))
+    return [c for c in given.split(",") if c] if args.categories else None
 
 
 def run(args: argparse.Namespace) -> None:
-    """`informed tally`: print the report in the chosen format."""
-    emit(tally_file(args), args.format)
+    """`informed tally`: print the report in the chosen format; with --html, also write
+    the page (its path checked before any work)."""
+    from informed.errors import InputError
+
+    if args.ci is not None and args.html is None:
+        msg = "--ci sets the level of the HTML page's intervals: give --html FILE too."
+        raise InputError(msg)
+    if args.html is not None:  # '' is refused by name, never taken for none
+        from informed.cli.output import check_html_path
+        from informed.cli.scale import check_not_input
+
+        check_html_path(args.html)
+        check_not_input(args.html, [args.file], "--html")
+    from informed.tally import summarize_tally
+
+    tally = read_tally(args)
+    summary = summarize_tally(tally)
+    emit(Output(source=args.file, tally=summary), args.format)
+    if args.html is not None:
+        from informed.inference.tally_intervals import tally_intervals
+        from informed.report.html.tally import write_tally_page
+
+        intervals = tally_intervals(
+            tally, level=0.95 if args.ci is None else args.ci, seed=args.seed
+        )
+        write_tally_page(args.html, summary, intervals, source=args.file)

@@ -7,12 +7,16 @@ share; `replicates` the percentile and BCa rules for bootstrap replicates, used 
 Clopper-Pearson intervals. `significance` holds the result of every test: `independence`
 (chi-square and G of a Table), `mcnemar` (two classifiers on the same cases),
 `permutation` (a measure against chance) and `delong` (DeLong's interval and paired test
-for AUC). `threshold` bootstraps the value at a ranking's best threshold. Comparing
-models on the same cases: `joint` holds the joint table of their outcomes and its
-resampling, `paired` the paired bootstrap, permutation and McNemar tests and Holm's
-adjustment, `compare` the comparison itself and `comparison` its result. Slices
-(`informed.slices`): `slice_bootstrap` resamples every slice from its own cells at once,
-`disparities` compares slices with the rest and with a reference.
+for AUC); `holm` adjusts the p-values of several tests. `threshold` bootstraps the value
+at a ranking's best threshold. Slices (`informed.slices`): `slice_bootstrap` resamples
+every slice from its own cells at once, `disparities` compares slices with the rest and
+with a reference. `tally_intervals` gives the intervals of a Tally's micro, macro and
+per-category values.
+
+Comparing models on the same cases has its own home, `informed.comparison`, a layer
+above; the names it had here (`compare`, `Comparison`, `ModelResult`, `JointOutcomes`,
+`joint_outcomes`, `paired_permutation`, `RANKING_COMPARED`, `TABLE_COMPARED`) still load
+from `informed.inference`, from there (`COMPATIBLE`).
 
 The names load on first use (PEP 562): a report that shows no interval does not load
 scipy.stats.
@@ -27,16 +31,12 @@ from typing import TYPE_CHECKING, Any
 from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from informed.inference.compare import RANKING_COMPARED, TABLE_COMPARED, compare
-    from informed.inference.comparison import Comparison, ModelResult
     from informed.inference.delong import delong_interval, delong_test
     from informed.inference.design import bootstrap_design, design_note
     from informed.inference.disparities import Disparities, disparities
     from informed.inference.independence import chi_square_test, g_test
     from informed.inference.interval import Interval
-    from informed.inference.joint import JointOutcomes, joint_outcomes
     from informed.inference.mcnemar import PairedCorrectness, mcnemar, paired_correctness
-    from informed.inference.paired import holm, paired_permutation
     from informed.inference.permutation import permutation_test
     from informed.inference.proportions import (
         PROPORTIONS,
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
         RankingBootstrap,
         bootstrap_ranking,
     )
-    from informed.inference.significance import Significance
+    from informed.inference.significance import Significance, holm
     from informed.inference.slice_bootstrap import SliceBootstrap, bootstrap_slices
     from informed.inference.table_bootstrap import (
         BOOTSTRAP_METHODS,
@@ -59,14 +59,25 @@ if TYPE_CHECKING:
         bootstrap,
         intervals_report,
     )
+    from informed.inference.tally_intervals import TallyIntervals, tally_intervals
     from informed.inference.threshold import threshold_interval
 
+COMPATIBLE = {
+    "RANKING_COMPARED": "informed.comparison.comparing",
+    "TABLE_COMPARED": "informed.comparison.comparing",
+    "compare": "informed.comparison.comparing",
+    "Comparison": "informed.comparison.result",
+    "ModelResult": "informed.comparison.result",
+    "JointOutcomes": "informed.comparison.joint",
+    "joint_outcomes": "informed.comparison.joint",
+    "paired_permutation": "informed.comparison.paired",
+}
+"""Names that moved to `informed.comparison` (a higher layer), kept loadable from here so
+that code written against `informed.inference` keeps working; nothing in this package
+uses them (tests/test_architecture.py checks both)."""
+
 _SOURCES = {
-    "RANKING_COMPARED": "informed.inference.compare",
-    "TABLE_COMPARED": "informed.inference.compare",
-    "compare": "informed.inference.compare",
-    "Comparison": "informed.inference.comparison",
-    "ModelResult": "informed.inference.comparison",
+    **COMPATIBLE,
     "delong_interval": "informed.inference.delong",
     "delong_test": "informed.inference.delong",
     "bootstrap_design": "informed.inference.design",
@@ -74,13 +85,10 @@ _SOURCES = {
     "chi_square_test": "informed.inference.independence",
     "g_test": "informed.inference.independence",
     "Interval": "informed.inference.interval",
-    "JointOutcomes": "informed.inference.joint",
-    "joint_outcomes": "informed.inference.joint",
     "PairedCorrectness": "informed.inference.mcnemar",
     "mcnemar": "informed.inference.mcnemar",
     "paired_correctness": "informed.inference.mcnemar",
-    "holm": "informed.inference.paired",
-    "paired_permutation": "informed.inference.paired",
+    "holm": "informed.inference.significance",
     "permutation_test": "informed.inference.permutation",
     "PROPORTIONS": "informed.inference.proportions",
     "clopper_pearson_interval": "informed.inference.proportions",
@@ -100,6 +108,8 @@ _SOURCES = {
     "Bootstrap": "informed.inference.table_bootstrap",
     "bootstrap": "informed.inference.table_bootstrap",
     "intervals_report": "informed.inference.table_bootstrap",
+    "TallyIntervals": "informed.inference.tally_intervals",
+    "tally_intervals": "informed.inference.tally_intervals",
     "threshold_interval": "informed.inference.threshold",
 }
 
@@ -121,6 +131,7 @@ __all__ = [
     "RankingBootstrap",
     "Significance",
     "SliceBootstrap",
+    "TallyIntervals",
     "bootstrap",
     "bootstrap_design",
     "bootstrap_ranking",
@@ -141,13 +152,14 @@ __all__ = [
     "paired_permutation",
     "permutation_test",
     "proportion_interval",
+    "tally_intervals",
     "threshold_interval",
     "wilson_interval",
 ]
 
 
 class _Package(ModuleType):
-    """This package's module: a submodule named like a public name (`mcnemar`, `compare`)
+    """This package's module: a submodule named like a public name (`mcnemar`)
     never replaces the name once the submodule is imported, as eager imports ensured."""
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -49,8 +49,8 @@ from numpy.typing import NDArray
 
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
-from informed.inference.paired import holm
 from informed.inference.replicates import replicate_interval
+from informed.inference.significance import holm
 from informed.inference.slice_bootstrap import slice_replicates
 from informed.labels import as_label, keyed
 from informed.measures import Cells

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.labels import Label
-from informed.measures import margins
+from informed.table.frequent import label_volumes, top_labels
 from informed.table.table import Table
 
 __all__ = [
@@ -57,25 +56,6 @@ PER_LABEL_HEADINGS = {
 
 
 # ---------------------------------------------------------------------- many labels
-def label_volumes(table: Table) -> tuple[tuple[Label, ...], Floats]:
-    """The labels of `table` (the union, in canonical order) and each one's volume: the
-    larger of how often it is predicted and how often it occurs (from the margins, so a
-    sparse table of many labels costs O(cells + labels))."""
-    labels, cells = table.square_cells()
-    m = margins(cells)
-    return labels, np.maximum(m.rows, m.cols)
-
-
-def top_labels(table: Table, limit: int | None) -> list[int]:
-    """Positions in `table.labels` of at most `limit` labels (None: every one), the
-    largest volumes first picked (ties: the first label), kept in the labels' order."""
-    labels, volume = label_volumes(table)
-    if limit is None or len(labels) <= limit:
-        return list(range(len(labels)))
-    order = np.lexsort((np.arange(len(labels)), -volume))  # by volume, then position
-    return sorted(order[: max(limit, 0)].tolist())
-
-
 def pooled_square(table: Table, shown: Sequence[int]) -> NDArray[np.float64]:
     """The square counts of the labels at positions `shown` (in `table.labels`), with a
     last row and column "other" pooling every other label: shape (s + 1, s + 1), summed

@@ -12,15 +12,11 @@ from typing import Any
 
 from rich.text import Text
 
+# the terminal report's own table, rendering and user text, so both read the same
+from informed._terminal import WIDTH, grid, render, user
 from informed.inference.interval import Interval
 from informed.measures import MEASURES
 from informed.ranking.operating import OperatingPoint
-
-# the terminal report's own table, rendering and user text, so both read the same
-from informed.report.text import WIDTH
-from informed.report.text import _grid as grid
-from informed.report.text import _render as render
-from informed.report.text import _user as user
 
 __all__ = ["render_operating_point"]
 

@@ -68,6 +68,10 @@ REFERENCES: dict[str, str] = {
         "Provost, F. & Fawcett, T. (2001). Robust classification for imprecise "
         "environments. Machine Learning 42(3):203-231."
     ),
+    "Wilson (1927)": (
+        "Wilson, E. B. (1927). Probable inference, the law of succession, and statistical "
+        "inference. Journal of the American Statistical Association 22(158):209-212."
+    ),
     "Williams (n.d.)": (
         "Williams, K. (n.d.). Statistics::Contingency 0.09: calculate precision, recall, "
         "F1, accuracy, etc. Perl module, CPAN."

@@ -23,14 +23,14 @@ from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.measures import MEASURES
 from informed.ranking import auc, pem
 from informed.report.document import FORMULA_STARTS, csv_text
+from informed.slices.evaluation import SHOWN_SLICES
+from informed.slices.evaluation import shown_slices as shown
 from informed.table.evaluation import evaluate
 from informed.table.storage import from_cells
 from informed.table.table import Table
 
 __all__ = ["SHOWN_SLICES", "shown_slices", "slices_csv", "slices_document", "slices_text"]
 
-SHOWN_SLICES = 30
-"""At most this many slices are listed at the terminal (the largest, then the extremes)."""
 
 SUMMARIES = {
     "equalized_odds_difference": "equalized-odds difference, max(|dTPR|, |dFPR|)",
@@ -43,23 +43,9 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 def shown_slices(
     result: SliceBootstrap, limit: int = SHOWN_SLICES, order: str = "informedness"
 ) -> list[int]:
-    """The slices a terminal lists: all when few; else the largest and the extremes of
-    informedness; sorted by informedness (undefined last) or, for time, by key."""
-    evaluation = result.evaluation
-    S = len(evaluation.n)
-    values = evaluation.values["informedness"]
-    chosen: list[int]
-    if limit >= S:
-        chosen = list(range(S))
-    else:
-        by_size = np.argsort(-evaluation.n, kind="stable")[: limit // 2].tolist()
-        defined = np.flatnonzero(~np.isnan(values))
-        ordered = defined[np.argsort(values[defined], kind="stable")].tolist()
-        tail = limit // 4
-        chosen = list(dict.fromkeys([*by_size, *ordered[:tail], *ordered[-tail:]]))
-    if order == "key":
-        return sorted(chosen)
-    return sorted(chosen, key=lambda s: (math.isnan(values[s]), -np.nan_to_num(values[s])))
+    """The slices a report lists (`informed.slices.evaluation.shown_slices` of the result's
+    evaluation): all when few; else the largest and the extremes of informedness."""
+    return shown(result.evaluation, limit, order)
 
 
 def _value(value: float) -> str:

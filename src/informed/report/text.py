@@ -18,18 +18,23 @@ command line passes the terminal's width). An interval is never wrapped over two
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich import box
-from rich.console import Console, Group
+from rich.console import Group
 from rich.measure import Measurement
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from informed._common import printable
+from informed._terminal import MIN_WIDTH, WIDTH
+from informed._terminal import console as _console
+from informed._terminal import grid as _grid
+from informed._terminal import render as _render
+from informed._terminal import titled as _titled
+from informed._terminal import user as _user
+from informed._terminal import value as _value
 from informed.inference.design import design_note
 from informed.inference.interval import Interval
 from informed.inference.table_bootstrap import Bootstrap
@@ -59,65 +64,8 @@ __all__ = [
     "render_tally",
 ]
 
-WIDTH = 100
-"""Columns of the report when it does not go to a terminal."""
-MIN_WIDTH = 64
-"""The narrowest report drawn: below, the terminal wraps the lines."""
 SHOWN_LABELS = 8
 """Labels shown in the contingency and payoff tables before the rest are pooled."""
-
-
-def _console(color: bool, width: int) -> Console:
-    return Console(
-        file=io.StringIO(),
-        width=max(int(width), MIN_WIDTH),
-        force_terminal=color,
-        color_system="standard" if color else None,
-        highlight=False,
-        soft_wrap=False,
-        emoji=False,
-        markup=False,
-    )
-
-
-def _grid(*, header: bool = True, expand: bool = False) -> RichTable:
-    """A borderless table; with `expand`, as wide as the report (a column with ratio=1
-    takes the room left)."""
-    return RichTable(
-        box=box.SIMPLE_HEAD if header else None,
-        pad_edge=False,
-        show_header=header,
-        expand=expand,
-    )
-
-
-def _titled(title: str, grid: RichTable) -> Group:
-    """A table under its title, which wraps at the report's width (the table need not)."""
-    return Group(Text(title, style="bold"), grid)
-
-
-def _render(parts: Sequence[Any], color: bool, width: int) -> str:
-    console = _console(color, width)
-    for part in parts:
-        console.print(part)
-    text = console.file.getvalue()  # type: ignore[attr-defined]
-    return str(text).rstrip("\n")
-
-
-def _user(text: object, limit: int | None = None) -> Text:
-    """Text given by the user, control characters escaped, never markup; cut to `limit`."""
-    shown = printable(text)
-    if limit is not None and len(shown) > limit:
-        shown = shown[: limit - 1] + "…"
-    return Text(shown)
-
-
-def _value(value: float | None, digits: int = 4) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "undefined"
-    if isinstance(value, float) and math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return f"{value:.{digits}f}"
 
 
 def _count(value: float) -> str:

@@ -47,10 +47,12 @@ from informed.table.evaluation import evaluate, measure_values
 
 __all__ = [
     "DENOMINATOR_NAMES",
+    "SHOWN_SLICES",
     "SliceEvaluation",
     "evaluate_slices",
     "label_position",
     "present_labels",
+    "shown_slices",
     "slice_values",
 ]
 
@@ -66,6 +68,9 @@ DENOMINATOR_NAMES = {
     "fp+fn+tn": "negative predictions or cases",
 }
 """What each margin a measure requires counts, as a report names its denominator."""
+
+SHOWN_SLICES = 30
+"""At most this many slices are listed by a report (the largest, then the extremes)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -315,3 +320,25 @@ def evaluate_slices(
     )
     result.flags.extend(result.flag(headline, s) for s in range(len(slices.keys)))
     return result
+
+
+def shown_slices(
+    evaluation: SliceEvaluation, limit: int = SHOWN_SLICES, order: str = "informedness"
+) -> list[int]:
+    """Positions of the slices a report lists: all when few; else the largest and the
+    extremes of informedness; sorted by informedness (undefined last) or, for time
+    (`order="key"`), by key."""
+    S = len(evaluation.n)
+    values = evaluation.values["informedness"]
+    chosen: list[int]
+    if limit >= S:
+        chosen = list(range(S))
+    else:
+        by_size = np.argsort(-evaluation.n, kind="stable")[: limit // 2].tolist()
+        defined = np.flatnonzero(~np.isnan(values))
+        ordered = defined[np.argsort(values[defined], kind="stable")].tolist()
+        tail = limit // 4
+        chosen = list(dict.fromkeys([*by_size, *ordered[:tail], *ordered[-tail:]]))
+    if order == "key":
+        return sorted(chosen)
+    return sorted(chosen, key=lambda s: (math.isnan(values[s]), -np.nan_to_num(values[s])))

@@ -17,8 +17,11 @@ from informed.inference.design import design_note
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import Label, keyed
 from informed.measures import MEASURES
+from informed.plots.contingency import MAX_HEATMAP_LABELS, PAYOFF_IN_CELLS
+from informed.plots.labels import MAX_SCATTER_LABELS
 from informed.report.contents import HEADLINE, PER_LABEL, table_block, top_labels
 from informed.report.document import bootstrap_document
+from informed.report.html.figures import contingency_svg, labels_svg
 from informed.report.html.markup import (
     bound,
     count,
@@ -32,7 +35,6 @@ from informed.report.html.markup import (
     value_cell,
     value_range,
 )
-from informed.report.plots.table import PAYOFF_IN_CELLS, contingency_svg, labels_svg
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff
 
@@ -42,14 +44,6 @@ __all__ = [
     "MAX_SCATTER_LABELS",
     "evaluation_sections",
 ]
-
-MAX_HEATMAP_LABELS = 20
-"""The heat map shows at most this many labels (the most frequent): beyond, its cells
-would be too small to read their counts and payoffs."""
-
-MAX_SCATTER_LABELS = 2000
-"""The per-label scatter draws at most this many labels (the most frequent): beyond, the
-points hide each other and the page grows by a path per label."""
 
 VERTICAL_AFTER, VERTICAL_LENGTH = 3, 6
 """Column labels are written upwards past this many columns, if one is longer than this."""

@@ -1,9 +1,12 @@
 """The HTML report: one self-contained page with the terminal report's content and plots.
 
-The page holds its CSS and its plots (inline SVG, see `informed.report.plots`); it has no
-script, and nothing in it fetches anything (no external font, image, style sheet or link),
-so it opens the same way offline, from a mail attachment or from a CI artifact. Every
-label, file name and title given by the user is HTML-escaped.
+The page holds its CSS and its plots (inline SVG drawn by `informed.plots`), and nothing in
+it fetches anything (no external font, image, style sheet, script or link), so it opens
+the same way offline, from a mail attachment or from a CI artifact. Its one script,
+inline, moves the live operating point of the ranking section
+(`informed.report.html.live`); without script the page shows the same report with the
+first operating point. Every label, file name and title given by the user is
+HTML-escaped.
 
 Presentation only: each number is read from typed results computed once, before (an
 `Evaluation` and its `Payoff`, a `RankingSummary`, a `Bootstrap`); `html_report` computes
@@ -26,14 +29,14 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from informed.inference.comparison import Comparison
+from informed.comparison.html import COMPARISON_SOURCES, comparison_section
+from informed.comparison.result import Comparison
 from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import keyed
 from informed.ranking import OperatingPoint, Ranking
 from informed.ranking.document import RankingSummary, summarize_ranking
-from informed.report.html.compare import COMPARISON_SOURCES, comparison_section
 from informed.report.html.evaluation import EVALUATION_SOURCES, evaluation_sections
 from informed.report.html.markup import count, escaped
 from informed.report.html.ranking import RANKING_SOURCES, ranking_section
@@ -46,9 +49,11 @@ __all__ = [
     "check_output_path",
     "comparison_report",
     "html_report",
+    "page_document",
     "slices_report",
     "write_comparison_report",
     "write_html_report",
+    "write_page",
     "write_slices_report",
 ]
 
@@ -124,6 +129,17 @@ figure { margin: 0; border: 1px solid var(--line); border-radius: 8px; padding: 
 figure.wide { grid-column: 1 / -1; }
 figure svg { display: block; max-width: 100%; height: auto; margin: 0 auto;
   overflow: visible; }
+.live-row { display: flex; flex-wrap: wrap; gap: 10px 22px; align-items: flex-start; }
+.live-row > svg { flex: 1 1 340px; max-width: 470px; margin: 0; }
+.live { flex: 1 1 330px; min-width: 0; }
+.live h4 { margin: 12px 0 4px; font-size: 0.95rem; }
+.live-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 10px;
+  margin: 4px 0 8px; }
+.live-controls input { flex: 1 1 180px; min-width: 0; }
+.live-cards { grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 10px;
+  margin: 8px 0; }
+.live-cards .card .value { font-size: 1.5rem; }
+[hidden] { display: none !important; }
 .pair { display: flex; flex-wrap: wrap; justify-content: center; gap: 8px; }
 .pair svg { flex: 1 1 340px; margin: 0; }
 @media (max-width: 600px) {
@@ -189,8 +205,9 @@ def html_report(
         prevalence and bias), with a note saying how many are left out; the heat map
         shows at most `min(max_labels, MAX_HEATMAP_LABELS)`.
     threshold : OperatingPoint, optional
-        An operating point of the ranking (`Ranking.best_threshold` or `at_threshold`),
-        marked on the ROC plot and described under it. Needs a `ranking`.
+        An operating point of the ranking (`Ranking.best_threshold` or `at_threshold`):
+        the first point of the live operating point beside the ROC plot (by default the
+        threshold with the best informedness), described under it. Needs a `ranking`.
     comparison : Comparison, optional
         Several models on the same cases (`informed.compare`): the leaderboard, the
         operating points, the paired differences with their forest plot, the models' ROC
@@ -238,10 +255,12 @@ def html_report(
     if comparison is not None:
         sections.append(("compare", "Models compared", comparison_section(comparison)))
         cited += COMPARISON_SOURCES
-    return _document(title, _meta(evaluation, ranking, comparison, source), sections, cited)
+    return page_document(title, _meta(evaluation, ranking, comparison, source), sections, cited)
 
 
-def _document(title: str, meta: str, sections: list[tuple[str, str, str]], cited: list[str]) -> str:
+def page_document(
+    title: str, meta: str, sections: list[tuple[str, str, str]], cited: list[str]
+) -> str:
     """The page: its head and style, the heading with `meta`, the navigation, the
     sections (id, heading, content), the references of the works `cited`."""
     nav = "".join(f'<a href="#{sid}">{escape(heading)}</a>' for sid, heading, _ in sections)
@@ -256,7 +275,7 @@ def _document(title: str, meta: str, sections: list[tuple[str, str, str]], cited
         f'<meta name="generator" content="informed"><title>{escaped(title)}</title>'
         f"<style>{_CSS}</style></head>\n<body><main>"
         f"<header><h1>{escaped(title)}</h1>{meta}"
-        f"<nav>{nav}</nav></header>\n{body}\n{_footer(cited)}"
+        f"<nav>{nav}</nav></header>\n{body}\n{_footer(cited, '<script>' in body)}"
         "</main></body></html>\n"
     )
 
@@ -294,12 +313,12 @@ def slices_report(
         f"{int(slices.rows.sum()):,} rows</p>"
     )
     section = slices_section(result, disparities, overall, order)
-    return _document(title, meta, [("slices", "Slices", section)], list(SLICES_SOURCES))
+    return page_document(title, meta, [("slices", "Slices", section)], list(SLICES_SOURCES))
 
 
 def write_slices_report(path: str | os.PathLike[str], *args: Any, **options: Any) -> Path:
     """Write `slices_report(*args, **options)` to `path` atomically; return it."""
-    return _write(path, slices_report(*args, **options))
+    return write_page(path, slices_report(*args, **options))
 
 
 def _check(
@@ -386,17 +405,17 @@ def write_html_report(
     `path`, never the temporary file. A device or FIFO is written through, never
     replaced; a symbolic link is followed (`informed.io.output_files`).
     """
-    return _write(path, html_report(evaluation, ranking, **options))
+    return write_page(path, html_report(evaluation, ranking, **options))
 
 
 def write_comparison_report(
     path: str | os.PathLike[str], comparison: Comparison, **options: Any
 ) -> Path:
     """Write `comparison_report(comparison, **options)` to `path` atomically; return it."""
-    return _write(path, comparison_report(comparison, **options))
+    return write_page(path, comparison_report(comparison, **options))
 
 
-def _write(path: str | os.PathLike[str], page: str) -> Path:
+def write_page(path: str | os.PathLike[str], page: str) -> Path:
     """`page` written to `path` atomically (see `write_html_report`)."""
     from informed.io.output_files import write_output
 
@@ -433,11 +452,16 @@ def _meta(
     return f'<p class="meta">{" · ".join(parts)}</p>'
 
 
-def _footer(cited: list[str]) -> str:
+def _footer(cited: list[str], scripted: bool) -> str:
     items = "".join(f"<li>{escaped(reference)}</li>" for reference in references_of(cited))
+    what = (
+        "its one script, inline, moves the operating point; nothing fetched"
+        if scripted
+        else "no script, nothing fetched"
+    )
     return (
-        "<footer><p>Made by <code>informed</code>: a self-contained page (no script, nothing "
-        "fetched). Rows of every contingency table are predicted labels, columns actual "
-        "classes, as in Powers (2003).</p>"
+        f"<footer><p>Made by <code>informed</code>: a self-contained page ({what}). Rows of "
+        "every contingency table are predicted labels, columns actual classes, as in "
+        "Powers (2003).</p>"
         f'<p>References:</p><ul id="references">{items}</ul></footer>'
     )

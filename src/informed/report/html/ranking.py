@@ -12,9 +12,11 @@ from typing import Any
 
 from informed.labels import keyed
 from informed.measures import MEASURES
-from informed.ranking import RANKING_MEASURES, OperatingPoint, Ranking
+from informed.ranking import RANKING_MEASURES, OperatingPoint, Ranking, undefined_reason
 from informed.ranking.document import AREAS, QUOTA_MEASURES, SUMMARIES, RankingSummary
 from informed.ranking.registry import LIFT_COLUMNS
+from informed.report.html.figures import lift_svg, quota_svg, roc_svg
+from informed.report.html.live import STAKE, live_points, live_roc_svg, panel
 from informed.report.html.markup import (
     count,
     escaped,
@@ -25,7 +27,6 @@ from informed.report.html.markup import (
     value_cell,
     value_range,
 )
-from informed.report.plots.ranking import lift_svg, quota_svg, roc_svg
 from informed.table.evaluation import Evaluation
 
 __all__ = ["ARBEL_ROKACH", "PROVOST_FAWCETT", "RANKING_SOURCES", "ranking_section"]
@@ -136,6 +137,50 @@ def _threshold_caption(threshold: OperatingPoint | None) -> str:
     )
 
 
+def _first_point(ranking: Ranking, threshold: OperatingPoint | None) -> tuple[OperatingPoint, str]:
+    """The operating point the live panel shows first, and how it was chosen: the
+    threshold given (or chosen by the command line), else the best informedness."""
+    if threshold is not None and not math.isnan(threshold.threshold):
+        how = (
+            f"the threshold with the best {threshold.measure.replace('_', ' ')}"
+            if threshold.chosen_by == "best"
+            else "the threshold given"
+        )
+        return threshold, how
+    return ranking.best_threshold(), "the threshold with the best informedness"
+
+
+def _roc_figure(
+    ranking: Ranking,
+    point: tuple[float, float] | None,
+    threshold: OperatingPoint | None,
+    caption: str,
+) -> str:
+    """The ROC figure: with the live operating point's panel beside the plot when the
+    curve is defined, else the plot (or why it cannot be drawn) alone."""
+    if undefined_reason(ranking, "roc_curve") is not None:
+        return figure_element(
+            "roc",
+            roc_svg(ranking, operating_point=point, threshold=threshold),
+            caption + _threshold_caption(threshold),
+        )
+    first, how = _first_point(ranking, threshold)
+    points = live_points(ranking, first, how)
+    plot, mapping = live_roc_svg(ranking, points, point)
+    positive, negative = ranking.at_threshold(points.asked).table.predicted
+    live = panel(points, mapping, positive, negative)
+    given = _threshold_caption(threshold).replace(" The circle is ", " At first it is ", 1)
+    caption += (
+        " The circle is the operating point of the panel with it: the threshold, its "
+        "2x2 table, informedness, markedness, the payoff per unit stake and the "
+        f"Bookmaker's money on ${STAKE:g} bets (Powers, the Bookmaker poster)."
+        + (given or f" At first it is {escaped(how)}.")
+        + " The slider, a click on the curve, or the page's address "
+        "(<code>#threshold=0.42</code>) moves it."
+    )
+    return figure_element("roc", f'<div class="live-row">{plot}{live}</div>', caption, wide=True)
+
+
 def ranking_section(
     ranking: Ranking,
     summary: RankingSummary,
@@ -164,9 +209,10 @@ def ranking_section(
     )
     informedness = MEASURES["informedness"]
     figures = [
-        figure_element(
-            "roc",
-            roc_svg(ranking, operating_point=point, threshold=threshold, name="plot-roc"),
+        _roc_figure(
+            ranking,
+            point,
+            threshold,
             "The ROC curve: each point is a threshold on the scores, at (fallout, recall); a "
             "tie group is one straight segment. <b>Good:</b> the curve bows towards the top-left "
             "corner (0, 1) and AUC nears 1. <b>Chance:</b> it follows the diagonal, AUC 0.5; the "
@@ -178,8 +224,7 @@ def ranking_section(
                 " The diamond is the evaluated predictions, at their (fallout, recall)."
                 if point is not None
                 else ""
-            )
-            + _threshold_caption(threshold),
+            ),
         ),
         figure_element(
             "lift",

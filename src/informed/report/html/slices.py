@@ -9,8 +9,8 @@ import math
 from informed.inference.disparities import Disparities
 from informed.inference.interval import Interval
 from informed.inference.slice_bootstrap import SliceBootstrap
+from informed.report.html.figures import slices_svg, slices_time_svg
 from informed.report.html.markup import count, escaped, number
-from informed.report.plots.slices import slices_forest_svg, slices_time_svg
 from informed.report.slices import SUMMARIES, shown_slices
 
 __all__ = ["SLICES_SOURCES", "slices_section"]
@@ -35,7 +35,7 @@ def slices_section(
     slices = evaluation.slices
     shown = shown_slices(result, order=order)
     parts = []
-    figure = slices_forest_svg(result, shown, overall)
+    figure = slices_svg(result, shown, overall)
     parts.append(
         f'<figure id="figure-slices" class="wide">{figure}<figcaption>Each slice\'s '
         "informedness with its bootstrap interval (each slice resampled from its own cells); "

@@ -12,16 +12,11 @@ from typing import Any
 from rich.text import Text
 
 from informed._common import printable
-from informed.inference.comparison import TEST_NAMES, Comparison, measure_title
-from informed.measures import MEASURES
 
 # the terminal report's own tables, rendering, user text and number format: both read alike
-from informed.report.text import WIDTH
-from informed.report.text import _grid as grid
-from informed.report.text import _render as render
-from informed.report.text import _titled as titled
-from informed.report.text import _user as user
-from informed.report.text import _value as value
+from informed._terminal import WIDTH, grid, render, titled, user, value
+from informed.comparison.result import TEST_NAMES, Comparison, measure_title
+from informed.measures import MEASURES
 
 __all__ = ["render_comparison"]
 

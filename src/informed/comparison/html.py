@@ -2,7 +2,7 @@
 differences with their forest plot, the models' ROC curves on one plane, the tests.
 
 Presentation only: every number is read from the `Comparison`
-(`informed.inference.compare`); headings of measures from the registry (or the ranking
+(`informed.compare`); headings of measures from the registry (or the ranking
 measures' titles); every model name, label and reason is HTML-escaped.
 """
 
@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import math
 
-from informed.inference.comparison import TEST_NAMES, Comparison, measure_title
-from informed.report.html.markup import (
-    escaped,
-    figure_element,
-    label_css,
-    number,
-    value_cell,
+from informed._markup import escaped, figure_element, label_css, number, value_cell
+from informed.comparison.plots import (
+    MODELS_ROC_FRAME,
+    differences_frame,
+    differences_title,
+    draw_differences,
+    draw_models_roc,
+    model_colour,
+    models_roc_reason,
 )
-from informed.report.plots.compare import forest_svg, model_colour, roc_models_svg
+from informed.comparison.result import TEST_NAMES, Comparison, measure_title
+from informed.plots.svg import drawn_svg, message_svg
 
-__all__ = ["COMPARISON_SOURCES", "comparison_section"]
+__all__ = ["COMPARISON_SOURCES", "comparison_section", "differences_svg", "models_roc_svg"]
 
 COMPARISON_SOURCES = (
     "Efron & Tibshirani (1993)",
@@ -149,6 +152,33 @@ def _tests(comparison: Comparison) -> str:
     )
 
 
+def models_roc_svg(comparison: Comparison, name: str = "plot-compare-roc") -> str:
+    """The models' ROC curves as <svg id=name>, or why none can be drawn."""
+    title = "ROC curves of the models"
+    reason = models_roc_reason(comparison)
+    if reason is not None:
+        return message_svg(name, title, reason)
+    return drawn_svg(
+        MODELS_ROC_FRAME,
+        name,
+        lambda axes: draw_models_roc(axes, comparison),
+        lambda drawn: f"{title}: {drawn} models",
+    )
+
+
+def differences_svg(comparison: Comparison, name: str = "plot-forest") -> str:
+    """The forest of paired differences as <svg id=name>, or why there is none."""
+    title = differences_title(comparison)
+    if not comparison.differences:
+        return message_svg(name, title, "a single model: nothing to compare")
+    return drawn_svg(
+        differences_frame(comparison),
+        name,
+        lambda axes: draw_differences(axes, comparison),
+        lambda drawn: f"{title}: {drawn} differences with intervals",
+    )
+
+
 def comparison_section(comparison: Comparison) -> str:
     """The comparison's section of the page (its content; the page adds the heading)."""
     reference = escaped(comparison.reference)
@@ -161,13 +191,13 @@ def comparison_section(comparison: Comparison) -> str:
     )
     roc = figure_element(
         "compare-roc",
-        roc_models_svg(comparison),
+        models_roc_svg(comparison),
         "Each model's ROC curve (from its scores) and its operating point (its predicted "
         "labels, or its scores cut at the threshold).",
     )
     forest = figure_element(
         "forest",
-        forest_svg(comparison),
+        differences_svg(comparison),
         f"Each model's difference from {reference}: the dot is the difference, the bar its "
         "paired bootstrap interval; a bar that misses 0 is a difference beyond resampling "
         "noise.",

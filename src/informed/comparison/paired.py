@@ -11,7 +11,6 @@
   swapped with probability 1/2. A joint cell of n cases whose two predictions differ
   swaps Binomial(n, 1/2) of them: O(R x cells), the same distribution as swapping rows.
 * `paired_mcnemar`: McNemar's test of accuracy from the joint cells.
-* `holm`: Holm's step-down adjustment of p-values for several comparisons.
 
 References
 ----------
@@ -31,8 +30,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import readonly
+from informed.comparison.joint import JointCells, JointOutcomes, joint_cells, reduce_cells
 from informed.errors import InputError
-from informed.inference.joint import JointCells, JointOutcomes, joint_cells, reduce_cells
 from informed.inference.mcnemar import mcnemar
 from informed.inference.ranking_bootstrap import RANKING_SUMMARIES
 from informed.inference.significance import Significance
@@ -42,7 +41,6 @@ from informed.table.evaluation import measure_values
 
 __all__ = [
     "JointScores",
-    "holm",
     "joint_scores",
     "paired_mcnemar",
     "paired_permutation",
@@ -259,25 +257,3 @@ def _difference(
     values, _ = measure_values(both, [measure], index, alpha, "propagate")
     result = np.asarray(values[measure], dtype=np.float64)
     return np.atleast_1d(result[0] - result[1])
-
-
-def holm(pvalues: Sequence[float]) -> list[float]:
-    """Holm's step-down adjusted p-values (nan stays nan and is not counted).
-
-    The i-th smallest of m p-values is multiplied by m - i + 1 (i from 1); each adjusted
-    value is at least the one before it, and at most 1. It controls the family-wise
-    error rate without assuming independence (Holm 1979).
-
-    >>> [round(p, 12) for p in holm([0.01, 0.04, 0.03])]
-    [0.03, 0.06, 0.06]
-    """
-    values = np.asarray(pvalues, dtype=np.float64)
-    out = np.full(values.shape, np.nan)
-    defined = np.flatnonzero(~np.isnan(values))
-    order = defined[np.argsort(values[defined], kind="stable")]
-    m = order.size
-    running = 0.0
-    for i, k in enumerate(order):
-        running = max(running, min(1.0, (m - i) * float(values[k])))
-        out[k] = running
-    return [float(v) for v in out]

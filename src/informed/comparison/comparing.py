@@ -5,7 +5,7 @@ compares every model with the best one, pairing the cases:
 
 * the difference of each measure, with a **paired bootstrap** interval: each replicate
   resamples the cases once for all models, as a multinomial draw over the joint table
-  of their outcomes (`informed.inference.joint`), O(B x cells) rather than O(B x n);
+  of their outcomes (`informed.comparison.joint`), O(B x cells) rather than O(B x n);
 * McNemar's exact test for accuracy, a paired permutation test for informedness and,
   for scores, DeLong's paired test for AUC, each adjusted for the number of models
   compared (Holm) when there are more than two.
@@ -28,14 +28,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice, readonly
-from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level
-from informed.inference.comparison import Comparison, ModelResult
-from informed.inference.delong import delong_test
-from informed.inference.interval import Interval, nan_interval
-from informed.inference.joint import JointCells, JointOutcomes, draw_cells, joint_outcomes
-from informed.inference.paired import (
-    holm,
+from informed.comparison.joint import JointCells, JointOutcomes, draw_cells, joint_outcomes
+from informed.comparison.paired import (
     joint_scores,
     paired_mcnemar,
     paired_permutation,
@@ -43,9 +37,14 @@ from informed.inference.paired import (
     positive_index,
     ranking_replicates,
 )
+from informed.comparison.result import Comparison, ModelResult
+from informed.errors import InputError, InputTypeError
+from informed.inference.checks import check_count, check_level
+from informed.inference.delong import delong_test
+from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import RANKING_SUMMARIES
 from informed.inference.replicates import replicate_interval
-from informed.inference.significance import Significance
+from informed.inference.significance import Significance, holm
 from informed.inference.threshold import cut_scores
 from informed.labels import Label, as_label, as_vector, code_labels, keyed
 from informed.measures import MEASURES

@@ -1,4 +1,4 @@
-"""The result of `informed.inference.compare`: models side by side, their paired
+"""The result of `informed.compare`: models side by side, their paired
 differences from the best one with intervals, and the paired tests.
 
 Its JSON form (`Comparison.to_dict`) is {"models": {...}, "differences": {...},

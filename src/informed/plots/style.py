@@ -1,28 +1,25 @@
-"""What every plot of the report shares: one style, fixed-size figures, inline SVG.
+"""What every plot shares: one style, its colours, fixed-size figures, text that fits.
 
-A `matplotlib.figure.Figure` renders itself under a local `rc_context` (no pyplot, no
-backend state), so importing the plots changes nothing for the caller. `svg` turns a
-figure into one ``<svg>`` element ready to be placed in an HTML document: no XML prolog,
-no metadata, no namespace URLs, every ``id`` prefixed with the figure's name so that
-several plots can share one page, and the same bytes for the same input (a fixed hash
-salt, no date). Text stays text (``svg.fonttype = "none"``), so it is searchable and
-tested, and user labels are never read as mathtext.
+The plots are drawn with matplotlib's object-oriented API. `style` is a local
+`rc_context` (no global state changed): the figures `informed` makes are created and
+drawn under it, for a notebook (`informed.plots.axes`) and for the HTML report alike.
+Text stays text in SVG (``svg.fonttype = "none"``) and user labels are never read as
+mathtext (``text.parse_math = False``): a label "$5" is drawn as written.
 
 Nothing is cut and nothing covers the data: legends go under the axes (`legend_below`),
-and `svg` first grows the figure's margins until every text lies inside it (`fit`),
-measured by matplotlib's Agg renderer (`measurable`).
+and `fit` grows a figure's margins until every text lies inside it, measured by
+matplotlib's renderer (`measurable`).
 """
 
 from __future__ import annotations
 
-import io
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
 
 from matplotlib import rc_context
 from matplotlib.axes import Axes
+from matplotlib.backend_bases import FigureCanvasBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.legend import Legend
@@ -37,17 +34,18 @@ __all__ = [
     "GREY",
     "MARGIN",
     "ORANGE",
+    "PINK",
     "RED",
     "SKY",
+    "YELLOW",
     "fit",
     "legend_below",
     "measurable",
-    "message_svg",
     "named",
+    "root_figure",
     "short_label",
     "sized_figure",
     "style",
-    "svg",
 ]
 
 # Okabe & Ito's palette: distinguishable with the common colour-vision deficiencies.
@@ -57,6 +55,8 @@ GREEN = "#009E73"
 RED = "#D55E00"
 SKY = "#56B4E9"
 GREY = "#7f7f7f"
+PINK = "#CC79A7"
+YELLOW = "#F0E442"
 
 _STYLE: dict[str, Any] = {
     "svg.fonttype": "none",
@@ -79,8 +79,6 @@ _STYLE: dict[str, Any] = {
 MARGIN = 0.06
 """Inches kept clear between the outermost text of a plot and the edge of its figure."""
 
-_TAG = re.compile(r"<[^>]*>")
-
 
 @contextmanager
 def style(name: str) -> Iterator[None]:
@@ -98,10 +96,24 @@ def short_label(label: object, width: int = 18) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def root_figure(axes: Axes) -> Figure:
+    """The figure that holds `axes` (the top one, when it sits in a subfigure)."""
+    figure = axes.get_figure(root=True)
+    if not isinstance(figure, Figure):  # pragma: no cover - an Axes always has a figure
+        msg = "the axes belong to no figure"
+        raise TypeError(msg)
+    return figure
+
+
 def measurable(figure: Figure) -> Figure:
-    """`figure`, on an Agg canvas: its texts are measured (`get_window_extent()`,
-    `get_tightbbox()`) with the fonts they are drawn with, by one cached renderer."""
-    if not isinstance(figure.canvas, FigureCanvasAgg):
+    """`figure`, ready to measure its texts (`get_window_extent()`, `get_tightbbox()`)
+    with the fonts they are drawn with.
+
+    A figure made without a backend (a bare `Figure`, as the report's) gets an Agg
+    canvas, whose renderer is cached; a figure with a canvas of its own (pyplot's, a
+    notebook's) keeps it: matplotlib measures with that canvas's renderer.
+    """
+    if type(figure.canvas) is FigureCanvasBase:
         FigureCanvasAgg(figure)
     return figure
 
@@ -142,62 +154,30 @@ def fit(figure: Figure) -> None:
 def legend_below(axes: Axes, columns: int = 2) -> Legend:
     """The legend of `axes` under its x-axis title, never over the data it explains.
 
-    `fit` (called by `svg`) then grows the figure to hold it.
+    `fit` then grows the figure to hold it. In a figure that holds other axes too (a
+    user's grid of plots), the legend takes fewer columns until it is no wider than its
+    axes, so that it cannot run into the legend of the plot beside it.
     """
-    figure = axes.get_figure()
-    assert isinstance(figure, Figure)
-    measurable(figure)
+    figure = measurable(root_figure(axes))
     axes.apply_aspect()
     inside = axes.get_window_extent()
     outside = axes.get_tightbbox()
     depth = 0.0 if outside is None else max(0.0, inside.y0 - outside.y0)
     below = depth * 72.0 / figure.dpi + 6.0  # points
-    return axes.legend(
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0.0),
-        bbox_transform=offset_copy(axes.transAxes, figure, y=-below, units="points"),
-        ncols=columns,
-        borderaxespad=0.0,
-        columnspacing=1.4,
-        handlelength=1.8,
-    )
-
-
-def svg(figure: Figure, name: str, description: str) -> str:
-    """Render `figure` as an inline <svg id=name> element (see the module docstring)."""
-    fit(figure)
-    buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    text = buffer.getvalue()
-    text = text[text.index("<svg") :]
-    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, flags=re.DOTALL)
-
-    def tag(match: re.Match[str]) -> str:
-        # rewrite inside tags only: text nodes (user labels) are left as they are
-        out = re.sub(r'\s+xmlns(?::\w+)?="[^"]*"', "", match[0])
-        out = re.sub(r'\bid="([^"]+)"', rf'id="{name}-\1"', out)
-        return re.sub(r'(href="#|url\(#)([^")]+)', rf"\g<1>{name}-\2", out)
-
-    text = _TAG.sub(tag, text)
-    size = re.match(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', text)
-    if size is None:  # pragma: no cover - matplotlib's SVG header changed
-        msg = "unexpected SVG header from matplotlib"
-        raise RuntimeError(msg)
-    width = size[1]
-    text = text.replace(
-        size[0],
-        f'<svg id="{name}" width="100%" style="max-width:{width}pt" role="img" '
-        f'aria-label="{_attribute(description)}"',
-        1,
-    )
-    # matplotlib's one style rule would otherwise apply to the whole page
-    return text.replace('<style type="text/css">*{', f'<style type="text/css">#{name} *{{', 1)
-
-
-def _attribute(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
-    )
+    crowded = len(figure.axes) > 1
+    while True:
+        legend = axes.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            bbox_transform=offset_copy(axes.transAxes, figure, y=-below, units="points"),
+            ncols=columns,
+            borderaxespad=0.0,
+            columnspacing=1.4,
+            handlelength=1.8,
+        )
+        if not crowded or columns == 1 or legend.get_window_extent().width <= inside.width:
+            return legend
+        columns -= 1
 
 
 def sized_figure(
@@ -210,17 +190,6 @@ def sized_figure(
         left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height
     )
     return figure
-
-
-def message_svg(name: str, title: str, message: str) -> str:
-    """A small figure that says why a plot could not be drawn."""
-    with style(name):
-        figure = sized_figure(5.0, 1.6, left=0.1, right=0.1, bottom=0.1, top=0.4)
-        axes = figure.subplots()
-        axes.set_axis_off()
-        axes.set_title(title)
-        axes.text(0.5, 0.45, f"undefined: {message}", ha="center", va="center", color=RED)
-        return svg(figure, name, f"{title}: undefined, {message}")
 
 
 def named(measure: Measure, alias: str, symbol: str = "") -> str:

@@ -1,0 +1,56 @@
+"""Comparing models on the same cases: is model b really better than model a?
+
+One home for the whole comparison, in the order of the layers inside it: `joint` holds
+the joint table of the models' outcomes and its resampling, `paired` the paired
+bootstrap replicates and the paired permutation and McNemar tests, `comparing` the
+comparison itself (`informed.compare`), `result` its result (`Comparison`, with its JSON
+form and notebook view), `plots` its two plots (the models' ROC curves on one plane and
+the forest of paired differences), `text` its terminal report and `html` its section of
+the HTML report.
+
+The names load on first use (PEP 562): `informed.compare` does not load matplotlib.
+The earlier paths keep working: `informed.compare`, `informed.Comparison`, and
+`informed.inference.compare`, `.Comparison`, `.ModelResult`, `.JointOutcomes`,
+`.joint_outcomes`, `.paired_permutation`, `.RANKING_COMPARED`, `.TABLE_COMPARED`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from informed._lazy import lazy_names
+
+if TYPE_CHECKING:
+    from informed.comparison.comparing import RANKING_COMPARED, TABLE_COMPARED, compare
+    from informed.comparison.joint import JointOutcomes, joint_outcomes
+    from informed.comparison.paired import paired_permutation
+    from informed.comparison.plots import plot_differences, plot_models_roc
+    from informed.comparison.result import Comparison, ModelResult
+
+_SOURCES = {
+    "RANKING_COMPARED": "informed.comparison.comparing",
+    "TABLE_COMPARED": "informed.comparison.comparing",
+    "compare": "informed.comparison.comparing",
+    "JointOutcomes": "informed.comparison.joint",
+    "joint_outcomes": "informed.comparison.joint",
+    "paired_permutation": "informed.comparison.paired",
+    "plot_differences": "informed.comparison.plots",
+    "plot_models_roc": "informed.comparison.plots",
+    "Comparison": "informed.comparison.result",
+    "ModelResult": "informed.comparison.result",
+}
+
+__all__ = [
+    "RANKING_COMPARED",
+    "TABLE_COMPARED",
+    "Comparison",
+    "JointOutcomes",
+    "ModelResult",
+    "compare",
+    "joint_outcomes",
+    "paired_permutation",
+    "plot_differences",
+    "plot_models_roc",
+]
+
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)
