@@ -23,10 +23,12 @@ BLOCK = 1 << 16
 """Groups per block: a few float64 buffers of this length fit in a core's L2 cache."""
 
 
-def blocks(stop: int, size: int = BLOCK) -> Iterator[tuple[int, int]]:
-    """(low, high) covering 0..stop-1 in blocks of `size`."""
-    for low in range(0, stop, size):
-        yield low, min(low + size, stop)
+def blocks(stop: int, size: int | None = None) -> Iterator[tuple[int, int]]:
+    """(low, high) covering 0..stop-1 in blocks of `size` (`BLOCK` by default; buffers
+    of `BLOCK` values hold any block)."""
+    step = BLOCK if size is None else size
+    for low in range(0, stop, step):
+        yield low, min(low + step, stop)
 
 
 def integer_total(stop: int, part: Callable[[int, int], float]) -> int:
