@@ -22,16 +22,18 @@ Williams, K. (2002-2008). Statistics::Contingency 0.09, Perl module.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from informed.errors import InputTypeError
-from informed.table.table import Table
 from informed.tally import counting, json_form, measures
 from informed.tally.conventions import Conventions
 from informed.tally.display import TallyView
 from informed.tally.perl_methods import PerlMethods
 from informed.tally.state import Unknown
 from informed.tally.stats_table import category_stats
+
+if TYPE_CHECKING:  # loaded by the two methods that make one: `informed tally` skips it
+    from informed.table.table import Table
 
 __all__ = ["Tally"]
 
@@ -461,11 +463,15 @@ class Tally(PerlMethods, TallyView):
         >>> t.table("x").one_vs_rest("+")
         OneVsRest(label='+', tp=0.0, fp=1.0, fn=0.0, tn=0.0)
         """
+        from informed.table.table import Table
+
         (a, b), (c, d) = self._counts[self._code(category)].tolist()
         return Table.binary(tp=a, fp=b, fn=c, tn=d)
 
     def pooled_table(self) -> Table:
         """The pooled (micro) table as a 2x2 `Table` (rows predicted, columns actual)."""
+        from informed.table.table import Table
+
         (a, b), (c, d) = self._pooled.tolist()
         return Table.binary(tp=a, fp=b, fn=c, tn=d)
 
