@@ -44,9 +44,8 @@ def read_file(path: Path, reader: Reader, *, fast: bool = True) -> None:
     parse = _parser() if fast else None
     number = 0  # lines read so far
     with path.open("rb") as handle:
-        region = handle.read(REGION)
-        if region.startswith(_BOM):  # at the start of the file only, as "utf-8-sig" reads
-            region = region[len(_BOM) :]
+        head = handle.read(len(_BOM))  # skipped at the start of the file, as "utf-8-sig" is
+        region = (b"" if head == _BOM else head) + handle.read(REGION)
         while region:
             region += handle.readline()
             number = _region(region, number, reader, parse)
