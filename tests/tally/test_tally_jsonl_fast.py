@@ -221,3 +221,35 @@ def test_invalid_utf8_is_a_one_line_error(
     assert main(["tally", str(path)]) == 2
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0 and "line 3: not valid UTF-8" in error
+
+
+@pytest.mark.parametrize("region", [1, 1 << 23])
+@pytest.mark.parametrize("declared", [True, False])
+@pytest.mark.parametrize("unknown", ["error", "ignore"])
+@pytest.mark.parametrize(
+    "bad",
+    [line.encode("utf-8", "surrogatepass") for line in BAD_LINES]
+    + [
+        b'{"assigned": ["a"],\r"correct": []}',  # a lone CR breaks the line in text mode
+        b'{"assigned": ["a\xff"], "correct": []}',
+        b'{"assigned": ["zz"], "correct": ["a", "a"]}',
+        b"",
+        b"   ",
+    ],
+)
+def test_each_odd_line_anywhere_in_a_fast_region(
+    tmp_path: Path, bad: bytes, unknown: str, declared: bool, region: int
+) -> None:
+    """One odd line among well-formed documents: the same Tally or the same message."""
+    head = (
+        b'{"categories": ["a", "b"]}\n' if declared else b'{"assigned": ["a"], "correct": ["b"]}\n'
+    )
+    clean = b'{"assigned": ["a", "b"], "correct": ["b"], "name": "d"}\n'
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(head + clean * 3 + bad + b"\n" + clean * 2)
+    options: dict[str, Any] = {"categories": None, "unknown": unknown, "conventions": "default"}
+    with small_regions(region):
+        fast = outcome(lambda: read_jsonl(path, unknown=unknown))  # type: ignore[arg-type]
+    assert fast == outcome(lambda: by_regions(path, options, fast=False))
+    if b"\xff" not in bad:
+        assert fast == outcome(lambda: exact_text_reading(path, options))
