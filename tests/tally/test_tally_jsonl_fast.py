@@ -156,7 +156,7 @@ def by_regions(path: Path, options: dict[str, Any], fast: bool) -> Tally:
     return reader.tally()
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=document_files(), region=st.sampled_from([1, 40, 120, 1 << 23]))
 def test_fast_route_equals_the_exact_reader(
     tmp_path_factory: pytest.TempPathFactory, data: tuple[bytes, dict[str, Any]], region: int

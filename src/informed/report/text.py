@@ -18,14 +18,11 @@ command line passes the terminal's width). An interval is never wrapped over two
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich import box
-from rich.console import Console, Group
-from rich.measure import Measurement
+from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -36,6 +33,7 @@ from informed.inference.table_bootstrap import Bootstrap
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, SUMMARIES, RankingSummary, value_range
 from informed.ranking.registry import LIFT_COLUMNS, RANKING_MEASURES
+from informed.report import text_grid
 from informed.report.contents import (
     HEADLINE,
     PER_LABEL,
@@ -46,9 +44,10 @@ from informed.report.contents import (
 from informed.report.document import bootstrap_document
 from informed.report.references import references_of
 from informed.report.rows import STREAMED_LABELS, per_label_lines
+from informed.report.tally_text import render_tally
+from informed.report.text_grid import MIN_WIDTH, WIDTH
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
-from informed.tally.document import TallySummary
 
 __all__ = [
     "MIN_WIDTH",
@@ -59,65 +58,17 @@ __all__ = [
     "render_tally",
 ]
 
-WIDTH = 100
-"""Columns of the report when it does not go to a terminal."""
-MIN_WIDTH = 64
-"""The narrowest report drawn: below, the terminal wraps the lines."""
 SHOWN_LABELS = 8
 """Labels shown in the contingency and payoff tables before the rest are pooled."""
 
-
-def _console(color: bool, width: int) -> Console:
-    return Console(
-        file=io.StringIO(),
-        width=max(int(width), MIN_WIDTH),
-        force_terminal=color,
-        color_system="standard" if color else None,
-        highlight=False,
-        soft_wrap=False,
-        emoji=False,
-        markup=False,
-    )
-
-
-def _grid(*, header: bool = True, expand: bool = False) -> RichTable:
-    """A borderless table; with `expand`, as wide as the report (a column with ratio=1
-    takes the room left)."""
-    return RichTable(
-        box=box.SIMPLE_HEAD if header else None,
-        pad_edge=False,
-        show_header=header,
-        expand=expand,
-    )
+# the drawing pieces, under the names the report modules use (`informed.report.text_grid`)
+_console, _grid, _render = text_grid.console, text_grid.grid, text_grid.render
+_user, _value, _fits, _split = text_grid.user, text_grid.value, text_grid.fits, text_grid.split
 
 
 def _titled(title: str, grid: RichTable) -> Group:
     """A table under its title, which wraps at the report's width (the table need not)."""
     return Group(Text(title, style="bold"), grid)
-
-
-def _render(parts: Sequence[Any], color: bool, width: int) -> str:
-    console = _console(color, width)
-    for part in parts:
-        console.print(part)
-    text = console.file.getvalue()  # type: ignore[attr-defined]
-    return str(text).rstrip("\n")
-
-
-def _user(text: object, limit: int | None = None) -> Text:
-    """Text given by the user, control characters escaped, never markup; cut to `limit`."""
-    shown = printable(text)
-    if limit is not None and len(shown) > limit:
-        shown = shown[: limit - 1] + "…"
-    return Text(shown)
-
-
-def _value(value: float | None, digits: int = 4) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "undefined"
-    if isinstance(value, float) and math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return f"{value:.{digits}f}"
 
 
 def _count(value: float) -> str:
@@ -146,14 +97,6 @@ def _shown_labels(evaluation: Evaluation, limit: int | None) -> tuple[list[int],
     return keep, count - len(keep)
 
 
-def _fits(grid: RichTable, width: int) -> bool:
-    """Whether `grid` fits in `width` columns at its natural width, so that no cell has to
-    be cut or wrapped."""
-    console = _console(False, 100_000)
-    natural = Measurement.get(console, console.options, grid).maximum
-    return natural <= max(int(width), MIN_WIDTH)
-
-
 def _label_limit(
     build: Callable[[int], Sequence[tuple[str, RichTable]]], all_labels: bool, width: int
 ) -> int | None:
@@ -165,18 +108,6 @@ def _label_limit(
         if all(_fits(grid, width) for _, grid in build(limit)):
             return limit
     return 2
-
-
-def _split(
-    build: Callable[[Sequence[str]], RichTable], names: Sequence[str], width: int
-) -> list[RichTable]:
-    """`build(names)` as one table if it fits in `width` columns, else its columns shared
-    out over two or more tables (each repeats the first, key column)."""
-    grid = build(names)
-    if len(names) < 2 or _fits(grid, width):
-        return [grid]
-    half = (len(names) + 1) // 2
-    return _split(build, names[:half], width) + _split(build, names[half:], width)
 
 
 def _contingency(evaluation: Evaluation, limit: int | None) -> tuple[str, RichTable]:
@@ -444,37 +375,4 @@ def render_ranking(
         )
         parts += ["", Group(Text(title, style="bold"), *_split(lift_grid, keys, width))]
     parts += ["", _references([RANKING_MEASURES[n].source for n in RANKING_MEASURES])]
-    return _render(parts, color, width)
-
-
-def render_tally(summary: TallySummary, *, color: bool = False, width: int = WIDTH) -> str:
-    """A multi-label tally: the one-glance statistics table of Williams's Perl module
-    Statistics::Contingency 0.09, then per category."""
-    head = Text(f"Documents: {summary.documents}", style="bold")
-    parts: list[Any] = [head]
-    if summary.ignored:  # unknown categories skipped, as Statistics::Contingency skips them
-        count = len(summary.ignored)
-        named = ", ".join(f"{printable(repr(c))} ({n})" for c, n in summary.ignored.items())
-        parts.append(
-            Text(
-                f"Ignored {count} undeclared categor{'y' if count == 1 else 'ies'} "
-                f"(documents naming each): {named}",
-                style="yellow",
-            )
-        )
-    table = "\n".join(printable(line) for line in summary.stats_table.rstrip().split("\n"))
-    parts.append(Text(table))
-    names = ("precision", "recall", "f_measure", "informedness", "markedness")
-
-    def category_grid(shown: Sequence[str]) -> RichTable:
-        grid = _grid()
-        grid.add_column("category", max_width=20, overflow="ellipsis", no_wrap=True)
-        for name in shown:
-            grid.add_column(MEASURES[name].title, justify="right")
-        for category, values in summary.per_category.items():
-            grid.add_row(_user(category), *(_value(values[n]) for n in shown))
-        return grid
-
-    grids = _split(category_grid, names, width)
-    parts.append(Group(Text("Per category", style="bold"), *grids))
     return _render(parts, color, width)

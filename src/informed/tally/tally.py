@@ -2,17 +2,13 @@
 
 A document may be assigned several categories and may truly belong to several; a Tally
 keeps one 2x2 table per declared category and the pooled (micro) table
-(`informed.tally.state`). Micro statistics are measures of the pooled table; macro
-statistics are the mean over the declared categories of the per-category values
-(`informed.tally.measures`). Every measure of the registry is available, not only the
-Perl module's five, which it also offers under their Perl names
-(`informed.tally.perl_methods`).
-
-Undefined values are nan under the default conventions; ``conventions=
-"statistics-contingency"`` reproduces the Perl module's fixed values (see
-`informed.tally.conventions` and docs/tally.md). Tallies hold counts only, so they merge
-exactly with ``+`` (`informed.tally.counting`) and survive a JSON round trip without loss
-(`informed.tally.json_form`).
+(`informed.tally.state`). Micro statistics measure the pooled table; macro statistics
+are the mean of the per-category values (`informed.tally.measures`). Every registry
+measure is available, the Perl module's five also by their Perl names
+(`informed.tally.perl_methods`). Undefined values are nan under the default conventions,
+the Perl module's fixed values under ``conventions="statistics-contingency"``
+(`informed.tally.conventions`). Counts merge exactly with ``+`` (`informed.tally.counting`)
+and round-trip through JSON (`informed.tally.json_form`). Tables load on demand.
 
 References
 ----------
@@ -32,7 +28,7 @@ from informed.tally.perl_methods import PerlMethods
 from informed.tally.state import Unknown
 from informed.tally.stats_table import category_stats
 
-if TYPE_CHECKING:  # loaded by the two methods that make one: `informed tally` skips it
+if TYPE_CHECKING:
     from informed.table.table import Table
 
 __all__ = ["Tally"]
