@@ -56,9 +56,12 @@ BAD_LINES = [
 
 
 @contextmanager
-def small_regions(size: int) -> Iterator[None]:
+def small_regions(size: int, *, bitmap: bool = True) -> Iterator[None]:
+    """Regions of `size` bytes; without `bitmap`, duplicates are dropped by sorting."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(informed.io.jsonl_arrow, "REGION", size)
+        if not bitmap:
+            patch.setattr(informed.io.jsonl_arrow, "_BITMAP", 0)
         yield
 
 
@@ -157,15 +160,18 @@ def by_regions(path: Path, options: dict[str, Any], fast: bool) -> Tally:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=document_files(), region=st.sampled_from([1, 40, 120, 1 << 23]))
+@given(data=document_files(), region=st.sampled_from([1, 40, 120, 1 << 23]), bitmap=st.booleans())
 def test_fast_route_equals_the_exact_reader(
-    tmp_path_factory: pytest.TempPathFactory, data: tuple[bytes, dict[str, Any]], region: int
+    tmp_path_factory: pytest.TempPathFactory,
+    data: tuple[bytes, dict[str, Any]],
+    region: int,
+    bitmap: bool,
 ) -> None:
     """Same Tally, or the same error with the same message, whatever the regions."""
     body, options = data
     path = tmp_path_factory.mktemp("jsonl") / "documents.jsonl"
     path.write_bytes(body)
-    with small_regions(region):
+    with small_regions(region, bitmap=bitmap):
         fast = outcome(lambda: read_jsonl(path, **options))
         slow = outcome(lambda: by_regions(path, options, fast=False))
     assert fast == slow

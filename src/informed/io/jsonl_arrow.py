@@ -152,6 +152,12 @@ def _int32s(array: Any, count: int) -> NDArray[np.int32]:
     return np.frombuffer(array.buffers()[1], dtype=np.int32, count=count, offset=4 * array.offset)
 
 
+def _distinct(keys: Ints) -> Ints:
+    """The distinct values of `keys`, sorted."""
+    ordered = np.sort(keys)
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
 def _sums(table: Any) -> tuple[list[str], Ints, Ints, Ints] | None:
     """The category names of a table's documents, and per name the documents that name
     it on both sides, as assigned and as correct (a name repeated in a list counts once);
@@ -193,9 +199,10 @@ def _sums(table: Any) -> tuple[list[str], Ints, Ints, Ints] | None:
         both = column_sums(assigned_marks & correct_marks)
         assigned = column_sums(assigned_marks)
         correct = column_sums(correct_marks)
-    else:
-        distinct = [np.unique(side_keys) for side_keys in keys]
-        common = np.intersect1d(distinct[0], distinct[1], assume_unique=True)
+    else:  # by sorting (np.unique hashes, and is slow on such keys)
+        distinct = [_distinct(side_keys) for side_keys in keys]
+        pooled = np.sort(np.concatenate(distinct))
+        common = pooled[1:][pooled[1:] == pooled[:-1]]  # in both: twice in the pool
         both, assigned, correct = (np.bincount(k % m, minlength=m) for k in (common, *distinct))
 
     def ints(values: Any) -> Ints:
