@@ -155,6 +155,8 @@ def _int32s(array: Any, count: int) -> NDArray[np.int32]:
 def _distinct(keys: Ints) -> Ints:
     """The distinct values of `keys`, sorted."""
     ordered = np.sort(keys)
+    if ordered.size == 0:
+        return ordered
     return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
