@@ -146,6 +146,17 @@ def _bulk(region: bytes, reader: Reader, parse: Any) -> int | None:
     return lines
 
 
+def _dictionary_encode(values: Any) -> Any:
+    """pyarrow's dictionary_encode, called through the compiled module: the method (and
+    pyarrow.compute) would first build Python wrappers of every compute function, most
+    of the start-up of a small file."""
+    try:
+        from pyarrow._compute import call_function
+    except ImportError:  # pragma: no cover - a pyarrow without that module
+        return values.dictionary_encode()
+    return call_function("dictionary_encode", [values])
+
+
 def _int32s(array: Any, count: int) -> NDArray[np.int32]:
     """The `count` int32 values of an Arrow array's data buffer (list offsets, or the
     indices of a dictionary array), from its own offset on."""
@@ -179,7 +190,7 @@ def _sums(table: Any) -> tuple[list[str], Ints, Ints, Ints] | None:
             values = chunk.values.slice(first, last - first)
             if values.null_count:
                 return None
-            encoded = values.dictionary_encode()
+            encoded = _dictionary_encode(values)
             local = np.array(
                 [index.setdefault(name, len(index)) for name in encoded.dictionary.to_pylist()],
                 dtype=np.int64,
