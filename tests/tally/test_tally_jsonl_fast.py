@@ -30,7 +30,7 @@ from informed.io.jsonl_arrow import read_file
 from informed.io.jsonl_reader import Reader, read_lines
 from informed.tally import Tally
 
-pytest.importorskip("pyarrow")
+pytest.importorskip("pyarrow", reason="the fast route parses with pyarrow (informed[parquet])")
 
 NAMES = ["a", "b", "é", "日本", "x y", 'q"t', "back\\slash", "emoji 😀", "tab\tin"]
 BAD_LINES = [
