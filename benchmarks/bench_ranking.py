@@ -2,10 +2,14 @@
 
 Usage: .venv/bin/python benchmarks/bench_ranking.py [--n 10**7] [--repeat 3] [--ties]
 
-The goals (issue 4): the summary plus every curve and summary within 2x `np.sort(scores)`,
-and at least 10x faster than scikit-learn's `roc_auc_score`. Each timing is the best of
-`--repeat` runs. "pipeline" builds a fresh Ranking and computes everything listed, so it
-includes the one-off cumulative counts that later calls share.
+The goals: every curve and summary of a built Ranking together within 2x
+`np.sort(scores)` (issue 19, item 11: the sum of the single timings below, each on a
+Ranking whose cumulative counts are built), and at least 10x faster than scikit-learn's
+`roc_auc_score` (issue 4). Each timing is the best of `--repeat` runs. "pipeline" builds
+a fresh Ranking and computes everything listed, so it includes the one-off cumulative
+counts that later calls share; "every measure, fresh groups" is the pipeline without
+the sort of the rows. `--cpu` times CPU seconds of this process instead of wall-clock
+seconds (steadier on a shared machine).
 """
 
 from __future__ import annotations
@@ -45,12 +49,15 @@ def parse_size(text: str) -> int:
     return int(float(text))
 
 
+CLOCK = time.perf_counter
+
+
 def best(function: Callable[[], Any], repeat: int) -> float:
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = CLOCK()
         function()
-        times.append(time.perf_counter() - start)
+        times.append(CLOCK() - start)
     return min(times)
 
 
@@ -78,7 +85,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing, best kept")
     parser.add_argument("--ties", action="store_true", help="round scores to 3 decimals")
     parser.add_argument("--skip-sklearn", action="store_true", help="do not time roc_auc_score")
+    parser.add_argument("--cpu", action="store_true", help="time CPU seconds, not wall clock")
     args = parser.parse_args()
+    global CLOCK
+    if args.cpu:
+        CLOCK = time.process_time
 
     rng = np.random.default_rng(0)
     n = args.n
@@ -114,6 +125,10 @@ def main() -> None:
         args.repeat,
     )
     ranking = Ranking.from_scores(actual=actual, scores=scores, positive=True)
+    timings["every measure, fresh groups"] = best(  # a new Ranking of the same arrays
+        lambda: every_measure(ranking.with_classes(True, False), quotas, thresholds),
+        args.repeat,
+    )
     auc(ranking)  # builds the shared cumulative counts once
     singles: dict[str, Callable[[], Any]] = {
         "auc": lambda: auc(ranking),
@@ -134,6 +149,9 @@ def main() -> None:
     }
     for name, function in singles.items():
         timings[f"  {name}"] = best(function, args.repeat)
+    timings["every summary together (sum of the above)"] = sum(
+        timings[f"  {name}"] for name in singles
+    )
 
     sort_time = timings["np.sort(scores)"]
     sklearn_time = timings.get("sklearn roc_auc_score")
@@ -143,7 +161,9 @@ def main() -> None:
         speedup = f"{sklearn_time / seconds:9.1f}" if sklearn_time else f"{'-':>9}"
         print(f"{name:{width}}  {seconds:9.4f}  {seconds / sort_time:9.2f}  {speedup}")
     pipeline = timings["pipeline: from_scores + every measure"]
-    print(f"\ngoal 1: pipeline <= 2 x np.sort: {pipeline / sort_time:.2f} x")
+    together = timings["every summary together (sum of the above)"]
+    print(f"\ngoal 1: every summary together <= 2 x np.sort: {together / sort_time:.2f} x")
+    print(f"        (pipeline, the sort of the rows included: {pipeline / sort_time:.2f} x)")
     if sklearn_time:
         print(
             f"goal 2: >= 10 x faster than roc_auc_score: from_scores + auc is "

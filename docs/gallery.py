@@ -2,11 +2,11 @@
 
 `DATA` builds the summaries once; each `Plot` is one call on them whose value is the plot:
 a matplotlib Axes (each of `informed.plots`' functions and the comparison's two plots,
-the very functions the HTML report draws with), rendered here to SVG. The documentation build (`make docs`) runs `DATA`,
-then every call in order, in one namespace, from the root of the repository, and writes
-docs/gallery.md's figures; tests/test_docs_site.py checks that every plot function of
-`informed.plots` and `informed.comparison` has its entry. To add a plot, add a `Plot` (and any data it needs
-to `DATA`).
+the very functions the HTML report draws with), rendered here to SVG. The documentation
+build (`make docs`) runs `DATA`, then every call in order, in one namespace, from the root
+of the repository, and writes docs/gallery.md's figures; tests/test_docs_site.py checks
+that every plot function of `informed.plots` and `informed.comparison` has its entry. To
+add a plot, add a `Plot` (and any data it needs to `DATA`).
 """
 
 from __future__ import annotations

@@ -10,17 +10,29 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich import box
 from rich.console import Console, Group
+from rich.measure import Measurement
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from informed._common import printable
 
-__all__ = ["MIN_WIDTH", "WIDTH", "console", "grid", "render", "titled", "user", "value"]
+__all__ = [
+    "MIN_WIDTH",
+    "WIDTH",
+    "console",
+    "fits",
+    "grid",
+    "render",
+    "split",
+    "titled",
+    "user",
+    "value",
+]
 
 WIDTH = 100
 """Columns of the report when it does not go to a terminal."""
@@ -83,3 +95,23 @@ def value(number: float | None, digits: int = 4) -> str:
     if isinstance(number, float) and math.isinf(number):
         return "inf" if number > 0 else "-inf"
     return f"{number:.{digits}f}"
+
+
+def fits(table: RichTable, width: int) -> bool:
+    """Whether `table` fits in `width` columns at its natural width, so that no cell has to
+    be cut or wrapped."""
+    wide = console(False, 100_000)
+    natural = Measurement.get(wide, wide.options, table).maximum
+    return natural <= max(int(width), MIN_WIDTH)
+
+
+def split(
+    build: Callable[[Sequence[str]], RichTable], names: Sequence[str], width: int
+) -> list[RichTable]:
+    """`build(names)` as one table if it fits in `width` columns, else its columns shared
+    out over two or more tables (each repeats the first, key column)."""
+    table = build(names)
+    if len(names) < 2 or fits(table, width):
+        return [table]
+    half = (len(names) + 1) // 2
+    return split(build, names[:half], width) + split(build, names[half:], width)

@@ -75,7 +75,7 @@ class Output:
 
 def terminal_width() -> int:
     """The width of the terminal on stdout (rich's detection), or 100 when not a terminal."""
-    from informed.report.text import WIDTH
+    from informed._terminal import WIDTH
 
     if not sys.stdout.isatty():
         return WIDTH
@@ -116,16 +116,18 @@ def coverage_line(coverage: dict[str, Any]) -> str:
 def _text(output: Output, color: bool, width: int) -> Iterator[str]:
     """The text report in pieces, to print one after another; with --all-labels on many
     labels, the per-label rows come one line at a time (`informed.report.rows`)."""
-    from informed._common import printable
-    from informed.report import render_evaluation, render_ranking, render_tally
-    from informed.report.rows import STREAMED_LABELS, per_label_lines
-
     texts = [output.preamble] if output.preamble else []
     if output.coverage is not None:
         texts.append(coverage_line(output.coverage))
-    if output.tally is not None:
+    if output.tally is not None:  # its own light module: the others' are not loaded
+        from informed.report.tally_text import render_tally
+
         yield "\n\n".join([*texts, render_tally(output.tally, color=color, width=width)])
         return
+    from informed._common import printable
+    from informed.report import render_evaluation, render_ranking
+    from informed.report.rows import STREAMED_LABELS, per_label_lines
+
     evaluation = output.evaluation
     streamed = False
     if evaluation is not None:

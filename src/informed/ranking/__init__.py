@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from informed.ranking.document import RankingSummary, ranking_report, summarize_ranking
 from informed.ranking.operating import THRESHOLD_CRITERIA, OperatingPoint
+from informed.ranking.pearson import pearson
 from informed.ranking.quotas import (
     LiftTable,
     hit_rate,
     lift,
     lift_table,
     optimal_qrecall,
-    pearson,
     qrecall,
     random_qrecall,
     threshold_at,

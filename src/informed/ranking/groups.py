@@ -14,6 +14,8 @@ its `Groups` with `build_groups`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
@@ -21,6 +23,7 @@ from numpy.typing import NDArray
 
 from informed._common import check_float_total
 from informed.errors import InputError, InputTypeError
+from informed.ranking.blocks import BLOCK, blocks
 
 __all__ = [
     "CountArray",
@@ -41,7 +44,8 @@ CountArray = NDArray[np.int64] | NDArray[np.float64]
 Quotas = Sequence[float] | NDArray[Any]
 
 
-class Groups(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class Groups:
     """Per-group arrays (length U), cumulative counts (length U + 1) and totals of a Ranking.
 
     Cumulative sums are float64: exact for integer counts below 2**53 rows, so the curves
@@ -60,27 +64,112 @@ class Groups(NamedTuple):
     n: float
     n_positive: float
     n_negative: float
+    # Every group is one unweighted row (integer counts, no tied scores): m1 = 1 and
+    # m2 is 0 or 1, which the summaries' shortcuts use.
+    unit: bool = False
+
+    @cached_property
+    def exact_integers(self) -> bool:
+        """Whether sums of products of two counts or positions are exact in float64:
+        whole counts (integers, or integer-valued weights, which must give exactly the
+        results of repeated rows) with 2 (n + 1)**2 below 2**53."""
+        if not self.n + 1.0 < _FLOAT_EXACT_ROOT:  # 2 (n + 1)**2 < 2**53
+            return False
+        if self.positives.dtype.kind != "f":
+            return True
+        return all(np.array_equal(np.floor(c), c) for c in (self.positives, self.negatives))
+
+
+# 2 (n + 1)**2 is below 2**53 (integers below which are exact in float64, whatever
+# order they are summed in) for n + 1 below 2**26.
+_FLOAT_EXACT_ROOT = float(1 << 26)
 
 
 def build_groups(positives: CountArray, negatives: CountArray) -> Groups:
     """The float64 group arrays of the counts per group (descending order of score).
 
+    Integer counts are summed in int64 (exact, and faster than a float64 running sum)
+    and converted once; groups of one unweighted row each (no ties) need no sum of sizes
+    at all: their positions are 0, 1, 2, ... and every size is 1 (a read-only view).
+
     >>> groups = build_groups(np.array([1, 0, 2]), np.array([1, 3, 0]))
-    >>> groups.size.tolist(), groups.start.tolist(), groups.n_positive
-    ([2.0, 3.0, 2.0], [0.0, 2.0, 5.0], 3.0)
+    >>> groups.size.tolist(), groups.start.tolist(), groups.n_positive, groups.unit
+    ([2.0, 3.0, 2.0], [0.0, 2.0, 5.0], 3.0, False)
     """
-    cumulative_positives = np.zeros(positives.size + 1)
-    cumulative_negatives = np.zeros(negatives.size + 1)
+    groups = positives.size
+    cumulative_positives = np.empty(groups + 1)
+    if positives.dtype.kind != "f" and negatives.dtype.kind != "f":
+        n_positive = _running_sum(positives, cumulative_positives)
+        if n_positive + int(np.sum(negatives)) == groups:  # every group holds one row
+            total = np.arange(groups + 1, dtype=np.float64)
+            return _groups(
+                positives,
+                negatives,
+                np.broadcast_to(np.float64(1.0), (groups,)),  # read-only, never allocated
+                total,
+                cumulative_positives,
+                total - cumulative_positives,
+                unit=True,
+            )
+        cumulative_negatives = np.empty(groups + 1)
+        _running_sum(negatives, cumulative_negatives)
+        total = cumulative_positives + cumulative_negatives
+        return _groups(
+            positives,
+            negatives,
+            np.diff(total),
+            total,
+            cumulative_positives,
+            cumulative_negatives,
+            unit=False,
+        )
+    cumulative_positives[0] = 0.0
+    cumulative_negatives = np.zeros(groups + 1)
     with np.errstate(over="ignore"):  # an inf total is refused below
         np.cumsum(positives, dtype=np.float64, out=cumulative_positives[1:])
         np.cumsum(negatives, dtype=np.float64, out=cumulative_negatives[1:])
         total = cumulative_positives + cumulative_negatives
     if not np.isfinite(total[-1]):  # refused, not an inf n that makes every summary nan
         check_float_total(np.concatenate([positives, negatives]).astype(np.float64))
+    return _groups(
+        positives,
+        negatives,
+        np.diff(total),
+        total,
+        cumulative_positives,
+        cumulative_negatives,
+        unit=False,
+    )
+
+
+def _running_sum(counts: CountArray, out: FloatArray) -> int:
+    """out = 0 followed by the running sum of integer `counts` (exact in int64, each value
+    converted once), summed block by block in a cache-sized buffer; returns the total."""
+    out[0] = 0.0
+    buffer = np.empty(min(BLOCK, counts.size), dtype=np.int64)
+    total = 0
+    for low, high in blocks(counts.size):
+        part = np.cumsum(counts[low:high], out=buffer[: high - low])
+        part += total
+        out[low + 1 : high + 1] = part
+        total = int(part[-1])
+    return total
+
+
+def _groups(
+    positives: CountArray,
+    negatives: CountArray,
+    size: FloatArray,
+    total: FloatArray,
+    cumulative_positives: FloatArray,
+    cumulative_negatives: FloatArray,
+    *,
+    unit: bool,
+) -> Groups:
     return Groups(
         positives=positives,
         negatives=negatives,
-        size=np.diff(total),
+        size=size,
         start=total[:-1],
         positives_before=cumulative_positives[:-1],
         cumulative_positives=cumulative_positives,
@@ -89,6 +178,7 @@ def build_groups(positives: CountArray, negatives: CountArray) -> Groups:
         n=float(total[-1]),
         n_positive=float(cumulative_positives[-1]),
         n_negative=float(cumulative_negatives[-1]),
+        unit=unit,
     )
 
 

@@ -26,14 +26,12 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 import numpy as np
-from numpy.typing import NDArray
 
 from informed._common import json_float
 from informed.errors import InputError
 from informed.measures.counts import ratio
 from informed.ranking.groups import (
     FloatArray,
-    Groups,
     Quotas,
     as_result,
     cumulative_positives,
@@ -50,8 +48,6 @@ __all__ = [
     "lift",
     "lift_table",
     "optimal_qrecall",
-    "pearson",
-    "pearson_defined",
     "qrecall",
     "random_qrecall",
     "threshold_at",
@@ -152,90 +148,6 @@ def threshold_at(ranking: Ranking, quota: float | Quotas) -> float | FloatArray:
         return as_result(np.full(x.shape, np.nan), scalar)
     where = locate(groups_of(ranking), x)
     return as_result(np.where(x > 0, ranking.scores[where.group], np.nan), scalar)
-
-
-@overload
-def pearson(ranking: Ranking, quota: float) -> float: ...
-@overload
-def pearson(ranking: Ranking, quota: Quotas) -> FloatArray: ...
-def pearson(ranking: Ranking, quota: float | Quotas) -> float | FloatArray:
-    """Pearson correlation of scores p[i] and outcomes t[i] over the top j positions (eq. 8-11).
-
-    rho(j) = Cov_{p,t}(j) / (sigma_p(j) sigma_t(j)) with the 1/j moments of eq. 8-10 over
-    positions i = 1..j (eq. 8 lacks its squares; the standard deviation is meant).
-
-    Notes
-    -----
-    Convention under ties: every position of a tie group carries the group's score and
-    t[i] = m2/m1 (eq. 5), so a tied group contributes its mean outcome, not its 0/1
-    outcomes. A group cut by the quota contributes its positions inside with weight 1
-    each (fractional quotas: the fraction inside). Undefined (NaN) at j = 0, when all
-    positions in the quota share one score (j within the first tie group), when all their
-    t[i] are equal, and when the quota contains an infinite score. Sums are taken with
-    scores shifted by the top score and scaled to [-1, 0], which keeps cancellation
-    small and squares representable.
-    """
-    x, scalar = quota_array(quota, ranking.n)
-    if ranking.n_groups == 0:
-        return as_result(np.full(x.shape, np.nan), scalar)
-    groups = groups_of(ranking)
-    where = locate(groups, x)
-    g, inside = where.group, where.inside
-    # Only the groups up to the largest quota matter: small quotas cost little.
-    stop = int(g.max()) + 1 if g.size else 1
-    scores = ranking.scores[:stop]
-    positives = groups.positives[:stop]
-    finite = np.isfinite(scores)
-    top = float(scores[finite][0]) if finite.any() else 0.0
-    shifted = scores - top if finite.all() else np.where(finite, scores - top, 0.0)
-    spread = -float(shifted.min())  # shifted <= 0: the top score is the largest finite one
-    if spread > 0:
-        shifted /= spread  # correlation is scale-free; this keeps squares from under/overflow
-    # Squares of scores below ~1e-154 underflow in float64 (scores 1e-175 apart from the
-    # top would all look equal); such a ranking is summed in extended precision.
-    nonzero = np.abs(shifted[shifted != 0])
-    wide: Any = np.longdouble if nonzero.size and float(nonzero.min()) < 1e-140 else np.float64
-    shifted = shifted.astype(wide)
-    size = groups.size[:stop].astype(wide)
-    positives = positives.astype(wide)
-    rate = positives / size
-    buffer = np.zeros(stop + 1, dtype=wide)
-
-    def prefix(per_group: FloatArray) -> FloatArray:
-        """Sums over the whole groups before each quota's group (one shared buffer)."""
-        np.cumsum(per_group, out=buffer[1:])
-        return buffer[g]
-
-    mass = shifted * size
-    sum_p = prefix(mass) + inside * shifted[g]
-    mass *= shifted
-    sum_pp = prefix(mass) + inside * shifted[g] ** 2
-    sum_t = groups.positives_before[g] + inside * rate[g]
-    sum_tt = prefix(np.multiply(positives, rate, out=mass)) + inside * rate[g] ** 2
-    sum_pt = prefix(np.multiply(positives, shifted, out=mass)) + inside * shifted[g] * rate[g]
-    covariance = x * sum_pt - sum_p * sum_t
-    variance_p = np.maximum(x * sum_pp - sum_p * sum_p, 0.0)
-    variance_t = np.maximum(x * sum_tt - sum_t * sum_t, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rho = np.clip(covariance / np.sqrt(variance_p * variance_t), -1.0, 1.0).astype(np.float64)
-    return as_result(np.where(pearson_defined(ranking, groups, x, stop), rho, np.nan), scalar)
-
-
-def pearson_defined(
-    ranking: Ranking, groups: Groups, x: FloatArray, stop: int | None = None
-) -> NDArray[np.bool_]:
-    """Exact test of sigma_p(j) > 0, sigma_t(j) > 0 and finite scores within quota j.
-
-    `stop` bounds the groups looked at (those up to the largest quota).
-    """
-    rate = groups.positives[:stop] / groups.size[:stop]
-    changes = np.flatnonzero(rate != rate[0])
-    outcome_varies_after = groups.start[changes[0]] if changes.size else np.inf
-    infinite = np.flatnonzero(~np.isfinite(ranking.scores[:stop]))
-    defined = (x > groups.size[0]) & (x > outcome_varies_after)
-    for group in infinite.tolist():
-        defined &= x <= groups.start[group]
-    return np.asarray(defined, dtype=bool)
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,11 @@ from informed._common import check_choice
 from informed.errors import InputError
 from informed.ranking.groups import Groups, cumulative_positives, quota_array
 from informed.ranking.methods import use_registry
+from informed.ranking.pearson import pearson, pearson_defined
 from informed.ranking.quotas import (
     hit_rate,
     lift,
     optimal_qrecall,
-    pearson,
-    pearson_defined,
     qrecall,
     random_qrecall,
     threshold_at,

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.measures.counts import ratio
+from informed.ranking.blocks import BLOCK, blocks
 from informed.ranking.groups import (
     FloatArray,
     Groups,
@@ -24,6 +25,14 @@ from informed.ranking.groups import (
     quota_array,
 )
 from informed.ranking.ranking import Ranking, groups_of
+from informed.ranking.sums import (
+    POSITIONS,
+    hit_sum,
+    hit_total,
+    positions_of_positives,
+    weighted_ends,
+    weighted_sum,
+)
 
 __all__ = [
     "auc",
@@ -34,76 +43,8 @@ __all__ = [
     "pem_areas",
 ]
 
-# Harmonic differences use the asymptotic series of digamma from this start on.
-_ASYMPTOTIC_FROM = 63.0
 # Integer sums below this bound are exact in int64.
 _INT_SAFE = float(1 << 62)
-
-
-def _harmonic(start: FloatArray, count: FloatArray) -> FloatArray:
-    """sum_{k=1}^{count} 1/(start + k) = digamma(start + count + 1) - digamma(start + 1).
-
-    For start >= 63 the difference comes from the asymptotic series
-    digamma(x + 1/2) ~ ln x + 1/(24 x^2) - 7/(960 x^4) + 31/(8064 x^6), written so that
-    nothing cancels (relative error ~1e-16, checked against exact rational sums); below,
-    scipy's digamma is used directly (relative error < 1e-14 there).
-    """
-    result = np.empty_like(start)
-    large = start >= _ASYMPTOTIC_FROM
-    if large.any():
-        a = start[large] + 0.5
-        q = count[large]
-        u = 1.0 / a
-        v = 1.0 / (a + q)
-        d2 = q * u * v * (u + v)  # 1/a^2 - 1/b^2
-        d4 = d2 * (u * u + v * v)  # 1/a^4 - 1/b^4
-        d6 = d2 * (u**4 + u * u * v * v + v**4)  # 1/a^6 - 1/b^6
-        result[large] = np.log1p(q * u) - d2 / 24.0 + 7.0 * d4 / 960.0 - 31.0 * d6 / 8064.0
-    small = ~large
-    if small.any():
-        from scipy.special import digamma  # loaded when needed: a report without scores skips it
-
-        result[small] = digamma(start[small] + count[small] + 1.0) - digamma(start[small] + 1.0)
-    return result
-
-
-def _hit_sum(
-    rate: FloatArray, before: FloatArray, start: FloatArray, count: FloatArray
-) -> FloatArray:
-    """sum_{k=1}^{count} t * HitRate(start + k) inside one group of rate t (eq. 12 terms).
-
-    Positions start+1 .. start+count of a group hold t[k] = rate and
-    C(start + k) = before + rate k, so the sum is
-    rate * sum_k (before + rate k)/(start + k) = rate (rate count + (before - rate start) dH),
-    dH = H(start + count) - H(start). For count = 1 it is rate (before + rate)/(start + 1),
-    which is also how it is computed there (nothing cancels).
-    """
-    result = np.zeros_like(start)
-    single = count == 1
-    result[single] = (rate * (before + rate) / (start + 1.0))[single]
-    several = ~single & (count > 0) & (rate > 0)
-    if several.any():
-        r = rate[several]
-        c = start[several]
-        q = count[several]
-        result[several] = r * (r * q + (before[several] - r * c) * _harmonic(c, q))
-    return result
-
-
-def _hit_total(groups: Groups, stop: int) -> float:
-    """sum_g of `_hit_sum` over whole groups 0 .. stop-1 (eq. 12's numerator up to them)."""
-    positives = groups.positives[:stop]
-    size = groups.size[:stop]
-    single = size == 1
-    if single.all():
-        # The usual case without ties: rate = m2 and count = 1 everywhere.
-        terms = np.add(groups.positives_before[:stop], positives)
-        terms *= positives
-        terms /= groups.start[:stop] + 1.0
-        return float(np.sum(terms))
-    rate = positives / size
-    terms = _hit_sum(rate, groups.positives_before[:stop], groups.start[:stop], size)
-    return float(np.sum(terms))
 
 
 def _area(groups: Groups, x: FloatArray, by: tuple[float, float] = (1.0, 1.0)) -> FloatArray:
@@ -123,14 +64,26 @@ def _area(groups: Groups, x: FloatArray, by: tuple[float, float] = (1.0, 1.0)) -
     ends = groups.cumulative_total[1:]
     full = np.searchsorted(ends, x, side="right")
     area = np.empty_like(x)
-    for i, (value, k) in enumerate(zip(x.tolist(), full.tolist(), strict=True)):
-        # The loop runs over the few quotas asked for, each a pass over its prefix.
-        offset = (groups.size[:k] - 1.0) / 2.0
-        offset += groups.start[:k]
-        offset /= per_position
-        area[i] = (value / per_position) * (groups.cumulative_positives[k] / per_count) - float(
-            np.dot(groups.positives[:k] / per_count, offset)
-        )
+    if groups.exact_integers:
+        # sum m2 (c + (m1 - 1)/2) over the full groups, doubled: dot products of integers
+        # below 2**53 (exact); one division by `by` at the end.
+        for i, (value, k) in enumerate(zip(x.tolist(), full.tolist(), strict=True)):
+            caught = float(groups.cumulative_positives[k])
+            if groups.unit:  # c = g and m1 = 1: the positions of the positives
+                twice_offset = 2 * positions_of_positives(groups, k)
+            else:
+                twice_offset = 2 * weighted_sum(groups, groups.start, k)
+                twice_offset += weighted_sum(groups, groups.size, k) - int(caught)
+            area[i] = (value * caught - twice_offset / 2) / per_position / per_count
+    else:
+        for i, (value, k) in enumerate(zip(x.tolist(), full.tolist(), strict=True)):
+            # The loop runs over the few quotas asked for, each a pass over its prefix.
+            offset = (groups.size[:k] - 1.0) / 2.0
+            offset += groups.start[:k]
+            offset /= per_position
+            area[i] = (value / per_position) * (groups.cumulative_positives[k] / per_count) - float(
+                np.dot(groups.positives[:k] / per_count, offset)
+            )
     cut = np.minimum(full, ends.size - 1)
     inside = np.where(full < ends.size, x - groups.cumulative_total[cut], 0.0)
     rate = groups.positives[cut] / groups.size[cut]
@@ -159,6 +112,19 @@ def auc(ranking: Ranking) -> float:
     """
     if ranking.n_positive == 0 or ranking.n_negative == 0:
         return math.nan
+    groups = groups_of(ranking)
+    if groups.exact_integers:
+        # sum_g m2 (2 below + m0) = 2 n+ n- - sum_g m2 (N_g + N_g+1), N the negatives
+        # above: two dot products of integers whose sums stay below 2**53, hence exact.
+        n_pos, n_neg = int(ranking.n_positive), int(ranking.n_negative)
+        if groups.unit:
+            # N_g = g - P_g, the same before and after a positive's group; and the
+            # positives before the positives are 0, 1, ..., n+ - 1.
+            ranks = positions_of_positives(groups, groups.size.size)
+            above = 2 * ranks - n_pos * (n_pos - 1)
+        else:
+            above = weighted_ends(groups, groups.cumulative_negatives)
+        return (2 * n_pos * n_neg - above) / (2 * n_pos * n_neg)
     if _whole_counts(ranking):
         positives = ranking.positives.astype(np.int64, copy=False)
         negatives = ranking.negatives.astype(np.int64, copy=False)
@@ -240,6 +206,17 @@ def pem(ranking: Ranking, quota: float | None = None) -> float:
         return _pem_at(ranking, quota)
     if ranking.n_positive == 0 or ranking.n_negative == 0:
         return math.nan
+    groups = groups_of(ranking)
+    if groups.exact_integers:
+        # 2 (n - T_g+1) + m1 + 1 = 2 n + 1 - T_g - T_g+1 (T the positions before), so
+        # twice the area is n+ (2 n + 1) - sum_g m2 (T_g + T_g+1): exact integer dots.
+        n_pos, n = int(ranking.n_positive), int(ranking.n)
+        if groups.unit:  # T_g + T_g+1 = 2 g + 1
+            ends = 2 * positions_of_positives(groups, groups.size.size) + n_pos
+        else:
+            ends = weighted_ends(groups, groups.cumulative_total)
+        twice_area = n_pos * (2 * n + 1) - ends
+        return (twice_area - n_pos * (n + 1)) / (n_pos * (n - n_pos))
     if _whole_counts(ranking):
         positives = ranking.positives.astype(np.int64, copy=False)
         size = positives + ranking.negatives.astype(np.int64, copy=False)
@@ -296,6 +273,26 @@ def pem_areas(ranking: Ranking) -> tuple[float, float, float]:
     s3 = groups.n_negative / 2.0
     if not integral_counts(ranking):
         return math.nan, math.nan, s3
+    if groups.unit and groups.exact_integers:
+        # One position per group: the gap at position j is (n P_j - n+ j)/(n n+), an
+        # integer (below 2**53, exact) over a constant; the sum of the gaps is exact too,
+        # the sum of their positive parts rounded once per addition (pairwise).
+        n, n_pos = int(groups.n), int(groups.n_positive)
+        running = groups.cumulative_positives
+        buffers = np.empty((2, BLOCK))
+
+        def positive_part(low: int, high: int) -> float:
+            count = high - low
+            gap = np.multiply(running[low + 1 : high + 1], float(n), out=buffers[0, :count])
+            positions = np.add(POSITIONS[:count], low, out=buffers[1, :count])
+            positions *= float(n_pos)
+            gap -= positions
+            return float(np.sum(np.maximum(gap, 0.0, out=gap)))
+
+        above = float(sum(positive_part(low, high) for low, high in blocks(groups.size.size)))
+        # sum_j (n P_j - n+ j) for j = 1..U, in integers
+        total = n * int(np.sum(running[1:])) - n_pos * (n * (n + 1) // 2)
+        return above / (n * n_pos), (above - total) / (n * n_pos), s3
     # Groups of one position (the common case) contribute their gap at that position.
     gap = groups.cumulative_positives[1:] / groups.n_positive
     gap -= groups.cumulative_total[1:] / groups.n
@@ -371,15 +368,15 @@ def average_hit_rate(ranking: Ranking, quota: float | None = None) -> float:
     if groups.n_positive == 0:
         return math.nan
     if quota is None:
-        return _hit_total(groups, ranking.n_groups) / groups.n_positive
+        return hit_total(groups, ranking.n_groups) / groups.n_positive
     x, _ = quota_array(quota, ranking.n)
     x = x.reshape(1)
     where = locate(groups, x)
     g = where.group
     rate = groups.positives[g] / groups.size[g]
-    partial = _hit_sum(rate, groups.positives_before[g], where.start, where.inside)
+    partial = hit_sum(rate, groups.positives_before[g], where.start, where.inside)
     caught = cumulative_positives(groups, x)
-    return float(ratio(_hit_total(groups, int(g[0])) + partial, caught)[0])
+    return float(ratio(hit_total(groups, int(g[0])) + partial, caught)[0])
 
 
 def average_qrecall(ranking: Ranking, quota: float | None = None) -> float:

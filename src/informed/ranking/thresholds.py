@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from informed.errors import InputError, InputTypeError
 from informed.measures.counts import ratio
+from informed.ranking.blocks import blocks
 from informed.ranking.groups import FloatArray, Groups, Quotas, as_result
 from informed.ranking.ranking import Ranking, groups_of
 
@@ -40,6 +41,8 @@ Rule = Literal[">", ">="]
 # The convex hull drops concave points in vectorised passes; after this many, it
 # finishes the (adversarial) remainder with a sequential monotone chain.
 _HULL_PASSES = 64
+# Points per block of the hull's first stage: a block's arrays stay in the cache.
+_HULL_BLOCK = 1 << 18
 
 
 def _predicted(
@@ -56,9 +59,29 @@ def _predicted(
     if np.isnan(values).any():
         msg = "`threshold` must not be NaN."
         raise InputError(msg)
-    side: Literal["left", "right"] = "left" if rule == ">" else "right"
-    count = np.searchsorted(-ranking.scores, -values, side=side)
-    return groups_of(ranking), count, values.ndim == 0
+    return groups_of(ranking), _count_above(ranking.scores, values, rule), values.ndim == 0
+
+
+# Up to this many thresholds are found by a vectorised bisection of the descending
+# scores, which reads ~log2(U) of them per threshold; more search a negated copy.
+_BISECT = 4096
+
+
+def _count_above(scores: FloatArray, values: FloatArray, rule: str) -> NDArray[np.intp]:
+    """How many of the descending `scores` are > each value (`rule` ">") or >= it."""
+    if values.size > _BISECT:
+        side: Literal["left", "right"] = "left" if rule == ">" else "right"
+        return np.asarray(np.searchsorted(-scores, -values, side=side))
+    compare = np.greater if rule == ">" else np.greater_equal
+    low = np.zeros(values.shape, dtype=np.intp)
+    high = np.full(values.shape, scores.size, dtype=np.intp)
+    last = max(scores.size - 1, 0)
+    for _ in range(int(scores.size).bit_length()):
+        middle = (low + high) // 2
+        admitted = compare(scores[np.minimum(middle, last)], values) & (low < high)
+        low = np.where(admitted, middle + 1, low)
+        high = np.where(admitted, high, middle)
+    return low
 
 
 @overload
@@ -169,11 +192,15 @@ def _roc_points(ranking: Ranking, groups: Groups, index: NDArray[np.intp]) -> Ro
     full = index.size == ranking.n_groups + 1
     negatives = groups.cumulative_negatives if full else groups.cumulative_negatives[index]
     positives = groups.cumulative_positives if full else groups.cumulative_positives[index]
-    thresholds = np.concatenate(([np.inf], ranking.scores))
+    if full:
+        thresholds = np.concatenate(([np.inf], ranking.scores))
+    else:  # point i selects groups 0..i-1: its threshold is the score of group i-1
+        thresholds = ranking.scores[np.maximum(index - 1, 0)]
+        thresholds[index == 0] = np.inf
     return RocCurve(
         false_positive_rate=_rate(negatives, groups.n_negative),
         true_positive_rate=_rate(positives, groups.n_positive),
-        thresholds=thresholds if full else thresholds[index],
+        thresholds=thresholds,
         index=index,
     )
 
@@ -210,30 +237,66 @@ def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCur
     groups = groups_of(ranking)
     x = groups.cumulative_negatives
     y = groups.cumulative_positives
-    index = np.arange(ranking.n_groups + 1)
-    if index.size >= 3:
-        # The first pass, over every point, from the group steps rather than by gathers.
-        turn = _turn(groups)
-        keep = np.ones(index.size, dtype=bool)
-        keep[1:-1] = turn <= 0 if keep_collinear else turn < 0
-        index = np.flatnonzero(keep)
-    # Later passes work on compacted copies of the surviving points.
+    count = ranking.n_groups + 1
+    if count < 3:
+        return _roc_points(ranking, groups, np.arange(count))
+    # Block by block, each block's points are cut to its own hull: a point on or below a
+    # chord of points of its block is on or below one of all the points. The survivors of
+    # every block (a few per block) then make the hull together.
+    survivors = []
+    for low, high in blocks(count, size=_HULL_BLOCK):
+        index = low + np.flatnonzero(_corners(groups, low, high, keep_collinear=keep_collinear))
+        survivors.append(_peel(x, y, index, keep_collinear=keep_collinear)[0])
+    index, finished = _peel(x, y, np.concatenate(survivors), keep_collinear=keep_collinear)
+    if not finished:
+        index = _monotone_chain(x, y, index, keep_collinear=keep_collinear)
+    return _roc_points(ranking, groups, index)
+
+
+def _corners(groups: Groups, low: int, high: int, *, keep_collinear: bool) -> NDArray[np.bool_]:
+    """Which ROC points low..high-1 may be hull vertices, from one look at the groups:
+    the block's two ends, and each inner point where the turn (`_turn`) is < 0 (<= 0 to
+    keep collinear points). With one unweighted row per group, m2 is 0 or 1 and the turn
+    is m2' - m2: a comparison of neighbours, with no product at all."""
+    keep = np.ones(high - low, dtype=bool)
+    inner = keep[1:-1]  # points low+1 .. high-2: between groups i-1 and i
+    before, after = slice(low, high - 2), slice(low + 1, high - 1)
+    if groups.unit:  # turn < 0 where m2 > m2' (the turn is out - into below)
+        out, into = groups.positives[before], groups.positives[after]
+    else:
+        into = np.multiply(groups.negatives[before], groups.positives[after], dtype=np.float64)
+        out = np.multiply(groups.positives[before], groups.negatives[after], dtype=np.float64)
+    if keep_collinear:
+        np.less_equal(into, out, out=inner)
+    else:
+        np.less(into, out, out=inner)
+    return keep
+
+
+def _peel(
+    x: FloatArray, y: FloatArray, index: NDArray[np.intp], *, keep_collinear: bool
+) -> tuple[NDArray[np.intp], bool]:
+    """Drop, pass after pass, every point on or below the chord of its neighbours
+    (strictly below with `keep_collinear`); never a hull vertex. Returns the points left
+    and whether they are the hull (False after `_HULL_PASSES` passes that still dropped
+    some). Each pass works from the steps between points: the steps (dx, dy) into a
+    point and (dx', dy') out of it turn right when dx dy' < dy dx'."""
     xs, ys = x[index], y[index]
     for _ in range(_HULL_PASSES):
         if index.size < 3:
-            break
-        cross = (xs[1:-1] - xs[:-2]) * (ys[2:] - ys[:-2]) - (ys[1:-1] - ys[:-2]) * (
-            xs[2:] - xs[:-2]
-        )
-        drop = cross > 0 if keep_collinear else cross >= 0
-        if not drop.any():
-            break
+            return index, True
+        dx, dy = np.diff(xs), np.diff(ys)
+        into, out = np.multiply(dx[:-1], dy[1:]), np.multiply(dy[:-1], dx[1:])
         keep = np.ones(index.size, dtype=bool)
-        keep[1:-1] = ~drop
-        index, xs, ys = index[keep], xs[keep], ys[keep]
-    else:
-        index = _monotone_chain(x, y, index, keep_collinear=keep_collinear)
-    return _roc_points(ranking, groups, index)
+        if keep_collinear:
+            np.less_equal(into, out, out=keep[1:-1])
+        else:
+            np.less(into, out, out=keep[1:-1])
+        if keep.all():
+            return index, True
+        kept = np.flatnonzero(keep)
+        index, xs, ys = index[kept], xs[kept], ys[kept]
+    return index, index.size < 3
 
 
 def _monotone_chain(

@@ -23,15 +23,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Group
-from rich.measure import Measurement
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from informed._common import printable
 from informed._terminal import MIN_WIDTH, WIDTH
-from informed._terminal import console as _console
+from informed._terminal import fits as _fits
 from informed._terminal import grid as _grid
 from informed._terminal import render as _render
+from informed._terminal import split as _split
 from informed._terminal import titled as _titled
 from informed._terminal import user as _user
 from informed._terminal import value as _value
@@ -51,9 +51,9 @@ from informed.report.contents import (
 from informed.report.document import bootstrap_document
 from informed.report.references import references_of
 from informed.report.rows import STREAMED_LABELS, per_label_lines
+from informed.report.tally_text import render_tally
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
-from informed.tally.document import TallySummary
 
 __all__ = [
     "MIN_WIDTH",
@@ -94,14 +94,6 @@ def _shown_labels(evaluation: Evaluation, limit: int | None) -> tuple[list[int],
     return keep, count - len(keep)
 
 
-def _fits(grid: RichTable, width: int) -> bool:
-    """Whether `grid` fits in `width` columns at its natural width, so that no cell has to
-    be cut or wrapped."""
-    console = _console(False, 100_000)
-    natural = Measurement.get(console, console.options, grid).maximum
-    return natural <= max(int(width), MIN_WIDTH)
-
-
 def _label_limit(
     build: Callable[[int], Sequence[tuple[str, RichTable]]], all_labels: bool, width: int
 ) -> int | None:
@@ -113,18 +105,6 @@ def _label_limit(
         if all(_fits(grid, width) for _, grid in build(limit)):
             return limit
     return 2
-
-
-def _split(
-    build: Callable[[Sequence[str]], RichTable], names: Sequence[str], width: int
-) -> list[RichTable]:
-    """`build(names)` as one table if it fits in `width` columns, else its columns shared
-    out over two or more tables (each repeats the first, key column)."""
-    grid = build(names)
-    if len(names) < 2 or _fits(grid, width):
-        return [grid]
-    half = (len(names) + 1) // 2
-    return _split(build, names[:half], width) + _split(build, names[half:], width)
 
 
 def _contingency(evaluation: Evaluation, limit: int | None) -> tuple[str, RichTable]:
@@ -392,37 +372,4 @@ def render_ranking(
         )
         parts += ["", Group(Text(title, style="bold"), *_split(lift_grid, keys, width))]
     parts += ["", _references([RANKING_MEASURES[n].source for n in RANKING_MEASURES])]
-    return _render(parts, color, width)
-
-
-def render_tally(summary: TallySummary, *, color: bool = False, width: int = WIDTH) -> str:
-    """A multi-label tally: the one-glance statistics table of Williams's Perl module
-    Statistics::Contingency 0.09, then per category."""
-    head = Text(f"Documents: {summary.documents}", style="bold")
-    parts: list[Any] = [head]
-    if summary.ignored:  # unknown categories skipped, as Statistics::Contingency skips them
-        count = len(summary.ignored)
-        named = ", ".join(f"{printable(repr(c))} ({n})" for c, n in summary.ignored.items())
-        parts.append(
-            Text(
-                f"Ignored {count} undeclared categor{'y' if count == 1 else 'ies'} "
-                f"(documents naming each): {named}",
-                style="yellow",
-            )
-        )
-    table = "\n".join(printable(line) for line in summary.stats_table.rstrip().split("\n"))
-    parts.append(Text(table))
-    names = ("precision", "recall", "f_measure", "informedness", "markedness")
-
-    def category_grid(shown: Sequence[str]) -> RichTable:
-        grid = _grid()
-        grid.add_column("category", max_width=20, overflow="ellipsis", no_wrap=True)
-        for name in shown:
-            grid.add_column(MEASURES[name].title, justify="right")
-        for category, values in summary.per_category.items():
-            grid.add_row(_user(category), *(_value(values[n]) for n in shown))
-        return grid
-
-    grids = _split(category_grid, names, width)
-    parts.append(Group(Text("Per category", style="bold"), *grids))
     return _render(parts, color, width)

@@ -27,6 +27,7 @@ from informed.tally.state import INT64_MAX, TallyState, Unknown, checked_add, ch
 
 __all__ = [
     "Fields",
+    "add_column_sums",
     "add_result",
     "add_results",
     "aligned",
@@ -123,14 +124,29 @@ def add_results(
     else:
         names = check_categories(columns, name="columns", allow_empty=True)
     n, both_sum, assigned_sum, correct_sum = indicator_sums(assigned, correct)
-    m = len(both_sum)
-    if m != len(names):
+    if len(both_sum) != len(names):
         msg = (
-            f"the indicator matrices have {m} columns but there are {len(names)} "
+            f"the indicator matrices have {len(both_sum)} columns but there are {len(names)} "
             f"{'columns named' if columns is not None else 'declared categories'}; "
             "pass `columns=` to name the category of each column."
         )
         raise InputError(msg)
+    add_column_sums(tally, names, n, both_sum, assigned_sum, correct_sum)
+
+
+def add_column_sums(
+    tally: TallyState,
+    names: tuple[str, ...] | list[str],
+    n: int,
+    both_sum: Ints,
+    assigned_sum: Ints,
+    correct_sum: Ints,
+) -> None:
+    """Add `n` documents given by their sums per named column: how many documents name the
+    category on both sides, as assigned, and as correct (each document once per side).
+    Unknown names follow the tally's policy, as in `add_results`; everything is checked
+    before anything changes."""
+    m = len(names)
     unknown_columns = [j for j, cat in enumerate(names) if cat not in tally._index]
     if unknown_columns and tally._unknown == "error":
         cat = names[unknown_columns[0]]

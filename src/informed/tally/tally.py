@@ -2,17 +2,13 @@
 
 A document may be assigned several categories and may truly belong to several; a Tally
 keeps one 2x2 table per declared category and the pooled (micro) table
-(`informed.tally.state`). Micro statistics are measures of the pooled table; macro
-statistics are the mean over the declared categories of the per-category values
-(`informed.tally.measures`). Every measure of the registry is available, not only the
-Perl module's five, which it also offers under their Perl names
-(`informed.tally.perl_methods`).
-
-Undefined values are nan under the default conventions; ``conventions=
-"statistics-contingency"`` reproduces the Perl module's fixed values (see
-`informed.tally.conventions` and docs/tally.md). Tallies hold counts only, so they merge
-exactly with ``+`` (`informed.tally.counting`) and survive a JSON round trip without loss
-(`informed.tally.json_form`).
+(`informed.tally.state`). Micro statistics measure the pooled table; macro statistics
+are the mean of the per-category values (`informed.tally.measures`). Every registry
+measure is available, the Perl module's five also by their Perl names
+(`informed.tally.perl_methods`). Undefined values are nan under the default conventions,
+the Perl module's fixed values under ``conventions="statistics-contingency"``
+(`informed.tally.conventions`). Counts merge exactly with ``+`` (`informed.tally.counting`)
+and round-trip through JSON (`informed.tally.json_form`). Tables load on demand.
 
 References
 ----------
@@ -22,16 +18,18 @@ Williams, K. (2002-2008). Statistics::Contingency 0.09, Perl module.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from informed.errors import InputTypeError
-from informed.table.table import Table
 from informed.tally import counting, json_form, measures
 from informed.tally.conventions import Conventions
 from informed.tally.display import TallyView
 from informed.tally.perl_methods import PerlMethods
 from informed.tally.state import Unknown
 from informed.tally.stats_table import category_stats
+
+if TYPE_CHECKING:
+    from informed.table.table import Table
 
 __all__ = ["Tally"]
 
@@ -461,11 +459,15 @@ class Tally(PerlMethods, TallyView):
         >>> t.table("x").one_vs_rest("+")
         OneVsRest(label='+', tp=0.0, fp=1.0, fn=0.0, tn=0.0)
         """
+        from informed.table.table import Table
+
         (a, b), (c, d) = self._counts[self._code(category)].tolist()
         return Table.binary(tp=a, fp=b, fn=c, tn=d)
 
     def pooled_table(self) -> Table:
         """The pooled (micro) table as a 2x2 `Table` (rows predicted, columns actual)."""
+        from informed.table.table import Table
+
         (a, b), (c, d) = self._pooled.tolist()
         return Table.binary(tp=a, fp=b, fn=c, tn=d)
 
