@@ -109,12 +109,16 @@ def _code_one(values: Any, name: str) -> tuple[tuple[Value, ...], NDArray[np.int
             full = np.empty(missing.shape[0], dtype=np.intp)
             full[~missing] = codes
             codes = full
-    occurs = np.bincount(codes[~missing], minlength=len(labels)) > 0
+    any_missing = bool(missing.any())
+    present_codes = codes[~missing] if any_missing else codes
+    occurs = np.bincount(present_codes, minlength=len(labels)) > 0
     order = sorted((i for i in range(len(labels)) if occurs[i]), key=lambda i: label_key(labels[i]))
+    values_out: tuple[Value, ...] = tuple(labels[i] for i in order)
+    if not any_missing and order == list(range(len(labels))):
+        return values_out, codes  # already in canonical order, every value used
     position = np.zeros(len(labels) + 1, dtype=np.intp)
     position[order] = np.arange(len(order))
-    values_out: tuple[Value, ...] = tuple(labels[i] for i in order)
-    if missing.any():
+    if any_missing:
         position[len(labels)] = len(order)
         codes = np.where(missing, len(labels), codes)
         values_out = (*values_out, MISSING)
