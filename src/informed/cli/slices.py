@@ -84,7 +84,7 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
     if args.rolling is not None or args.cumulative:
         from informed.slices.rolling import accumulate
 
-        found = accumulate(found, last=args.rolling)
+        found = accumulate(found, last=args.rolling, every=args.every)
     level = 0.95 if args.ci is None else args.ci
     order = "key" if args.by_time is not None else "informedness"
     result = bootstrap_slices(

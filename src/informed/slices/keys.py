@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,6 +30,7 @@ from informed.labels import Label, as_label, as_vector, code_column, keyed, labe
 
 __all__ = [
     "MISSING",
+    "CodedKeys",
     "Key",
     "KeyCoded",
     "Value",
@@ -47,6 +49,18 @@ Key = tuple[Value, ...]
 
 # Crossed keys spanning at most this many combinations are found by a bincount.
 _LOOKUP_LIMIT = 1 << 24
+
+
+@dataclass(frozen=True)
+class CodedKeys:
+    """A `by` column already coded (time windows): row i holds `values[codes[i]]`, or is
+    missing where its code is -1. `values` are distinct, in canonical order."""
+
+    values: tuple[Label, ...]
+    codes: NDArray[np.intp]
+
+    def __len__(self) -> int:
+        return int(self.codes.shape[0])
 
 
 class KeyCoded(NamedTuple):
@@ -93,6 +107,12 @@ def _column(values: Any, name: str) -> tuple[Any, NDArray[np.bool_]]:
 
 def _code_one(values: Any, name: str) -> tuple[tuple[Value, ...], NDArray[np.intp]]:
     """One column: (its values in canonical order, missing last; each row's position)."""
+    if isinstance(values, CodedKeys):
+        missing = values.codes < 0
+        if not missing.any():
+            return tuple(values.values), values.codes
+        codes = np.where(missing, len(values.values), values.codes)
+        return (*values.values, MISSING), codes
     column, missing = _column(values, name)
     found = categorical(column)
     if found is not None:
