@@ -60,6 +60,7 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
     """Read the files by slice, evaluate, bootstrap and compare the slices, print."""
     from informed.inference.disparities import disparities
     from informed.inference.slice_bootstrap import bootstrap_slices
+    from informed.inference.slice_rankings import slice_rankings
     from informed.io.sliced import read_slices
     from informed.report.slices import slices_csv, slices_document, slices_text
 
@@ -108,13 +109,15 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
     differences = disparities(
         found, positive=args.positive, reference=reference, level=level, seed=args.seed
     )
+    # each slice's ranking summaries, computed for the slices a report shows
+    rankings = None if found.rankings is None else slice_rankings(found, level=level)
     if args.format == "json":
-        document = slices_document(result, differences, source)
+        document = slices_document(result, differences, source, rankings=rankings)
         print(json.dumps(document, indent=1, allow_nan=False))
     elif args.format == "csv":
-        sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw))
+        sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw, rankings=rankings))
     else:
-        sys.stdout.write(slices_text(result, differences, source, order=order))
+        sys.stdout.write(slices_text(result, differences, source, order=order, rankings=rankings))
     if args.html:
         from informed.report.html.page import write_slices_report
         from informed.table import evaluate
@@ -123,5 +126,11 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
         if found.overall is not None:
             overall = evaluate(found.overall, positive=args.positive).measures["informedness"]
         write_slices_report(
-            args.html, result, differences, overall=overall, order=order, source=source
+            args.html,
+            result,
+            differences,
+            overall=overall,
+            order=order,
+            source=source,
+            rankings=rankings,
         )

@@ -110,6 +110,7 @@ def _statistics(
     out: dict[str, Floats] = {}
     with np.errstate(invalid="ignore"):
         for name in names:
+            out[f"own:{name}"] = mine[name]
             out[f"rest:{name}"] = mine[name] - theirs[name]
             if reference is not None:
                 out[f"reference:{name}"] = mine[name] - mine[name][..., reference : reference + 1]
@@ -194,6 +195,9 @@ def disparities(
         for key, value in _statistics(cells, present, index, ref).items():
             parts[key].append(value)
     draws = {key: np.concatenate(value) for key, value in parts.items()}
+    # a slice whose every replicate agrees has no estimate of its own variation (a
+    # perfect slice of 15 positives gives 1 every time): its differences say so
+    fixed = {name: _agreeing(draws[f"own:{name}"]) for name in COMPARED}
     vs_rest: dict[str, list[Interval]] = {}
     vs_reference: dict[str, list[Interval]] = {}
     p_rest: dict[str, list[float]] = {}
@@ -214,6 +218,17 @@ def disparities(
                     continue
                 estimate = float(estimates[key][0, s])
                 values = draws[key][:, s]
+                alone = [k for k in (s, ref if family == "reference" else s) if fixed[name][k]]
+                if alone and not math.isnan(estimate):
+                    k = alone[0]
+                    agreed = float(np.nanmax(draws[f"own:{name}"][:, k]))
+                    why = (
+                        f"every replicate of slice {slices.name(slices.keys[k])!r} gives "
+                        f"{agreed:.4g}: its own variation is not estimated, too few to say"
+                    )
+                    found.append(nan_interval(estimate, level, "percentile", why))
+                    raw.append(math.nan)
+                    continue
                 found.append(_interval(estimate, values, level))
                 raw.append(_p_value(estimate, values))
             out[name] = found
@@ -238,6 +253,14 @@ def disparities(
         p_reference,
         summary,
     )
+
+
+def _agreeing(values: Floats) -> NDArray[np.bool_]:
+    """[S]: whether every defined replicate of each slice (values[B, S]) is the same."""
+    defined = ~np.isnan(values)
+    high = np.max(np.where(defined, values, -np.inf), axis=0)
+    low = np.min(np.where(defined, values, np.inf), axis=0)
+    return np.asarray(defined.any(axis=0) & (high == low), dtype=bool)
 
 
 def _interval(estimate: float, values: Floats, level: float, summary: bool = False) -> Interval:

@@ -173,8 +173,9 @@ def _iso(starts: NDArray[np.int64], span: int) -> list[str]:
     """Window starts in ISO 8601: a date for a day or more, else to the minute."""
     stamps = starts.astype("datetime64[s]")
     if span % _DAY == 0:
-        return np.datetime_as_string(stamps.astype("datetime64[D]"), unit="D").tolist()
-    return np.datetime_as_string(stamps, unit="m").tolist()
+        days = np.datetime_as_string(stamps.astype("datetime64[D]"), unit="D")
+        return [str(day) for day in days]
+    return [str(minute) for minute in np.datetime_as_string(stamps, unit="m")]
 
 
 def window_codes(

@@ -29,6 +29,7 @@ from typing import Any
 from informed.inference.comparison import Comparison
 from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
+from informed.inference.slice_rankings import SliceRankings
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import keyed
 from informed.ranking import OperatingPoint, Ranking
@@ -285,15 +286,17 @@ def slices_report(
     order: str = "informedness",
     title: str = "Slices",
     source: str = "",
+    rankings: SliceRankings | None = None,
 ) -> str:
-    """One self-contained HTML document reporting slices (`informed.slices`)."""
+    """One self-contained HTML document reporting slices (`informed.slices`); with
+    scores, each slice's ranking summaries (`rankings`, computed if not given)."""
     slices = result.evaluation.slices
     meta = (
         f'<p class="meta">Source: <strong>{escaped(source)}</strong> · by '
         f"{escaped(', '.join(slices.by))} · {len(slices.keys):,} slices · "
         f"{int(slices.rows.sum()):,} rows</p>"
     )
-    section = slices_section(result, disparities, overall, order)
+    section = slices_section(result, disparities, overall, order, rankings)
     return _document(title, meta, [("slices", "Slices", section)], list(SLICES_SOURCES))
 
 
