@@ -154,9 +154,7 @@ def _times() -> Any:
 
 
 @pytest.mark.parametrize("how", ["parquet", "arrow"])
-def test_parquet_and_arrow_timestamps_are_read_in_their_time_zone(
-    tmp_path: Path, how: str
-) -> None:
+def test_parquet_and_arrow_timestamps_are_read_in_their_time_zone(tmp_path: Path, how: str) -> None:
     """A zone-aware timestamp column of a file: days start at midnight in Paris (the
     column's zone), not in UTC; the missing timestamp is the window "missing"."""
     frame = _times()

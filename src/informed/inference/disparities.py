@@ -50,7 +50,7 @@ from numpy.typing import NDArray
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.paired import holm
-from informed.inference.replicates import replicate_interval
+from informed.inference.replicates import replicate_interval, replicate_intervals
 from informed.inference.slice_bootstrap import slice_replicates
 from informed.labels import as_label, keyed
 from informed.measures import Cells
@@ -210,6 +210,8 @@ def disparities(
             key = f"{family}:{name}"
             found = []
             raw = []
+            computed = replicate_intervals(estimates[key][0], draws[key], level, "percentile")
+            p_values = _p_values(estimates[key][0], draws[key])
             for s in range(S):
                 if family == "reference" and s == ref:
                     why = "the reference slice itself"
@@ -217,7 +219,6 @@ def disparities(
                     raw.append(math.nan)
                     continue
                 estimate = float(estimates[key][0, s])
-                values = draws[key][:, s]
                 alone = [k for k in (s, ref if family == "reference" else s) if fixed[name][k]]
                 if alone and not math.isnan(estimate):
                     k = alone[0]
@@ -229,8 +230,8 @@ def disparities(
                     found.append(nan_interval(estimate, level, "percentile", why))
                     raw.append(math.nan)
                     continue
-                found.append(_interval(estimate, values, level))
-                raw.append(_p_value(estimate, values))
+                found.append(_checked(estimate, computed[s], level))
+                raw.append(float(p_values[s]))
             out[name] = found
             pvalues[name] = holm(raw)
     summary = {
@@ -266,27 +267,39 @@ def _agreeing(values: Floats) -> NDArray[np.bool_]:
 def _interval(estimate: float, values: Floats, level: float, summary: bool = False) -> Interval:
     """A difference's interval, never silently degenerate."""
     if math.isnan(estimate):
+        return _checked(estimate, nan_interval(estimate, level, "percentile", ""), level, summary)
+    return _checked(
+        estimate,
+        replicate_interval(estimate, values, level, "percentile", math.nan),
+        level,
+        summary,
+    )
+
+
+def _checked(estimate: float, found: Interval, level: float, summary: bool = False) -> Interval:
+    """A difference's interval as computed, or nan with the reason: undefined, or every
+    replicate the same."""
+    if math.isnan(estimate):
         why = (
             "defined in fewer than two slices"
             if summary
             else "undefined in a slice compared (see its flag)"
         )
         return nan_interval(estimate, level, "percentile", why)
-    found = replicate_interval(estimate, values, level, "percentile", math.nan)
     if found.low == found.high:
         why = f"every replicate gives {found.low:.4g}: the slices are too small to say"
         return nan_interval(estimate, level, "percentile", why)
     return found
 
 
-def _p_value(estimate: float, values: Floats) -> float:
-    """Two-sided bootstrap p-value of no difference: twice the smaller share of
-    replicates on either side of 0, counting the estimate itself (Davison & Hinkley 1997)."""
-    if math.isnan(estimate):
-        return math.nan
-    defined = values[~np.isnan(values)]
-    if defined.size == 0:
-        return math.nan
-    below = (np.count_nonzero(defined <= 0) + 1) / (defined.size + 1)
-    above = (np.count_nonzero(defined >= 0) + 1) / (defined.size + 1)
-    return min(1.0, 2.0 * min(below, above))
+def _p_values(estimates: Floats, values: Floats) -> Floats:
+    """Two-sided bootstrap p-values of no difference, every column of values[B, S]
+    (estimates[S]) at once: twice the smaller share of defined replicates on either side
+    of 0, counting the estimate itself (Davison & Hinkley 1997); nan where the estimate
+    or every replicate is undefined."""
+    defined = ~np.isnan(values)
+    count = defined.sum(axis=0)
+    below = (np.count_nonzero(defined & (values <= 0), axis=0) + 1) / (count + 1)
+    above = (np.count_nonzero(defined & (values >= 0), axis=0) + 1) / (count + 1)
+    found = np.minimum(1.0, 2.0 * np.minimum(below, above))
+    return np.where(np.isnan(estimates) | (count == 0), np.nan, found)

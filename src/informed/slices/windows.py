@@ -36,7 +36,7 @@ from informed.columns import arrow, arrow_column
 from informed.errors import InputError, at_row
 from informed.slices.keys import CodedKeys
 
-__all__ = ["SPANS", "parse_every", "window_codes", "window_keys", "window_start"]
+__all__ = ["SPANS", "parse_every", "window_codes", "window_keys"]
 
 SPANS = {"min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 """The units of `every`, in seconds."""
@@ -103,7 +103,7 @@ def _wall_seconds(
             raise InputError(msg)
         array = _parse(array, name, where)
     missing = np.isnat(array)
-    seconds = array.astype("datetime64[s]").astype(np.int64)
+    seconds = array.astype("datetime64[s]", copy=False).view(np.int64)  # floored to seconds
     return seconds, missing
 
 
@@ -160,15 +160,6 @@ def _parse(
     return out
 
 
-def window_start(seconds: NDArray[np.int64], span: int) -> NDArray[np.int64]:
-    """The start of each wall-clock time's window, in seconds: weeks (and multiples)
-    from Monday, every other span from midnight of 1970-01-01 (whole hours, days)."""
-    if span % _WEEK == 0:
-        shift = _MONDAY * _DAY
-        return ((seconds - shift) // span) * span + shift
-    return (seconds // span) * span
-
-
 def _iso(starts: NDArray[np.int64], span: int) -> list[str]:
     """Window starts in ISO 8601: a date for a day or more, else to the minute."""
     stamps = starts.astype("datetime64[s]")
@@ -190,26 +181,33 @@ def window_codes(
     timestamp's message)."""
     span = parse_every(every)
     seconds, missing = _wall_seconds(values, name, where)
-    starts = window_start(seconds, span)
-    index = starts // span if span % _WEEK else (starts - _MONDAY * _DAY) // span
-    present = ~missing
-    codes = np.full(index.shape[0], -1, dtype=np.intp)
-    if not present.any():
-        return CodedKeys((), codes)
-    found = index[present]
+    shift = _MONDAY * _DAY if span % _WEEK == 0 else 0  # weeks from a Monday
+    index = np.subtract(seconds, shift) if shift else seconds.copy()
+    index //= span  # each row's window, counted from the first one after the epoch
+    gaps = bool(missing.any())
+    found = index[~missing] if gaps else index
+    if not found.size:
+        return CodedKeys((), np.full(index.shape[0], -1, dtype=np.intp))
     low, high = int(found.min()), int(found.max())
     if high - low < _LOOKUP_LIMIT:
-        offset = found - low
-        occurs = np.flatnonzero(np.bincount(offset, minlength=high - low + 1))
+        if gaps:
+            index[missing] = low
+        index -= low
+        counts = np.bincount(index, minlength=high - low + 1)
+        if gaps:
+            counts[0] -= int(np.count_nonzero(missing))
+        occurs = np.flatnonzero(counts)
         lookup = np.zeros(high - low + 1, dtype=np.intp)
         lookup[occurs] = np.arange(occurs.size)
-        codes[present] = lookup[offset]
+        codes = lookup[index]
         distinct = occurs + low
     else:
         distinct, inverse = np.unique(found, return_inverse=True)
-        codes[present] = inverse.reshape(-1)
-    first = distinct * span + (0 if span % _WEEK else _MONDAY * _DAY)
-    return CodedKeys(tuple(_iso(first, span)), codes)
+        codes = np.full(index.shape[0], -1, dtype=np.intp)
+        codes[~missing] = inverse.reshape(-1)
+    if gaps:
+        codes[missing] = -1
+    return CodedKeys(tuple(_iso(distinct * span + shift, span)), codes)
 
 
 def window_keys(
