@@ -56,7 +56,7 @@ def test_json_holds_every_ranking_summary_of_every_slice() -> None:
     from sklearn.metrics import average_precision_score, roc_auc_score
 
     data = _scored()
-    result, found, rankings, s = _reports(data)
+    result, found, rankings, _s = _reports(data)
     document = slices_document(result, found, "x.csv", rankings=rankings)
     assert set(document["ranking_definitions"]) == {
         "auc",
@@ -88,7 +88,7 @@ def test_json_holds_every_ranking_summary_of_every_slice() -> None:
 def test_csv_and_terminal_show_each_slices_auc() -> None:
     """CSV: AUC with its interval and the other summaries per slice, as in the JSON; the
     terminal's AUC column."""
-    result, found, rankings, s = _reports(_scored())
+    result, found, rankings, _s = _reports(_scored())
     table = list(csv.DictReader(io.StringIO(slices_csv(result, found, rankings=rankings))))
     document = slices_document(result, found, "x.csv", rankings=rankings)
     for row, entry in zip(table, document["slices"], strict=True):
@@ -110,7 +110,7 @@ def test_an_undefined_or_degenerate_auc_says_why() -> None:
         by=["a"] * 4 + ["b"] * 3 + ["c"] * 60,
         actual=[1, 0, 1, 0] + [1, 1, 1] + [1, 0] * 30,
         predicted=[1, 0, 1, 0] + [1, 1, 0] + [1, 0] * 30,
-        scores=[0.9, 0.1, 0.8, 0.2] + [0.5, 0.6, 0.7] + list(np.linspace(1, 0, 60)),
+        scores=[0.9, 0.1, 0.8, 0.2, 0.5, 0.6, 0.7, *list(np.linspace(1, 0, 60))],
         positive=1,
     )
     found = slice_rankings(s)
@@ -153,7 +153,7 @@ def test_a_slice_whose_replicates_all_agree_is_not_said_to_differ() -> None:
 def test_the_html_table_pools_the_slices_not_shown_and_shows_each_auc() -> None:
     """400 slices: 30 rows and one pooled row holding the others' rows; AUC cells."""
     data = _scored(seed=2, n=8000, groups=400)
-    result, found, rankings, s = _reports(data)
+    result, found, rankings, _s = _reports(data)
     page = slices_report(result, found, overall=0.5, source="x.csv", rankings=rankings)
     shown = shown_slices(result)
     assert 20 <= len(shown) <= 30
