@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed._common import check_memory
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.paired import holm
@@ -190,14 +191,34 @@ def disparities(
         index,
         ref,
     )
-    parts: dict[str, list[Floats]] = {key: [] for key in estimates}
-    for _, cells in batches:
+    # every replicate of each difference is kept (its interval needs them all): checked
+    # before they are allocated; of each slice's own values only the range is kept
+    kept = [key for key in estimates if not key.startswith("own:")]
+    width = sum(int(np.prod(estimates[key].shape[1:], dtype=np.int64)) for key in kept)
+    check_memory(
+        8 * replicates * width,
+        f"the {replicates:,} replicates of {len(kept)} differences of {S:,} slices",
+        "slice by fewer keys, or compare fewer replicates",
+    )
+    draws = {
+        key: np.empty((replicates, *estimates[key].shape[1:]), dtype=np.float64) for key in kept
+    }
+    high = {name: np.full(S, -np.inf) for name in COMPARED}
+    low = {name: np.full(S, np.inf) for name in COMPARED}
+    for part, cells in batches:
         for key, value in _statistics(cells, present, index, ref).items():
-            parts[key].append(value)
-    draws = {key: np.concatenate(value) for key, value in parts.items()}
+            if key.startswith("own:"):
+                name = key[4:]
+                defined = ~np.isnan(value)
+                np.fmax(
+                    high[name], np.max(np.where(defined, value, -np.inf), axis=0), out=high[name]
+                )
+                np.fmin(low[name], np.min(np.where(defined, value, np.inf), axis=0), out=low[name])
+            else:
+                draws[key][part] = value
     # a slice whose every replicate agrees has no estimate of its own variation (a
     # perfect slice of 15 positives gives 1 every time): its differences say so
-    fixed = {name: _agreeing(draws[f"own:{name}"]) for name in COMPARED}
+    fixed = {name: np.isfinite(high[name]) & (high[name] == low[name]) for name in COMPARED}
     vs_rest: dict[str, list[Interval]] = {}
     vs_reference: dict[str, list[Interval]] = {}
     p_rest: dict[str, list[float]] = {}
@@ -222,7 +243,7 @@ def disparities(
                 alone = [k for k in (s, ref if family == "reference" else s) if fixed[name][k]]
                 if alone and not math.isnan(estimate):
                     k = alone[0]
-                    agreed = float(np.nanmax(draws[f"own:{name}"][:, k]))
+                    agreed = float(high[name][k])
                     why = (
                         f"every replicate of slice {slices.name(slices.keys[k])!r} gives "
                         f"{agreed:.4g}: its own variation is not estimated, too few to say"
@@ -254,14 +275,6 @@ def disparities(
         p_reference,
         summary,
     )
-
-
-def _agreeing(values: Floats) -> NDArray[np.bool_]:
-    """[S]: whether every defined replicate of each slice (values[B, S]) is the same."""
-    defined = ~np.isnan(values)
-    high = np.max(np.where(defined, values, -np.inf), axis=0)
-    low = np.min(np.where(defined, values, np.inf), axis=0)
-    return np.asarray(defined.any(axis=0) & (high == low), dtype=bool)
 
 
 def _interval(estimate: float, values: Floats, level: float, summary: bool = False) -> Interval:

@@ -247,14 +247,20 @@ def replicate_values(
         if evaluation.positive is None
         else label_position(evaluation.labels, evaluation.positive)
     )
-    out: dict[str, list[Floats]] = {name: [] for name in names}
-    for _, cells in batches:
+    S = len(slices.keys)
+    check_memory(
+        8 * replicates * S * len(names),
+        f"{replicates:,} replicates of {len(names)} measures of {S:,} slices",
+        "slice by fewer keys, or draw fewer replicates",
+    )
+    out = {name: np.empty((replicates, S), dtype=np.float64) for name in names}
+    for part, cells in batches:
         found, _ = slice_values(cells, names, index, alpha, undefined, present)
         for name in names:
-            out[name].append(np.asarray(found[name], dtype=np.float64))
+            out[name][part] = found[name]
         if extra is not None:
             extra(cells, original)
-    return {name: np.concatenate(out[name]) for name in names}
+    return out
 
 
 def _names(measures: Any) -> list[str]:
