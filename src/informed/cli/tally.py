@@ -47,6 +47,16 @@ def add_parser(commands: Any) -> None:
         "default conventions, ignore under statistics-contingency)",
     )
     ta.add_argument(
+        "--by",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="FIELD",
+        help="report every slice of the documents by this field of each line (several: "
+        "crossed), one Tally per slice; a document without it (or null) is in the slice "
+        "'missing' (docs/slices.md)",
+    )
+    ta.add_argument(
         "--format",
         choices=["text", "json"],
         default="text",
@@ -73,4 +83,34 @@ def tally_file(args: argparse.Namespace) -> Output:
 
 def run(args: argparse.Namespace) -> None:
     """`informed tally`: print the report in the chosen format."""
+    if args.by:
+        _run_slices(args)
+        return
     emit(tally_file(args), args.format)
+
+
+def _run_slices(args: argparse.Namespace) -> None:
+    """`informed tally FILE --by FIELD`: every slice's Tally, reported."""
+    import json
+    import sys
+
+    from informed.io.files import check_file
+    from informed.io.sliced_tallies import read_tally_slices
+    from informed.report.tally_slices import tally_slices_document, tally_slices_text
+
+    path = Path(args.file)
+    check_file(path, empty=True)
+    given = ",".join(args.categories or [])
+    categories = [c for c in given.split(",") if c] if args.categories else None
+    found = read_tally_slices(
+        path,
+        by=args.by,
+        categories=categories,
+        unknown=args.unknown,
+        conventions=args.conventions,
+    )
+    if args.format == "json":
+        document = tally_slices_document(found, args.by, args.file)
+        print(json.dumps(document, indent=1, allow_nan=False))
+    else:
+        sys.stdout.write(tally_slices_text(found, args.by, args.file))

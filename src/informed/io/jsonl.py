@@ -26,7 +26,7 @@ from informed.tally.names import category_names, check_categories, preview, show
 from informed.tally.state import Unknown, unknown_policy
 from informed.tally.tally import Tally
 
-__all__ = ["read_jsonl"]
+__all__ = ["parse_line", "read_jsonl", "read_numbered"]
 
 
 def read_jsonl(
@@ -87,6 +87,26 @@ def read_jsonl(
     return _read_lines(path_or_lines, "", categories, unknown, conventions)
 
 
+def read_numbered(
+    numbered: Iterable[tuple[int, str]],
+    source: str,
+    categories: Iterable[str] | None = None,
+    unknown: Unknown | None = None,
+    conventions: Conventions = "default",
+) -> Tally:
+    """`read_jsonl` of lines given with their line numbers (some lines of a file, such
+    as one slice's: `informed.io.sliced_tallies`), every message naming the file's line;
+    `source` is the file's name followed by ", "."""
+    check_choice(conventions, CONVENTIONS, "conventions")
+    unknown = unknown_policy(unknown, conventions)
+    return _read_lines(numbered, source, categories, unknown, conventions, numbered=True)
+
+
+def parse_line(line: str, where: str) -> dict[str, Any]:
+    """One line of JSON lines as an object, or an InputError naming `where` it is."""
+    return _parse_line(line, where)
+
+
 class _Undeclared:
     """The counts of a file whose categories are not declared: cells a, b, c of each
     category as first seen, and the pooled cells since the last ``set_entries`` line; d
@@ -128,18 +148,19 @@ class _Undeclared:
 
 
 def _read_lines(
-    lines: Iterable[str | bytes],
+    lines: Iterable[Any],
     source: str,
     categories: Iterable[str] | None,
     unknown: Unknown,
     conventions: Conventions,
+    numbered: bool = False,
 ) -> Tally:
     merge = conventions == STATISTICS_CONTINGENCY
     declared = None if categories is None else check_categories(categories, merge=merge)
     tally: Tally | None = None
     undeclared = _Undeclared()
     first = True
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in lines if numbered else enumerate(lines, start=1):
         where = f"{source}line {number}"
         line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         if not isinstance(line, str):
