@@ -225,3 +225,53 @@ def test_the_time_series_draws_a_line_per_group_and_marks_the_windows_that_diffe
     assert document["slices"][fell]["vs_reference"]["informedness"]["interval"][1] < 0
     row = page.split('<tr data-slice="when (1w)=2024-01-15, group=a">')[1].split("</tr>")[0]
     assert "differs" in row
+
+
+def test_merged_windows_are_not_compared(tmp_path: Path) -> None:
+    """--cumulative or --rolling: the windows overlap, so the reports hold no difference
+    (text: the note; JSON: null with the note; CSV: empty cells), the header counts the
+    rows read; --reference with them is refused."""
+    path = _timed(tmp_path)
+    base = [
+        sys.executable,
+        "-m",
+        "informed",
+        "evaluate",
+        str(path),
+        "--actual",
+        "actual",
+        "--predicted",
+        "predicted",
+        "--positive",
+        "1",
+        "--by-time",
+        "when",
+        "--every",
+        "1w",
+    ]
+    text = subprocess.run([*base, "--rolling", "2"], capture_output=True, text=True, check=True)
+    assert "4 windows (rolling, 2 of 1w each) of 1,200 rows" in text.stdout
+    assert "The windows overlap (rolling, 2 of 1w each)" in text.stdout
+    assert "minus the rest" not in text.stdout and "equalized-odds" not in text.stdout
+    done = subprocess.run(
+        [*base, "--cumulative", "--format", "json"], capture_output=True, text=True, check=True
+    )
+    document = json.loads(done.stdout)
+    assert document["disparities"] is None and document["windows"]["merged"] == "cumulative"
+    assert all(e["vs_rest"] is None and e["vs_reference"] is None for e in document["slices"])
+    assert [e["rows"] for e in document["slices"]] == [300, 600, 900, 1200]
+    table = subprocess.run(
+        [*base, "--cumulative", "--format", "csv"], capture_output=True, text=True, check=True
+    )
+    rows = list(csv.DictReader(io.StringIO(table.stdout)))
+    assert [row["d_informedness_vs_rest"] for row in rows] == [""] * 4
+    page_path = tmp_path / "merged.html"
+    subprocess.run(
+        [*base, "--cumulative", "--html", str(page_path)], check=True, capture_output=True
+    )
+    page = page_path.read_text()
+    assert "The windows overlap (cumulative)" in page and "minus the rest" not in page
+    refused = subprocess.run(
+        [*base, "--cumulative", "--reference", "2024-01-01"], capture_output=True, text=True
+    )
+    assert refused.returncode == 2 and "--reference compares windows" in refused.stderr

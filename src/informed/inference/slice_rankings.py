@@ -120,7 +120,8 @@ def _summarize(ranking: Ranking, level: float, min_count: float) -> RankingOfSli
         flag = f"AUC: {shown} {what}"
     interval = delong_interval(ranking, level=level)
     if interval.low == interval.high:  # a point: no variation estimated, never shown as one
-        why = f"{interval.reason or 'a degenerate interval'}: too few to say"
+        reason = (interval.reason or "a point").replace(": the interval is degenerate", "")
+        why = f"{reason}: too few to say"
         interval = nan_interval(interval.estimate, level, interval.method, why)
     return RankingOfSlice(
         n_positive=positives,

@@ -35,6 +35,7 @@ __all__ = [
     "SHOWN_SLICES",
     "differs",
     "fixed",
+    "merged_note",
     "pooled_table",
     "rankings_of",
     "shown_slices",
@@ -126,15 +127,36 @@ def pooled_table(result: SliceBootstrap, shown: list[int]) -> Table | None:
     return Table(stored, cells.predicted, cells.actual)
 
 
+def merged_note(merged: str) -> str:
+    """Why windows merged (cumulative, rolling) are not compared with each other."""
+    return (
+        f"The windows overlap ({merged}): no window is compared with the rest or with a "
+        "reference (a difference would count rows twice and treat overlapping windows as "
+        "independent); compare the windows as they are, without --cumulative or --rolling."
+    )
+
+
+def _sizes(slices: Any, merged: str | None, rows: int | None) -> str:
+    """The header's count: slices and rows, or merged windows of the rows read."""
+    if merged is None:
+        return f"{len(slices.keys):,} slices, {int(slices.rows.sum()):,} rows"
+    read = f" of {rows:,} rows" if rows is not None else ""
+    return f"{len(slices.keys):,} windows ({merged}){read}"
+
+
 def slices_text(
     result: SliceBootstrap,
-    disparities: Disparities,
+    disparities: Disparities | None,
     source: str,
     order: str = "informedness",
     rankings: SliceRankings | None = None,
+    merged: str | None = None,
+    rows: int | None = None,
 ) -> str:
     """The terminal report (user text escaped); slices sorted by informedness, or by key
-    (`order="key"`: time windows in time order); with scores, each slice's AUC."""
+    (`order="key"`: time windows in time order); with scores, each slice's AUC. Windows
+    `merged` ("cumulative", "rolling, 4 of 7d each") overlap: there are no
+    `disparities` then, and the header counts the `rows` read."""
     rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
@@ -142,7 +164,7 @@ def slices_text(
     positive = evaluation.positive
     lines = [
         f"informed: {printable(source)} by {', '.join(printable(b) for b in slices.by)}: "
-        f"{len(slices.keys):,} slices, {int(slices.rows.sum()):,} rows"
+        + _sizes(slices, merged, rows)
         + (f", positive {printable(positive)!s}" if positive is not None else ""),
         "",
     ]
@@ -171,6 +193,9 @@ def slices_text(
             f"{_n(pooled.n):>9}  {_value(found.measures['informedness']):>12} {'':<18}  "
             f"{_value(found.measures['markedness']):>10}  (every slice: --format json)"
         )
+    if disparities is None:
+        lines += ["", merged_note(merged or "merged")]
+        return "\n".join(line.rstrip() for line in lines) + "\n"
     reference = disparities.reference or ()
     ref_name = printable(slices.name(reference)) if reference else ""
     lines += [
@@ -221,9 +246,11 @@ def _flags(flag: str, rankings: SliceRankings | None, s: int) -> str:
     return f"{flag}; {found}" if flag else found
 
 
-def differs(disparities: Disparities, s: int) -> str:
+def differs(disparities: Disparities | None, s: int) -> str:
     """'differs' where the slice's informedness minus the reference's has an interval
-    that excludes 0; 'reference' for the reference itself."""
+    that excludes 0; 'reference' for the reference itself; nothing without disparities."""
+    if disparities is None:
+        return ""
     found = disparities.vs_reference["informedness"][s]
     if disparities.reference == disparities.slices.keys[s]:
         return "reference"
@@ -242,13 +269,15 @@ def _interval_json(interval: Interval) -> dict[str, Any]:
 
 def slices_document(
     result: SliceBootstrap,
-    disparities: Disparities,
+    disparities: Disparities | None,
     source: str,
     rankings: SliceRankings | None = None,
+    merged: str | None = None,
 ) -> dict[str, Any]:
     """The JSON document: every slice, its measures, intervals, flags and differences,
     and with scores every summary of its ranking (AUC with DeLong's interval, average
-    hit rate, average Qrecall, PEM and its areas, each undefined one with its reason)."""
+    hit rate, average Qrecall, PEM and its areas, each undefined one with its reason);
+    windows `merged` have no differences (null, and "windows" says why)."""
     rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
@@ -272,20 +301,10 @@ def slices_document(
                 "flag": evaluation.flags[s],
                 "bias_diagnosis": evaluation.bias_diagnosis(s),
                 "ranking": None if rankings is None else _ranking(rankings[s]),
-                "vs_rest": {
-                    name: {
-                        **_interval_json(disparities.vs_rest[name][s]),
-                        "p_holm": json_float(disparities.p_rest[name][s]),
-                    }
-                    for name in COMPARED
-                },
-                "vs_reference": {
-                    name: {
-                        **_interval_json(disparities.vs_reference[name][s]),
-                        "p_holm": json_float(disparities.p_reference[name][s]),
-                    }
-                    for name in COMPARED
-                },
+                "vs_rest": None if disparities is None else _versus(disparities, s, "rest"),
+                "vs_reference": (
+                    None if disparities is None else _versus(disparities, s, "reference")
+                ),
             }
         )
     return {
@@ -298,10 +317,23 @@ def slices_document(
         "method": result.method,
         "replicates": result.replicates,
         "min_count": evaluation.min_count,
-        "reference": list(disparities.reference or ()),
+        "reference": None if disparities is None else list(disparities.reference or ()),
+        "windows": None if merged is None else {"merged": merged, "note": merged_note(merged)},
         "slices": entries,
-        "disparities": {key: _interval_json(disparities.summary[key]) for key in SUMMARIES},
+        "disparities": None
+        if disparities is None
+        else {key: _interval_json(disparities.summary[key]) for key in SUMMARIES},
         "ranking_definitions": None if rankings is None else _ranking_definitions(),
+    }
+
+
+def _versus(disparities: Disparities, s: int, family: str) -> dict[str, Any]:
+    """A slice's differences from the rest (or the reference), each with its interval."""
+    found = disparities.vs_rest if family == "rest" else disparities.vs_reference
+    p = disparities.p_rest if family == "rest" else disparities.p_reference
+    return {
+        name: {**_interval_json(found[name][s]), "p_holm": json_float(p[name][s])}
+        for name in COMPARED
     }
 
 
@@ -348,14 +380,14 @@ def _number(value: float | None) -> str:
 
 def slices_csv(
     result: SliceBootstrap,
-    disparities: Disparities,
+    disparities: Disparities | None,
     *,
     raw: bool = False,
     rankings: SliceRankings | None = None,
 ) -> str:
     """One CSV row per slice: key, n, B and M with intervals, rates, flag, differences;
     with scores, the ranking summaries (AUC with its interval, average hit rate, average
-    Qrecall, PEM)."""
+    Qrecall, PEM). Without disparities (windows merged) their cells are empty."""
     rankings = rankings_of(result, rankings)
     scored = [] if rankings is None else ["auc", "auc_low", "auc_high", *_OTHER_SUMMARIES]
     evaluation = result.evaluation
@@ -384,7 +416,6 @@ def slices_csv(
     rows = [header]
     for s, key in enumerate(slices.keys):
         b, m = result.intervals["informedness"][s], result.intervals["markedness"][s]
-        d = disparities.vs_rest["informedness"][s]
         rows.append(
             [
                 *("" if v is None else _text_cell(str(v), raw) for v in key),
@@ -399,14 +430,24 @@ def slices_csv(
                 *(_number(float(evaluation.values[n][s])) for n in ("recall", "fallout", "bias")),
                 _text_cell(evaluation.flags[s] or "", raw),
                 _text_cell(evaluation.bias_diagnosis(s), raw),
-                *(_number(disparities.vs_rest[n][s].estimate) for n in COMPARED),
-                _number(d.low),
-                _number(d.high),
-                _number(disparities.p_rest["informedness"][s]),
+                *_difference_cells(disparities, s),
                 *([] if rankings is None else _ranking_cells(rankings[s])),
             ]
         )
     return csv_text(rows)
+
+
+def _difference_cells(disparities: Disparities | None, s: int) -> list[str]:
+    """A slice's differences from the rest as CSV cells (empty without disparities)."""
+    if disparities is None:
+        return [""] * (len(COMPARED) + 3)
+    d = disparities.vs_rest["informedness"][s]
+    return [
+        *(_number(disparities.vs_rest[n][s].estimate) for n in COMPARED),
+        _number(d.low),
+        _number(d.high),
+        _number(disparities.p_rest["informedness"][s]),
+    ]
 
 
 def _ranking_cells(found: RankingOfSlice) -> list[str]:

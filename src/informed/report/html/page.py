@@ -280,23 +280,29 @@ def comparison_report(
 
 def slices_report(
     result: SliceBootstrap,
-    disparities: Disparities,
+    disparities: Disparities | None,
     *,
     overall: float,
     order: str = "informedness",
     title: str = "Slices",
     source: str = "",
     rankings: SliceRankings | None = None,
+    merged: str | None = None,
 ) -> str:
     """One self-contained HTML document reporting slices (`informed.slices`); with
-    scores, each slice's ranking summaries (`rankings`, computed if not given)."""
+    scores, each slice's ranking summaries (`rankings`, computed if not given); windows
+    `merged` (cumulative, rolling) without disparities."""
     slices = result.evaluation.slices
+    sizes = (
+        f"{len(slices.keys):,} slices · {int(slices.rows.sum()):,} rows"
+        if merged is None
+        else f"{len(slices.keys):,} windows ({escaped(merged)})"
+    )
     meta = (
         f'<p class="meta">Source: <strong>{escaped(source)}</strong> · by '
-        f"{escaped(', '.join(slices.by))} · {len(slices.keys):,} slices · "
-        f"{int(slices.rows.sum()):,} rows</p>"
+        f"{escaped(', '.join(slices.by))} · {sizes}</p>"
     )
-    section = slices_section(result, disparities, overall, order, rankings)
+    section = slices_section(result, disparities, overall, order, rankings, merged)
     return _document(title, meta, [("slices", "Slices", section)], list(SLICES_SOURCES))
 
 

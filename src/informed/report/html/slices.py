@@ -19,6 +19,7 @@ from informed.report.slices import (
     SUMMARIES,
     differs,
     fixed,
+    merged_note,
     pooled_table,
     rankings_of,
     shown_slices,
@@ -55,12 +56,14 @@ def _flag(flag: str, extra: str | None) -> str:
 
 def slices_section(
     result: SliceBootstrap,
-    disparities: Disparities,
+    disparities: Disparities | None,
     overall: float,
     order: str = "informedness",
     rankings: SliceRankings | None = None,
+    merged: str | None = None,
 ) -> str:
-    """The section's HTML: plots, table of the shown slices (the rest pooled), disparities."""
+    """The section's HTML: plots, table of the shown slices (the rest pooled), disparities
+    (none for windows `merged`, which overlap: a note says why)."""
     rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
@@ -81,8 +84,6 @@ def slices_section(
     scored = rankings is not None
     rows = []
     for s in shown:
-        d = disparities.vs_rest["informedness"][s]
-        p = disparities.p_rest["informedness"][s]
         name = escaped(slices.name(slices.keys[s]))
         ranked = ""
         extra = None
@@ -100,10 +101,15 @@ def slices_section(
             ),
             ranked,
             f'<td class="small">{escaped(evaluation.bias_diagnosis(s))}</td>',
-            _with_interval(d.estimate, d),
-            f'<td class="num">{"—" if math.isnan(p) else f"{p:.3g}"}</td>',
-            f'<td class="small">{escaped(differs(disparities, s))}</td>',
         ]
+        if disparities is not None:
+            d = disparities.vs_rest["informedness"][s]
+            p = disparities.p_rest["informedness"][s]
+            cells += [
+                _with_interval(d.estimate, d),
+                f'<td class="num">{"—" if math.isnan(p) else f"{p:.3g}"}</td>',
+                f'<td class="small">{escaped(differs(disparities, s))}</td>',
+            ]
         rows.append(
             f'<tr data-slice="{name}">'
             f'<th class="label" scope="row"><span style="white-space:nowrap">{name}</span>'
@@ -120,16 +126,28 @@ def slices_section(
             f'<td class="num">{number(found_pooled.measures["informedness"])}</td>'
             f'<td class="num">{number(found_pooled.measures["markedness"])}</td>'
             + ("<td></td>" if scored else "")
-            + "<td></td><td></td><td></td><td></td></tr>"
+            + "<td></td>"
+            + ("<td></td><td></td><td></td>" if disparities is not None else "")
+            + "</tr>"
         )
     auc_head = '<th class="num">AUC</th>' if scored else ""
+    versus = (
+        '<th class="num">minus the rest</th><th class="num">p (Holm)</th><th>vs reference</th>'
+        if disparities is not None
+        else ""
+    )
     parts.append(
         '<div class="scroll"><table id="slices-table"><thead><tr><th>slice</th>'
         '<th class="num">n</th><th class="num">informedness</th>'
-        f'<th class="num">markedness</th>{auc_head}<th>bias diagnosis</th>'
-        '<th class="num">minus the rest</th><th class="num">p (Holm)</th>'
-        f"<th>vs reference</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        f'<th class="num">markedness</th>{auc_head}<th>bias diagnosis</th>{versus}'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
+    if disparities is None:
+        parts.append(
+            f'<p class="small">Under each value its {100 * result.level:g} % interval (or why '
+            f"it has none). {escaped(merged_note(merged or 'merged'))}</p>"
+        )
+        return "".join(parts)
     reference = disparities.reference
     if reference is not None:
         parts.append(

@@ -86,7 +86,7 @@ def _compact(key: tuple[object, ...]) -> str:
 
 def slices_time_svg(
     result: SliceBootstrap,
-    disparities: Disparities,
+    disparities: Disparities | None,
     overall: float,
     *,
     name: str = "plot-slices-time",
@@ -169,10 +169,14 @@ def slices_time_svg(
             legend_below(axes, columns=3)
         image = svg(figure, name, f"{title}: {len(windows)} windows with interval bands")
     caption = (
-        "Informedness window by window, its bootstrap interval as a band; the dashed line is "
-        "the value of all rows. Circled in red: windows whose informedness minus the "
-        "reference's (the square) has an interval that excludes 0."
+        "Informedness window by window, its bootstrap interval as a band (none where every "
+        "replicate agrees); the dashed line is the value of all rows."
     )
+    if disparities is not None:
+        caption += (
+            " Circled in red: windows whose informedness minus the reference's (the square) "
+            "has an interval that excludes 0."
+        )
     if len(drawn) < len(members):
         caption += f" The {len(drawn)} largest of {len(members)} groups are drawn."
     if any(key[0] is None for key in slices.keys):
