@@ -168,21 +168,18 @@ def part2(args: argparse.Namespace) -> None:
 
 def floor(args: argparse.Namespace, actual: Any, group: Any, scores: Any) -> None:
     """The one sort of each pass, on its own: the unsliced Ranking sorts (score, outcome)
-    keys, the sliced one (slice, score, outcome) keys; the same number of keys, but the
-    sliced ones hold about as many distinct values as there are (slice, score) groups."""
-    from informed.slices.ranked import descending_codes
+    keys, the sliced one (slice, score, outcome) keys packed in as many bits
+    (`informed.slices.ranked.pack_keys`): the same number of keys, but the sliced ones
+    hold as many distinct values as there are (slice, score, outcome) groups."""
+    from informed.slices.ranked import descending_codes, pack_keys
 
-    positive = (actual == 0).astype(np.uint64)
-    plain = (descending_codes(scores) << np.uint64(1)) | positive
-    packed = group.astype(np.uint64) << np.uint64(57)
-    packed |= descending_codes(scores) >> np.uint64(6) << np.uint64(1)
-    packed |= positive  # a stand-in of the sliced key: the same distinct (slice, score)
+    positive = actual == 0
+    plain = (descending_codes(scores) << np.uint64(1)) | positive.astype(np.uint64)
+    packed = pack_keys(group, args.groups, scores, positive)
+    assert packed is not None
     sort_plain = timed(lambda: np.sort(plain), args.repeat)
-    sort_cut = timed(lambda: np.sort(packed), args.repeat)
-    distinct = (
-        np.count_nonzero(np.diff(np.sort(plain))) + 1,
-        np.count_nonzero(np.diff(np.sort(packed))) + 1,
-    )
+    sort_cut = timed(lambda: np.sort(packed.keys), args.repeat)
+    distinct = [int(np.count_nonzero(np.diff(np.sort(k)))) + 1 for k in (plain, packed.keys)]
     print(
         f"  {'the sort alone, unsliced keys':50s}{sort_plain[0]:8.3f}  {sort_plain[1]:8.3f} s"
         f"   {distinct[0]:,} distinct keys"

@@ -35,7 +35,14 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["PackedGroups", "descending_codes", "group_packed", "scores_of"]
+__all__ = [
+    "PackedGroups",
+    "PackedKeys",
+    "descending_codes",
+    "group_packed",
+    "pack_keys",
+    "scores_of",
+]
 
 _ONE = np.uint64(1)
 _LOW63 = np.uint64((1 << 63) - 1)
@@ -93,6 +100,49 @@ def scores_of(codes: NDArray[np.uint64]) -> NDArray[np.float64]:
     return np.add(bits.view(np.float64), 0.0)
 
 
+class PackedKeys(NamedTuple):
+    """Each row's (slice, score, outcome) in one unsigned integer, unsorted, and what
+    decodes it: the tops that occur, the mantissa bits kept and dropped."""
+
+    keys: NDArray[np.uint64]
+    tops: NDArray[np.intp]
+    kept: int
+    dropped: int
+
+
+def pack_keys(
+    slices: NDArray[np.intp],
+    n_slices: int,
+    values: NDArray[np.float64],
+    is_positive: NDArray[np.bool_],
+) -> PackedKeys | None:
+    """The packed key of every row (see the module's notes), or None when the slice code
+    and the compressed score do not fit in 63 bits beside the outcome."""
+    raw_or = int(np.bitwise_or.reduce(values.view(np.uint64))) if values.size else 0
+    dropped = _trailing_zeros(raw_or & int(_MANTISSA))  # -0.0 sets no mantissa bit
+    codes = descending_codes(values)
+    top = codes >> np.uint64(_MANTISSA_BITS)
+    occurs = np.bincount(top.view(np.int64), minlength=_TOPS) > 0
+    tops = np.flatnonzero(occurs)
+    kept = _MANTISSA_BITS - dropped
+    # the high part of a key is slice * len(tops) + the rank of its top
+    if (max(n_slices, 1) * max(tops.size, 1) - 1).bit_length() + kept + 1 > 64:
+        return None
+    rank = np.cumsum(occurs, dtype=np.int64) - 1
+    high = slices.astype(np.int64, copy=True)  # small integers: int64 arithmetic
+    high *= tops.size
+    high += rank[top.view(np.int64)]
+    keys = codes
+    keys &= _MANTISSA
+    if dropped:
+        keys >>= np.uint64(dropped)
+    keys |= high.view(np.uint64) << np.uint64(kept)
+    del high, top
+    keys <<= _ONE
+    keys |= is_positive
+    return PackedKeys(keys, tops, kept, dropped)
+
+
 def group_packed(
     slices: NDArray[np.intp],
     n_slices: int,
@@ -105,29 +155,10 @@ def group_packed(
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return PackedGroups(empty, np.zeros(0), empty, empty, np.zeros(n_slices + 1, dtype=np.intp))
-    raw_or = int(np.bitwise_or.reduce(values.view(np.uint64)))  # -0.0: no mantissa bit
-    dropped = _trailing_zeros(raw_or & int(_MANTISSA))
-    codes = descending_codes(values)
-    top = codes >> np.uint64(_MANTISSA_BITS)
-    occurs = np.bincount(top.view(np.int64), minlength=_TOPS) > 0
-    tops = np.flatnonzero(occurs)
-    kept = _MANTISSA_BITS - dropped
-    # the high part of a key is slice * len(tops) + the rank of its top
-    if (max(n_slices, 1) * tops.size - 1).bit_length() + kept + 1 > 64:
+    packed = pack_keys(slices, n_slices, values, is_positive)
+    if packed is None:
         return None
-    rank = np.cumsum(occurs, dtype=np.int64) - 1
-    # high part: the slice, then the rank of the top (small integers, int64 arithmetic)
-    high = slices.astype(np.int64, copy=True)
-    high *= tops.size
-    high += rank[top.view(np.int64)]
-    keys = codes
-    keys &= _MANTISSA
-    if dropped:
-        keys >>= np.uint64(dropped)
-    keys |= high.view(np.uint64) << np.uint64(kept)
-    del high, top
-    keys <<= _ONE
-    keys |= is_positive
+    keys, tops, kept, dropped = packed
     keys.sort()
     outcome = np.bitwise_and(keys, _ONE).view(np.int64)
     keys >>= _ONE
