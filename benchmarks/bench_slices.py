@@ -40,19 +40,19 @@ from informed.table import Table
 
 
 def best(run: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    return timed(run, repeat)[0], timed.last
+    wall, _, result = timed(run, repeat)
+    return wall, result
 
 
-def timed(run: Callable[[], Any], repeat: int) -> tuple[float, float]:
-    """(best wall-clock seconds, best CPU seconds) of `repeat` runs; the last result is
-    kept in `timed.last`."""
-    walls, cpus = [], []
+def timed(run: Callable[[], Any], repeat: int) -> tuple[float, float, Any]:
+    """(best wall-clock seconds, best CPU seconds, the last result) of `repeat` runs."""
+    walls, cpus, result = [], [], None
     for _ in range(repeat):
         start, cpu = time.perf_counter(), time.process_time()
-        timed.last = run()  # type: ignore[attr-defined]
+        result = run()
         walls.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
-    return min(walls), min(cpus)
+    return min(walls), min(cpus), result
 
 
 def binary(n: int, groups: int, seed: int = 0) -> dict[str, Any]:
@@ -144,14 +144,15 @@ def part2(args: argparse.Namespace) -> None:
 
     # interleaved, so that both passes meet the same load on a shared machine
     plain, cut = [math.inf, math.inf], [math.inf, math.inf]
+    s: Any = None
     for _ in range(args.repeat):
-        plain = [min(a, b) for a, b in zip(plain, timed(unsliced, 1), strict=True)]
-        cut = [min(a, b) for a, b in zip(cut, timed(sliced, 1), strict=True)]
-    s = timed.last  # type: ignore[attr-defined]
+        plain = [min(a, b) for a, b in zip(plain, timed(unsliced, 1)[:2], strict=True)]
+        *measured, s = timed(sliced, 1)
+        cut = [min(a, b) for a, b in zip(cut, measured, strict=True)]
     tables = timed(
         lambda: Slices.from_labels(by=group, actual=actual, predicted=predicted), args.repeat
     )
-    t_boot, _ = best(
+    boot = timed(
         lambda: bootstrap_slices(s, ["informedness", "markedness"], replicates=1000, seed=0),
         args.repeat,
     )
@@ -163,7 +164,8 @@ def part2(args: argparse.Namespace) -> None:
     )
     print(f"  {'sliced Tables only':50s}{tables[0]:8.3f}  {tables[1]:8.3f} s")
     floor(args, actual, group, scores)
-    print(f"  1,000 replicates x {args.groups} slices, B and M (multiclass) {t_boot:8.3f} s")
+    title = f"1,000 replicates x {args.groups} slices, B and M"
+    print(f"  {title:50s}{boot[0]:8.3f}  {boot[1]:8.3f} s")
 
 
 def floor(args: argparse.Namespace, actual: Any, group: Any, scores: Any) -> None:
@@ -207,12 +209,13 @@ def part3(args: argparse.Namespace) -> None:
         )
         return bootstrap_slices(s, ["informedness"], positive=1, replicates=200, seed=0)
 
-    t_all, found = best(run, args.repeat)
-    t_weeks, _ = best(lambda: window_codes(when, "1w", "when"), args.repeat)
-    print(
-        f"  {len(found.evaluation.n):,} slices, B with 200-replicate intervals  {t_all:8.3f} s"
-        f"  (of which the calendar weeks of {n:,} timestamps {t_weeks:.3f} s)"
-    )
+    everything = timed(run, args.repeat)
+    found = everything[2]
+    weeks = timed(lambda: window_codes(when, "1w", "when"), args.repeat)
+    title = f"{len(found.evaluation.n):,} slices, B with 200-replicate intervals"
+    print(f"  {'':50s}{'wall':>8s}  {'CPU':>8s}")
+    print(f"  {title:50s}{everything[0]:8.3f}  {everything[1]:8.3f} s")
+    print(f"  {f'of which the weeks of {n:,} timestamps':50s}{weeks[0]:8.3f}  {weeks[1]:8.3f} s")
 
 
 def main() -> None:

@@ -185,10 +185,10 @@ def _decode(
 ) -> NDArray[np.float64]:
     """The scores of compressed codes: the rank of their top, their kept mantissa bits."""
     top = tops[rank].astype(np.uint64)
-    mantissa = kept << np.uint64(dropped)
     positive = top < _POSITIVE_TOPS
-    # the dropped bits are 0 in every score's bits: 1 in a code of a score >= 0
-    mantissa[positive] |= np.uint64((1 << dropped) - 1)
-    full = (top << np.uint64(_MANTISSA_BITS)) | mantissa
+    full = top << np.uint64(_MANTISSA_BITS)
+    full |= kept << np.uint64(dropped)
+    if dropped:  # the dropped bits are 0 in every score's bits: 1 in a code of a score >= 0
+        full |= np.where(positive, np.uint64((1 << dropped) - 1), np.uint64(0))
     bits = np.where(positive, _LOW63 - full, full)
     return np.add(bits.view(np.float64), 0.0)
