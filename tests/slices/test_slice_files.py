@@ -7,8 +7,6 @@ the data row and the column."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -97,34 +95,17 @@ def test_a_blank_label_is_still_an_error_where_it_is_not_a_key(tmp_path: Path) -
         read_slices(path, by="g", actual="y", predicted="p")
 
 
-def test_the_command_line_reports_the_missing_slice(tmp_path: Path) -> None:
+def test_the_command_line_reports_the_missing_slice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`informed evaluate --by` on a file with blank keys: the slice "missing" is reported
     with its rows (JSON: key null, name "missing")."""
+    from informed.cli.main import main
+
     path = _write(_frame(), tmp_path / "d.csv", "csv")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "informed",
-            "evaluate",
-            str(path),
-            "--actual",
-            "actual",
-            "--predicted",
-            "predicted",
-            "--positive",
-            "yes",
-            "--by",
-            "group",
-            "--format",
-            "json",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    entries = json.loads(done.stdout)["slices"]
+    arguments = ["evaluate", str(path), "--actual", "actual", "--predicted", "predicted"]
+    assert main([*arguments, "--positive", "yes", "--by", "group", "--format", "json"]) == 0
+    entries = json.loads(capsys.readouterr().out)["slices"]
     missing = [e for e in entries if e["key"] == [None]]
     assert [e["name"] for e in missing] == ["missing"]
     assert missing[0]["rows"] == int(_frame()["group"].isna().sum())

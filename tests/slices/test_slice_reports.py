@@ -9,8 +9,6 @@ import csv
 import io
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -180,17 +178,16 @@ def _timed(tmp_path: Path) -> Path:
 
 
 def test_the_time_series_draws_a_line_per_group_and_marks_the_windows_that_differ(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--by-time with --by: a line and band per group, the reference squared, the window
     whose informedness fell (week 3, group a) circled and marked 'differs'."""
+    from informed.cli.main import main
+
     path = _timed(tmp_path)
     page_path = tmp_path / "weeks.html"
-    done = subprocess.run(
+    status = main(
         [
-            sys.executable,
-            "-m",
-            "informed",
             "evaluate",
             str(path),
             "--actual",
@@ -209,16 +206,13 @@ def test_the_time_series_draws_a_line_per_group_and_marks_the_windows_that_diffe
             str(page_path),
             "--format",
             "json",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
+        ]
     )
-    assert done.returncode == 0, done.stderr
+    assert status == 0
     page = page_path.read_text()
     assert 'id="plot-slices-time-line-0"' in page and 'id="plot-slices-time-line-1"' in page
     assert 'id="plot-slices-time-band-1"' in page and 'id="plot-slices-time-reference"' in page
-    document = json.loads(done.stdout)
+    document = json.loads(capsys.readouterr().out)
     keys = [entry["key"] for entry in document["slices"]]
     fell = keys.index(["2024-01-15", "a"])
     assert f'id="plot-slices-time-differs-{fell}"' in page
@@ -227,15 +221,16 @@ def test_the_time_series_draws_a_line_per_group_and_marks_the_windows_that_diffe
     assert "differs" in row
 
 
-def test_merged_windows_are_not_compared(tmp_path: Path) -> None:
+def test_merged_windows_are_not_compared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """--cumulative or --rolling: the windows overlap, so the reports hold no difference
-    (text: the note; JSON: null with the note; CSV: empty cells), the header counts the
-    rows read; --reference with them is refused."""
+    (text: the note; JSON: null with the note; CSV: empty cells; HTML: the note), the
+    header counts the rows read; --reference with them is refused."""
+    from informed.cli.main import main
+
     path = _timed(tmp_path)
     base = [
-        sys.executable,
-        "-m",
-        "informed",
         "evaluate",
         str(path),
         "--actual",
@@ -249,29 +244,21 @@ def test_merged_windows_are_not_compared(tmp_path: Path) -> None:
         "--every",
         "1w",
     ]
-    text = subprocess.run([*base, "--rolling", "2"], capture_output=True, text=True, check=True)
-    assert "4 windows (rolling, 2 of 1w each) of 1,200 rows" in text.stdout
-    assert "The windows overlap (rolling, 2 of 1w each)" in text.stdout
-    assert "minus the rest" not in text.stdout and "equalized-odds" not in text.stdout
-    done = subprocess.run(
-        [*base, "--cumulative", "--format", "json"], capture_output=True, text=True, check=True
-    )
-    document = json.loads(done.stdout)
+    page_path = tmp_path / "merged.html"
+    assert main([*base, "--rolling", "2", "--html", str(page_path)]) == 0
+    text = capsys.readouterr().out
+    assert "4 windows (rolling, 2 of 1w each) of 1,200 rows" in text
+    assert "The windows overlap (rolling, 2 of 1w each)" in text
+    assert "minus the rest" not in text and "equalized-odds" not in text
+    page = page_path.read_text()
+    assert "The windows overlap (rolling, 2 of 1w each)" in page and "minus the rest" not in page
+    assert main([*base, "--cumulative", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
     assert document["disparities"] is None and document["windows"]["merged"] == "cumulative"
     assert all(e["vs_rest"] is None and e["vs_reference"] is None for e in document["slices"])
     assert [e["rows"] for e in document["slices"]] == [300, 600, 900, 1200]
-    table = subprocess.run(
-        [*base, "--cumulative", "--format", "csv"], capture_output=True, text=True, check=True
-    )
-    rows = list(csv.DictReader(io.StringIO(table.stdout)))
+    assert main([*base, "--cumulative", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [row["d_informedness_vs_rest"] for row in rows] == [""] * 4
-    page_path = tmp_path / "merged.html"
-    subprocess.run(
-        [*base, "--cumulative", "--html", str(page_path)], check=True, capture_output=True
-    )
-    page = page_path.read_text()
-    assert "The windows overlap (cumulative)" in page and "minus the rest" not in page
-    refused = subprocess.run(
-        [*base, "--cumulative", "--reference", "2024-01-01"], capture_output=True, text=True
-    )
-    assert refused.returncode == 2 and "--reference compares windows" in refused.stderr
+    assert main([*base, "--cumulative", "--reference", "2024-01-01"]) == 2
+    assert "--reference compares windows" in capsys.readouterr().err

@@ -116,27 +116,24 @@ def test_sliced_documents_refuse_what_cannot_be_sliced() -> None:
         )
 
 
-def test_informed_tally_by_prints_each_slice_and_json_holds_every_measure(tmp_path) -> None:
+def test_informed_tally_by_prints_each_slice_and_json_holds_every_measure(tmp_path, capsys) -> None:
     """`informed tally FILE --by source`: a row per slice with its documents and micro
     measures; --format json: every slice's tally report."""
     import json
-    import subprocess
-    import sys
 
-    _categories, records = _documents(n=120)
+    from informed.cli.main import main
+
+    _, records = _documents(n=120)
     path = tmp_path / "docs.jsonl"
     for record in records:
         del record["lang"]  # a field not sliced by is refused, as in every document line
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
-    base = [sys.executable, "-m", "informed", "tally", str(path), "--by", "source"]
-    text = subprocess.run(base, capture_output=True, text=True, check=True).stdout
+    assert main(["tally", str(path), "--by", "source"]) == 0
+    text = capsys.readouterr().out
     assert "3 slices, 120 documents, 4 categories" in text
     assert [line.split()[0] for line in text.splitlines()[3:]] == ["app", "web", "missing"]
-    document = json.loads(
-        subprocess.run(
-            [*base, "--format", "json"], capture_output=True, text=True, check=True
-        ).stdout
-    )
+    assert main(["tally", str(path), "--by", "source", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
     assert [e["key"] for e in document["slices"]] == [["app"], ["web"], [None]]
     missing = sum(1 for r in records if r.get("source") is None)
     assert document["slices"][-1]["documents"] == missing
