@@ -170,7 +170,41 @@ def test_slices_forest_draws_each_slices_value_and_interval() -> None:
     overall = informed.evaluate(slices.overall, positive=1).measures["informedness"]
     assert lines["overall"].get_xdata()[0] == pytest.approx(overall, abs=1e-12)  # type: ignore[attr-defined]
     over_time = informed.plot_slices_over_time(result)
-    assert {"line", "band", "overall"} <= set(_gids(over_time))
+    assert {"line-0", "band-0", "overall"} <= set(_gids(over_time))
+
+
+def test_time_plot_draws_a_line_per_group_and_marks_windows_that_differ() -> None:
+    """Windows crossed with groups: one line per group, each point at its slice's
+    informedness; with disparities, a red circle on exactly the windows whose difference
+    from the reference excludes 0 (read from the Disparities, not the plot) and a square on
+    the reference."""
+    weeks = np.repeat(["2024-01-01", "2024-01-08", "2024-01-15", "2024-01-22"], 400)
+    group = np.tile(["app", "web"], 800)
+    actual = RNG.integers(0, 2, 1600)
+    # the last week is far less informed: its windows must differ from the first
+    right = np.where(weeks == "2024-01-22", 0.55, 0.95)
+    predicted = np.where(RNG.random(1600) < right, actual, 1 - actual)
+    slices = Slices.from_labels(by=[weeks, group], names=["week", "channel"], actual=actual,
+                                predicted=predicted)
+    result = informed.bootstrap_slices(slices, ["informedness"], positive=1, replicates=200, seed=0)
+    found = informed.disparities(slices, positive=1, reference=("2024-01-01", "app"), seed=0)
+    axes = informed.plot_slices_over_time(result, disparities=found)
+    gids = _gids(axes)
+    assert {"line-0", "line-1", "band-0", "band-1", "reference"} <= set(gids)
+    values = result.evaluation.values["informedness"]
+    for i in (0, 1):
+        channel = axes.get_legend().get_texts()[i].get_text()
+        members = [s for s, key in enumerate(slices.keys) if key[1] == channel]
+        np.testing.assert_allclose(gids[f"line-{i}"].get_ydata(), values[members])  # type: ignore[attr-defined]
+    expected = {
+        s
+        for s in range(len(slices.keys))
+        if slices.keys[s] != found.reference
+        and not found.vs_reference["informedness"][s].low <= 0 <= found.vs_reference["informedness"][s].high
+    }
+    assert {int(g.split("-")[1]) for g in gids if g.startswith("differs-")} == expected
+    # both channels of the last week are far from the reference
+    assert {s for s, key in enumerate(slices.keys) if key[0] == "2024-01-22"} <= expected
 
 
 def test_tally_plot_draws_each_categorys_informedness_micro_and_macro() -> None:

@@ -240,3 +240,41 @@ def test_bca_acceleration_of_each_slice_equals_that_of_its_table(weighted: bool)
         alone = bootstrap(table, names, positive=1, method="bca", replicates=10, seed=0)
         for name in names:
             assert found[name][k] == pytest.approx(alone.acceleration[(None, name)], abs=1e-12)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_replicate_intervals_of_all_columns_equal_replicate_interval_bit_for_bit(
+    method: str,
+) -> None:
+    """Columns read together (sorted, each its own BCa tails, numpy's interpolation)
+    give every slice the interval replicate_interval gives it alone: bounds, standard
+    error, reason, undefined replicates; with ties, nan and infinite replicates, and a
+    constant column."""
+    from informed.inference.replicates import replicate_interval, replicate_intervals
+
+    rng = np.random.default_rng(12)
+    for trial in range(60):
+        B, S = int(rng.integers(2, 250)), int(rng.integers(1, 30))
+        values = np.round(rng.normal(size=(B, S)), int(rng.integers(0, 4)))
+        if trial % 4 == 0:
+            values[rng.random((B, S)) < 0.05] = np.nan
+        if trial % 9 == 0:
+            values[0, -1] = np.inf
+        values[:, 0] = 0.25 if trial % 5 == 0 else values[:, 0]
+        estimates = np.round(rng.normal(size=S), 1)
+        accelerations = rng.normal(size=S) * 0.1 if method == "bca" else None
+        found = replicate_intervals(estimates, values, 0.9, method, accelerations)
+        for s in range(S):
+            a = math.nan if accelerations is None else float(accelerations[s])
+            alone = replicate_interval(float(estimates[s]), values[:, s], 0.9, method, a)
+            got = found[s]
+            for x, y in (
+                (got.low, alone.low),
+                (got.high, alone.high),
+                (got.standard_error, alone.standard_error),
+            ):
+                assert (x is None and y is None) or x == y or (math.isnan(x) and math.isnan(y))
+            assert (got.reason, got.undefined_replicates) == (
+                alone.reason,
+                alone.undefined_replicates,
+            )

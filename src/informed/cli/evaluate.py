@@ -155,19 +155,21 @@ def add_parser(commands: Any) -> None:
         metavar="COL",
         help="evaluate every slice of the rows by this column (several: crossed): "
         "informedness with its interval, markedness, label bias, small slices flagged, "
-        "and each slice against the rest (docs/slices.md)",
+        "and each slice against the rest (docs/slices.md); a blank or null value is the "
+        "slice 'missing'",
     )
     ev.add_argument(
         "--by-time",
         metavar="COL",
-        help="slice by time window of this column of ISO-8601 timestamps (with --every), "
-        "crossed with --by when given",
+        help="slice by time window of this column of timestamps (with --every), crossed "
+        "with --by when given: Parquet or Arrow timestamps or dates, or ISO-8601 text; a "
+        "blank or null one is the window 'missing'",
     )
     ev.add_argument(
         "--every",
         metavar="SPAN",
         help="the window of --by-time: 30min, 1h, 6h, 1d, 7d (weeks from Monday), in the "
-        "time zone the timestamps are written in",
+        "time zone the timestamps are stored or written in",
     )
     ev.add_argument(
         "--reference",
@@ -179,8 +181,8 @@ def add_parser(commands: Any) -> None:
         "--rolling",
         type=int,
         metavar="K",
-        help="with --by-time: each window with the K-1 windows before it (windows merged, "
-        "no rescan)",
+        help="with --by-time: each window with the K-1 windows of the calendar before it "
+        "(windows merged, no rescan)",
     )
     ev.add_argument(
         "--cumulative",

@@ -33,6 +33,12 @@ def check_slice_options(args: argparse.Namespace) -> None:
     if (args.rolling is not None or args.cumulative) and args.by_time is None:
         msg = "--rolling and --cumulative merge time windows: give --by-time COL --every SPAN."
         raise InputError(msg)
+    if args.reference is not None and (args.rolling is not None or args.cumulative):
+        msg = (
+            "--reference compares windows; merged by --cumulative or --rolling they overlap "
+            "and are not compared: drop one of them."
+        )
+        raise InputError(msg)
     if args.rolling is not None and (args.cumulative or args.rolling < 1):
         msg = "--rolling K takes a whole number of windows >= 1, without --cumulative."
         raise InputError(msg)
@@ -119,16 +125,17 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     """Evaluate, bootstrap and compare the slices read, and print (and write --html)."""
     from informed.inference.disparities import disparities
     from informed.inference.slice_bootstrap import bootstrap_slices
+    from informed.inference.slice_rankings import slice_rankings
     from informed.report.slices import slices_csv, slices_document, slices_text
 
-    if args.html:
-        from informed.report.html.page import check_output_path
-
-        check_output_path(args.html)
+    rows = int(found.rows.sum())
+    merged = None
     if args.rolling is not None or args.cumulative:
         from informed.slices.rolling import accumulate
 
-        found = accumulate(found, last=args.rolling)
+        found = accumulate(found, last=args.rolling, every=args.every)
+        rolling = f"rolling, {args.rolling} of {args.every} each"
+        merged = "cumulative" if args.cumulative else rolling
     level = 0.95 if args.ci is None else args.ci
     order = "key" if args.by_time is not None else "informedness"
     result = bootstrap_slices(
@@ -149,16 +156,33 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
             msg = f"--reference {args.reference!r} is not a slice; the slices are {shown}{more}."
             raise InputError(msg)
         reference = named[0]
-    differences = disparities(
-        found, positive=args.positive, reference=reference, level=level, seed=args.seed
+    # merged windows overlap: no difference between them is reported (merged_note)
+    differences = (
+        None
+        if merged is not None
+        else disparities(
+            found, positive=args.positive, reference=reference, level=level, seed=args.seed
+        )
     )
+    # each slice's ranking summaries, computed for the slices a report shows
+    rankings = None if found.rankings is None else slice_rankings(found, level=level)
     if args.format == "json":
-        document = slices_document(result, differences, source)
+        document = slices_document(result, differences, source, rankings=rankings, merged=merged)
         print(json.dumps(document, indent=1, allow_nan=False))
     elif args.format == "csv":
-        sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw))
+        sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw, rankings=rankings))
     else:
-        sys.stdout.write(slices_text(result, differences, source, order=order))
+        sys.stdout.write(
+            slices_text(
+                result,
+                differences,
+                source,
+                order=order,
+                rankings=rankings,
+                merged=merged,
+                rows=rows,
+            )
+        )
     if args.html:
         from informed.report.html.page import write_slices_report
         from informed.table import evaluate
@@ -167,5 +191,12 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
         if found.overall is not None:
             overall = evaluate(found.overall, positive=args.positive).measures["informedness"]
         write_slices_report(
-            args.html, result, differences, overall=overall, order=order, source=source
+            args.html,
+            result,
+            differences,
+            overall=overall,
+            order=order,
+            source=source,
+            rankings=rankings,
+            merged=merged,
         )

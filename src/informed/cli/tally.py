@@ -50,6 +50,16 @@ def add_parser(commands: Any) -> None:
         "default conventions, ignore under statistics-contingency)",
     )
     ta.add_argument(
+        "--by",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="FIELD",
+        help="report every slice of the documents by this field of each line (several: "
+        "crossed), one Tally per slice; a document without it (or null) is in the slice "
+        "'missing' (docs/slices.md)",
+    )
+    ta.add_argument(
         "--format",
         choices=["text", "json"],
         default="text",
@@ -100,9 +110,15 @@ def _categories(args: argparse.Namespace) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> None:
     """`informed tally`: print the report in the chosen format; with --html, also write
-    the page (its path checked before any work)."""
+    the page (its path checked before any work); with --by, every slice's Tally."""
     from informed.errors import InputError
 
+    if args.by and args.html is not None:
+        msg = "--html reports one Tally; with --by, print the slices (--format text|json)."
+        raise InputError(msg)
+    if args.by:
+        _run_slices(args)
+        return
     if args.ci is not None and args.html is None:
         msg = "--ci sets the level of the HTML page's intervals: give --html FILE too."
         raise InputError(msg)
@@ -125,3 +141,28 @@ def run(args: argparse.Namespace) -> None:
             tally, level=0.95 if args.ci is None else args.ci, seed=args.seed
         )
         write_tally_page(args.html, summary, intervals, source=args.file)
+
+
+def _run_slices(args: argparse.Namespace) -> None:
+    """`informed tally FILE --by FIELD`: every slice's Tally, reported."""
+    import json
+    import sys
+
+    from informed.io.files import check_file
+    from informed.io.sliced_tallies import read_tally_slices
+    from informed.report.tally_slices import tally_slices_document, tally_slices_text
+
+    path = Path(args.file)
+    check_file(path, empty=True)
+    found = read_tally_slices(
+        path,
+        by=args.by,
+        categories=_categories(args),
+        unknown=args.unknown,
+        conventions=args.conventions,
+    )
+    if args.format == "json":
+        document = tally_slices_document(found, args.by, args.file)
+        print(json.dumps(document, indent=1, allow_nan=False))
+    else:
+        sys.stdout.write(tally_slices_text(found, args.by, args.file))

@@ -47,9 +47,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed._common import check_memory
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
-from informed.inference.replicates import replicate_interval
+from informed.inference.replicates import replicate_interval, replicate_intervals
 from informed.inference.significance import holm
 from informed.inference.slice_bootstrap import slice_replicates
 from informed.labels import as_label, keyed
@@ -57,7 +58,7 @@ from informed.measures import Cells
 from informed.slices.evaluation import present_labels, slice_values
 from informed.slices.slices import Slices
 
-__all__ = ["COMPARED", "Disparities", "disparities"]
+__all__ = ["COMPARED", "Disparities", "differs", "disparities"]
 
 Floats = NDArray[np.float64]
 
@@ -110,6 +111,7 @@ def _statistics(
     out: dict[str, Floats] = {}
     with np.errstate(invalid="ignore"):
         for name in names:
+            out[f"own:{name}"] = mine[name]
             out[f"rest:{name}"] = mine[name] - theirs[name]
             if reference is not None:
                 out[f"reference:{name}"] = mine[name] - mine[name][..., reference : reference + 1]
@@ -189,11 +191,34 @@ def disparities(
         index,
         ref,
     )
-    parts: dict[str, list[Floats]] = {key: [] for key in estimates}
-    for _, cells in batches:
+    # every replicate of each difference is kept (its interval needs them all): checked
+    # before they are allocated; of each slice's own values only the range is kept
+    kept = [key for key in estimates if not key.startswith("own:")]
+    width = sum(int(np.prod(estimates[key].shape[1:], dtype=np.int64)) for key in kept)
+    check_memory(
+        8 * replicates * width,
+        f"the {replicates:,} replicates of {len(kept)} differences of {S:,} slices",
+        "slice by fewer keys, or compare fewer replicates",
+    )
+    draws = {
+        key: np.empty((replicates, *estimates[key].shape[1:]), dtype=np.float64) for key in kept
+    }
+    high = {name: np.full(S, -np.inf) for name in COMPARED}
+    low = {name: np.full(S, np.inf) for name in COMPARED}
+    for part, cells in batches:
         for key, value in _statistics(cells, present, index, ref).items():
-            parts[key].append(value)
-    draws = {key: np.concatenate(value) for key, value in parts.items()}
+            if key.startswith("own:"):
+                name = key[4:]
+                defined = ~np.isnan(value)
+                np.fmax(
+                    high[name], np.max(np.where(defined, value, -np.inf), axis=0), out=high[name]
+                )
+                np.fmin(low[name], np.min(np.where(defined, value, np.inf), axis=0), out=low[name])
+            else:
+                draws[key][part] = value
+    # a slice whose every replicate agrees has no estimate of its own variation (a
+    # perfect slice of 15 positives gives 1 every time): its differences say so
+    fixed = {name: np.isfinite(high[name]) & (high[name] == low[name]) for name in COMPARED}
     vs_rest: dict[str, list[Interval]] = {}
     vs_reference: dict[str, list[Interval]] = {}
     p_rest: dict[str, list[float]] = {}
@@ -206,6 +231,8 @@ def disparities(
             key = f"{family}:{name}"
             found = []
             raw = []
+            computed = replicate_intervals(estimates[key][0], draws[key], level, "percentile")
+            p_values = _p_values(estimates[key][0], draws[key])
             for s in range(S):
                 if family == "reference" and s == ref:
                     why = "the reference slice itself"
@@ -213,9 +240,19 @@ def disparities(
                     raw.append(math.nan)
                     continue
                 estimate = float(estimates[key][0, s])
-                values = draws[key][:, s]
-                found.append(_interval(estimate, values, level))
-                raw.append(_p_value(estimate, values))
+                alone = [k for k in (s, ref if family == "reference" else s) if fixed[name][k]]
+                if alone and not math.isnan(estimate):
+                    k = alone[0]
+                    agreed = float(high[name][k])
+                    why = (
+                        f"every replicate of slice {slices.name(slices.keys[k])!r} gives "
+                        f"{agreed:.4g}: its own variation is not estimated, too few to say"
+                    )
+                    found.append(nan_interval(estimate, level, "percentile", why))
+                    raw.append(math.nan)
+                    continue
+                found.append(_checked(estimate, computed[s], level))
+                raw.append(float(p_values[s]))
             out[name] = found
             pvalues[name] = holm(raw)
     summary = {
@@ -243,27 +280,52 @@ def disparities(
 def _interval(estimate: float, values: Floats, level: float, summary: bool = False) -> Interval:
     """A difference's interval, never silently degenerate."""
     if math.isnan(estimate):
+        return _checked(estimate, nan_interval(estimate, level, "percentile", ""), level, summary)
+    return _checked(
+        estimate,
+        replicate_interval(estimate, values, level, "percentile", math.nan),
+        level,
+        summary,
+    )
+
+
+def _checked(estimate: float, found: Interval, level: float, summary: bool = False) -> Interval:
+    """A difference's interval as computed, or nan with the reason: undefined, or every
+    replicate the same."""
+    if math.isnan(estimate):
         why = (
             "defined in fewer than two slices"
             if summary
             else "undefined in a slice compared (see its flag)"
         )
         return nan_interval(estimate, level, "percentile", why)
-    found = replicate_interval(estimate, values, level, "percentile", math.nan)
     if found.low == found.high:
         why = f"every replicate gives {found.low:.4g}: the slices are too small to say"
         return nan_interval(estimate, level, "percentile", why)
     return found
 
 
-def _p_value(estimate: float, values: Floats) -> float:
-    """Two-sided bootstrap p-value of no difference: twice the smaller share of
-    replicates on either side of 0, counting the estimate itself (Davison & Hinkley 1997)."""
-    if math.isnan(estimate):
-        return math.nan
-    defined = values[~np.isnan(values)]
-    if defined.size == 0:
-        return math.nan
-    below = (np.count_nonzero(defined <= 0) + 1) / (defined.size + 1)
-    above = (np.count_nonzero(defined >= 0) + 1) / (defined.size + 1)
-    return min(1.0, 2.0 * min(below, above))
+def _p_values(estimates: Floats, values: Floats) -> Floats:
+    """Two-sided bootstrap p-values of no difference, every column of values[B, S]
+    (estimates[S]) at once: twice the smaller share of defined replicates on either side
+    of 0, counting the estimate itself (Davison & Hinkley 1997); nan where the estimate
+    or every replicate is undefined."""
+    defined = ~np.isnan(values)
+    count = defined.sum(axis=0)
+    below = (np.count_nonzero(defined & (values <= 0), axis=0) + 1) / (count + 1)
+    above = (np.count_nonzero(defined & (values >= 0), axis=0) + 1) / (count + 1)
+    found = np.minimum(1.0, 2.0 * np.minimum(below, above))
+    return np.where(np.isnan(estimates) | (count == 0), np.nan, found)
+
+
+def differs(disparities: Disparities | None, s: int) -> str:
+    """'differs' where the slice's informedness minus the reference's has an interval
+    that excludes 0; 'reference' for the reference itself; nothing without disparities."""
+    if disparities is None:
+        return ""
+    found = disparities.vs_reference["informedness"][s]
+    if disparities.reference == disparities.slices.keys[s]:
+        return "reference"
+    if math.isnan(found.low) or found.low <= 0 <= found.high:
+        return ""
+    return "differs"

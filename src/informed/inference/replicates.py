@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from informed.inference.interval import Interval
 
-__all__ = ["jackknife_acceleration", "replicate_interval"]
+__all__ = ["jackknife_acceleration", "replicate_interval", "replicate_intervals"]
 
 Floats = NDArray[np.float64]
 
@@ -105,3 +105,81 @@ def jackknife_acceleration(values: Floats, multiplicity: Floats) -> Floats:
         third = (w * d**3).sum(axis=0)
         a = np.where(second > 0, third / (6.0 * second**1.5), 0.0)
     return np.asarray(a, dtype=np.float64)
+
+
+def replicate_intervals(
+    estimates: Floats,
+    replicates: Floats,
+    level: float,
+    method: str,
+    accelerations: Floats | None = None,
+) -> list[Interval]:
+    """`replicate_interval` of every column of replicates[B, S] at once (estimates[S],
+    accelerations[S] for BCa), the same numbers bit for bit: the columns whose
+    replicates are all defined and finite are sorted and read together (each its own
+    BCa tails, numpy's linear interpolation between order statistics); the others one
+    by one."""
+    B, S = replicates.shape
+    out: list[Interval | None] = [None] * S
+    a = np.full(S, math.nan) if accelerations is None else np.asarray(accelerations)
+    plain = np.isfinite(replicates).all(axis=0) & (B > 1)
+    columns = np.flatnonzero(plain)
+    if columns.size:
+        rows = np.ascontiguousarray(replicates[:, columns].T)  # [s, B]: each row one slice
+        se = np.std(rows, axis=1, ddof=1)
+        tails = np.broadcast_to(
+            np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0]), (columns.size, 2)
+        )
+        usable = np.ones(columns.size, dtype=bool)
+        if method == "bca":
+            from scipy import special  # loaded when needed, as in replicate_interval
+
+            estimate = estimates[columns][:, None]
+            below = np.count_nonzero(rows < estimate, axis=1).astype(np.float64)
+            tied = np.count_nonzero(rows == estimate, axis=1).astype(np.float64)
+            z0 = special.ndtri((below + 0.5 * tied) / B)[:, None]
+            z = special.ndtri(tails[0])[None, :]
+            acceleration = a[columns][:, None]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                shrink = 1.0 - acceleration * (z0 + z)
+                usable = (
+                    np.isfinite(z0[:, 0])
+                    & np.isfinite(acceleration[:, 0])
+                    & (shrink > 0).all(axis=1)
+                )
+                tails = special.ndtr(z0 + (z0 + z) / shrink)
+        rows.sort(axis=1)
+        virtual = (B - 1) * np.where(usable[:, None], tails, 0.0)
+        previous = np.floor(virtual)
+        at = np.minimum(previous, B - 1).astype(np.intp)
+        after = np.minimum(previous + 1, B - 1).astype(np.intp)
+        gamma = virtual - previous
+        first = np.take_along_axis(rows, at, axis=1)
+        second = np.take_along_axis(rows, after, axis=1)
+        bounds = _lerp(first, second, gamma)
+        for k, s in enumerate(columns.tolist()):
+            if usable[k]:
+                out[s] = Interval(
+                    float(estimates[s]),
+                    float(bounds[k, 0]),
+                    float(bounds[k, 1]),
+                    level,
+                    method,
+                    standard_error=float(se[k]),
+                    undefined_replicates=0,
+                )
+    return [
+        found
+        if found is not None
+        else replicate_interval(float(estimates[s]), replicates[:, s], level, method, float(a[s]))
+        for s, found in enumerate(out)
+    ]
+
+
+def _lerp(a: Floats, b: Floats, t: Floats) -> Floats:
+    """numpy's linear interpolation between order statistics (`numpy.quantile`'s), in
+    the same floating-point steps: a + (b - a) t, or b - (b - a)(1 - t) for t >= 1/2."""
+    difference = b - a
+    found = a + difference * t
+    np.subtract(b, difference * (1 - t), out=found, where=t >= 0.5)
+    return found

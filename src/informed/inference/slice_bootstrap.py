@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 from informed._common import check_choice, check_memory
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
-from informed.inference.replicates import replicate_interval
+from informed.inference.replicates import replicate_intervals
 from informed.measures import MEASURES, Cells
 from informed.slices.evaluation import (
     SliceEvaluation,
@@ -165,17 +165,15 @@ def bootstrap_slices(
         slices, positive=positive, alpha=alpha, undefined=undefined, min_count=min_count
     )
     values = replicate_values(slices, names, evaluation, replicates, seed, alpha, undefined)
-    if method == "bca":
-        accelerations = slice_accelerations(slices, names, evaluation, alpha, undefined)
-        intervals = {
-            name: [
-                _interval(evaluation, name, s, values[name][:, s], level, accelerations[name][s])
-                for s in range(len(slices.keys))
-            ]
-            for name in names
-        }
-    else:
-        intervals = {name: _intervals(evaluation, name, values[name], level) for name in names}
+    accelerations = (
+        slice_accelerations(slices, names, evaluation, alpha, undefined)
+        if method == "bca"
+        else dict.fromkeys(names)
+    )
+    intervals = {
+        name: _intervals(evaluation, name, values[name], level, accelerations[name])
+        for name in names
+    }
     return SliceBootstrap(evaluation, level, replicates, intervals, values, method)
 
 
@@ -249,14 +247,20 @@ def replicate_values(
         if evaluation.positive is None
         else label_position(evaluation.labels, evaluation.positive)
     )
-    out: dict[str, list[Floats]] = {name: [] for name in names}
-    for _, cells in batches:
+    S = len(slices.keys)
+    check_memory(
+        8 * replicates * S * len(names),
+        f"{replicates:,} replicates of {len(names)} measures of {S:,} slices",
+        "slice by fewer keys, or draw fewer replicates",
+    )
+    out = {name: np.empty((replicates, S), dtype=np.float64) for name in names}
+    for part, cells in batches:
         found, _ = slice_values(cells, names, index, alpha, undefined, present)
         for name in names:
-            out[name].append(np.asarray(found[name], dtype=np.float64))
+            out[name][part] = found[name]
         if extra is not None:
             extra(cells, original)
-    return {name: np.concatenate(out[name]) for name in names}
+    return out
 
 
 def _names(measures: Any) -> list[str]:
@@ -271,48 +275,34 @@ def _names(measures: Any) -> list[str]:
 
 
 def _intervals(
-    evaluation: SliceEvaluation, name: str, values: Floats, level: float
+    evaluation: SliceEvaluation,
+    name: str,
+    values: Floats,
+    level: float,
+    accelerations: Floats | None = None,
 ) -> list[Interval]:
-    """Every slice's interval: the quantiles of all slices whose replicates are all
-    defined and finite taken at once (as `replicate_interval` takes them one by one)."""
-    S = values.shape[1]
-    plain = np.all(np.isfinite(values), axis=0) & ~np.isnan(evaluation.values[name])
-    tails = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
-    columns = np.flatnonzero(plain)
-    low = high = se = np.zeros(0)
-    if columns.size:
-        low, high = np.quantile(values[:, columns], tails, axis=0)
-        se = np.std(values[:, columns], axis=0, ddof=1)
-    at = {int(s): k for k, s in enumerate(columns)}
-    out = []
-    for s in range(S):
-        k = at.get(s)
-        if k is None or low[k] == high[k] or evaluation.flag(name, s) is not None:
-            out.append(_interval(evaluation, name, s, values[:, s], level))
-        else:
-            estimate = float(evaluation.values[name][s])
-            out.append(
-                Interval(estimate, float(low[k]), float(high[k]), level, "percentile", float(se[k]))
-            )
-    return out
+    """Every slice's interval (BCa with `accelerations`, else percentile), the slices
+    read together (`replicate_intervals`), each never silently degenerate."""
+    method = "percentile" if accelerations is None else "bca"
+    found = replicate_intervals(evaluation.values[name], values, level, method, accelerations)
+    return [
+        _finish(evaluation, name, s, interval, level, method) for s, interval in enumerate(found)
+    ]
 
 
-def _interval(
+def _finish(
     evaluation: SliceEvaluation,
     name: str,
     s: int,
-    values: Floats,
+    found: Interval,
     level: float,
-    acceleration: float | None = None,
+    method: str,
 ) -> Interval:
-    """One slice's interval (BCa with an `acceleration`), never silently degenerate."""
+    """One slice's interval as reported: nan with the reason where the measure is
+    undefined, or where every replicate agrees (too few to say); a small slice's flag."""
     estimate = float(evaluation.values[name][s])
-    method = "percentile" if acceleration is None else "bca"
     if math.isnan(estimate):
         return nan_interval(estimate, level, method, evaluation.flag(name, s) or "undefined")
-    found = replicate_interval(
-        estimate, values, level, method, math.nan if acceleration is None else acceleration
-    )
     if math.isnan(found.low) and found.reason is not None:
         return found
     small = evaluation.flag(name, s)

@@ -5,7 +5,9 @@ dictionaries (`read_dictionary`), so a batch hands its codes to the Table withou
 building a Python string per row. Label columns must be strings, dictionary strings,
 integers or booleans; integers and booleans become their strings ("1", "true"), so a file
 gives the same labels whatever its format. Number columns must be numeric. Nulls are
-errors naming the data row (from 1) and the column.
+errors naming the data row (from 1) and the column, but in the columns that may be blank
+(the keys of slices: a null is the slice "missing"). Columns of times (`times`) are
+handed over as stored: timestamps (with their time zone), dates, or text.
 """
 
 from __future__ import annotations
@@ -60,12 +62,30 @@ def _open(pa: Any, file: Path, fmt: str, labels: Sequence[str]) -> tuple[Any, An
 
 
 def _check_types(
-    pa: Any, file: Path, schema: Any, labels: Sequence[str], numbers: Sequence[str]
+    pa: Any,
+    file: Path,
+    schema: Any,
+    labels: Sequence[str],
+    numbers: Sequence[str],
+    times: Sequence[str] = (),
 ) -> None:
     for column in labels:
         kind = schema.field(column).type
         if pa.types.is_dictionary(kind):
             kind = kind.value_type
+        if column in times:
+            if not (
+                pa.types.is_timestamp(kind)
+                or pa.types.is_date(kind)
+                or pa.types.is_string(kind)
+                or pa.types.is_large_string(kind)
+            ):
+                msg = (
+                    f"{file}: column {column!r} has type {kind}; expected timestamps, "
+                    "dates or ISO-8601 text."
+                )
+                raise InputError(msg)
+            continue
         if not (
             pa.types.is_string(kind)
             or pa.types.is_large_string(kind)
@@ -92,13 +112,16 @@ def arrow_batches(
     numbers: Sequence[str],
     nonnegative: Sequence[str],
     batch_rows: int,
+    blanks: Sequence[str] = (),
+    times: Sequence[str] = (),
 ) -> Iterator[RawBatch]:
-    """Yield the named columns of a Parquet or Arrow IPC file, batch by batch."""
+    """Yield the named columns of a Parquet or Arrow IPC file, batch by batch: nulls
+    allowed in the label columns `blanks`; the label columns `times` as stored."""
     pa = pyarrow_module()
     wanted = list(dict.fromkeys([*labels, *numbers]))
     source, schema, expected_rows = _open(pa, file, fmt, labels)
     check_columns(file, list(schema.names), wanted)
-    _check_types(pa, file, schema, labels, numbers)
+    _check_types(pa, file, schema, labels, numbers, times)
     row = 0
     try:
         if fmt == "parquet":
@@ -106,7 +129,9 @@ def arrow_batches(
         else:
             batches = (source.get_batch(i).select(wanted) for i in range(source.num_record_batches))
         for index, batch in enumerate(batches):
-            yield _raw_batch(pa, file, batch, labels, numbers, nonnegative, row, index)
+            yield _raw_batch(
+                pa, file, batch, labels, numbers, nonnegative, row, index, blanks, times
+            )
             row += batch.num_rows
     except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as exc:
         msg = f"{file}: failed while reading near data row {row + 1} ({exc})."
@@ -148,12 +173,17 @@ def _raw_batch(
     nonnegative: Sequence[str],
     first: int,
     index: int,
+    blanks: Sequence[str] = (),
+    times: Sequence[str] = (),
 ) -> RawBatch:
     out_labels: dict[str, Any] = {}
     out_numbers: dict[str, NDArray[np.float64]] = {}
     for column in labels:
         array = batch.column(column)
-        if array.null_count:
+        if column in times:
+            out_labels[column] = array
+            continue
+        if array.null_count and column not in blanks:
             bad = int(np.flatnonzero(np.asarray(array.is_null()))[0])
             msg = (
                 f"{file} data row {first + bad + 1}, column {column!r}: "

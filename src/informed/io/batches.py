@@ -3,14 +3,15 @@ rejected with a message naming the file, the line or data row (from 1), the colu
 the value.
 
 * CSV (`informed.io.csv_reader`): label columns stay strings exactly as written ("NA",
-  "007" are labels, never missing values; a blank cell is an error), numbers are parsed
+  "007" are labels, never missing values; a blank cell is an error, but in the keys of
+  slices, where it is the slice "missing"), numbers are parsed
   as Python's `float` parses them. pyarrow parses it when installed; the standard library
   reader re-reads any block with a problem, for its exact message.
 * Parquet and Arrow IPC (Feather v2) (`informed.io.arrow_files`) are read with pyarrow
   (the ``parquet`` extra) in record batches of the named columns only. Label columns must
   be strings, dictionary strings, integers or booleans and are turned into strings, so a
   file gives the same labels whatever its format; number columns must be numeric. Nulls
-  are errors.
+  are errors (but in the keys of slices, where they are the slice "missing").
 
 The format comes from the file's extension, never from its contents.
 """
@@ -69,16 +70,25 @@ def iter_raw(
     nonnegative: Sequence[str] = (),
     encoding: str = "utf-8",
     batch_rows: int = BATCH_ROWS,
+    blanks: Sequence[str] = (),
+    times: Sequence[str] = (),
 ) -> Iterator[RawBatch]:
     """Like `iter_batches`, but label columns stay as the reader made them (Arrow string or
-    dictionary arrays where pyarrow read them): the fast route into a Table."""
+    dictionary arrays where pyarrow read them): the fast route into a Table.
+
+    Among `labels`, those in `blanks` may be missing (a blank CSV cell, a null): the
+    missing cells are nulls (None). Those in `times` are read as stored in a Parquet or
+    Arrow file (timestamps with their zone, dates, text), as text in a CSV file.
+    """
     file = Path(path)
     fmt = file_format(file)
     check_file(file)
     if fmt == "csv":
-        yield from csv_batches(file, labels, numbers, nonnegative, encoding, batch_rows)
+        yield from csv_batches(
+            file, labels, numbers, nonnegative, encoding, batch_rows, blanks=blanks
+        )
     else:
-        yield from arrow_batches(file, fmt, labels, numbers, nonnegative, batch_rows)
+        yield from arrow_batches(file, fmt, labels, numbers, nonnegative, batch_rows, blanks, times)
 
 
 def iter_batches(

@@ -2,7 +2,8 @@
 reader checks them.
 
 Every column is read as text: a label is the string written in the file (`NA`, `null`
-and `007` are labels, never missing values or numbers) and a blank label is an error;
+and `007` are labels, never missing values or numbers) and a blank label is an error
+(a null in the columns that may be blank: the keys of slices);
 numbers are parsed as Python's `float` parses them. The file is cut into blocks of whole
 lines (4 MiB) and each block is parsed by `pyarrow.csv` into Arrow columns. Whenever
 pyarrow or a check finds a problem in a block (a row with too few fields, bytes that are
@@ -53,11 +54,13 @@ def csv_batches(
     encoding: str,
     batch_rows: int,
     block_bytes: int = BLOCK_BYTES,
+    blanks: Sequence[str] = (),
 ) -> Iterator[RawBatch]:
-    """Yield the named columns of a CSV file (see the module's docstring)."""
+    """Yield the named columns of a CSV file (see the module's docstring); a blank cell
+    of a label column in `blanks` is a null (a missing value), not an error."""
     pa = arrow()
     if pa is None or not _is_utf8(encoding):
-        yield from _standard_file(file, labels, numbers, nonnegative, encoding, batch_rows)
+        yield from _standard_file(file, labels, numbers, nonnegative, encoding, batch_rows, blanks)
         return
     import pyarrow.csv  # noqa: F401 - loads pa.csv
 
@@ -66,11 +69,13 @@ def csv_batches(
         offset = len(_BOM) if buffer.startswith(_BOM) else 0
         header = _plain_header(buffer, offset)
         if header is None:  # quoted, undecodable or endless first line: the standard way
-            yield from _standard_file(file, labels, numbers, nonnegative, encoding, batch_rows)
+            yield from _standard_file(
+                file, labels, numbers, nonnegative, encoding, batch_rows, blanks
+            )
             return
         names, end = header
         check_columns(file, names, [*labels, *numbers])
-        reader = _Blocks(pa, file, names, labels, numbers, nonnegative)
+        reader = _Blocks(pa, file, names, labels, numbers, nonnegative, blanks)
         buffer = buffer[end:]
         offset = end
         line, row = 1, 0
@@ -91,7 +96,7 @@ def csv_batches(
             block, buffer = buffer[: cut + 1], buffer[cut + 1 :]
             if b'"' in block:
                 yield from _standard_rest(
-                    file, offset, names, labels, numbers, nonnegative, batch_rows, line, row
+                    file, offset, names, labels, numbers, nonnegative, batch_rows, line, row, blanks
                 )
                 return
             if block or row == 0:
@@ -140,8 +145,10 @@ class _Blocks:
         labels: Sequence[str],
         numbers: Sequence[str],
         nonnegative: Sequence[str],
+        blanks: Sequence[str] = (),
     ) -> None:
         self.pa = pa
+        self.blanks = blanks
         self.file = file
         self.names = names
         self.labels = labels
@@ -176,6 +183,7 @@ class _Blocks:
                     line,
                     row,
                     lambda: offset + len(block),
+                    blanks=self.blanks,
                 )
             )
             if not batches:
@@ -203,7 +211,10 @@ class _Blocks:
         for column in self.labels:
             values = table.column(column)
             if table.num_rows and pa.compute.min(pa.compute.utf8_length(values)).as_py() == 0:
-                raise _BlockError  # a blank label
+                if column not in self.blanks:
+                    raise _BlockError  # a blank label
+                blank = pa.compute.equal(pa.compute.utf8_length(values), 0)
+                values = pa.compute.if_else(blank, pa.scalar(None, pa.string()), values)
             labels[column] = values
         numbers = {}
         for column in self.numbers:
@@ -240,6 +251,7 @@ def _standard_file(
     nonnegative: Sequence[str],
     encoding: str,
     batch_rows: int,
+    blanks: Sequence[str] = (),
 ) -> Iterator[RawBatch]:
     """The whole file through the standard library's reader."""
     # utf-8-sig drops a byte-order mark, so "\ufeffactual" never hides the column
@@ -274,6 +286,7 @@ def _standard_file(
                 lambda: _tell(handle),
                 encoding,
                 codec,
+                blanks,
             )
     except UnicodeDecodeError as exc:
         raise _undecodable(file, codec, encoding, exc) from None
@@ -323,6 +336,7 @@ def _standard_rest(
     batch_rows: int,
     line: int,
     row: int,
+    blanks: Sequence[str] = (),
 ) -> Iterator[RawBatch]:
     """The rest of the file from byte `offset` (a record boundary) by the standard reader."""
     with open_binary(file) as raw:
@@ -340,6 +354,7 @@ def _standard_rest(
             row,
             lambda: int(raw.tell()),
             "utf-8",
+            blanks=blanks,
         )
 
 
@@ -360,6 +375,7 @@ def _standard_batches(
     tell: Callable[[], int],
     encoding: str = "utf-8",
     codec: str = "utf-8",
+    blanks: Sequence[str] = (),
 ) -> Iterator[RawBatch]:
     """Records of a `csv.reader` (past the header) checked one by one, in batches.
 
@@ -369,7 +385,7 @@ def _standard_batches(
     """
     position = {c: header.index(c) for c in [*labels, *numbers]}
     line = first_line + reader.line_num
-    label_values: dict[str, list[str]] = {c: [] for c in labels}
+    label_values: dict[str, list[str | None]] = {c: [] for c in labels}
     number_values: dict[str, list[float]] = {c: [] for c in numbers}
     first = row
     try:
@@ -384,6 +400,9 @@ def _standard_batches(
             for column in labels:
                 value = record[position[column]]
                 if value == "":
+                    if column in blanks:
+                        label_values[column].append(None)  # missing
+                        continue
                     msg = f"{_where(file, line, row, column)}: the label is blank."
                     raise InputError(msg)
                 label_values[column].append(value)
@@ -415,7 +434,7 @@ def _standard_batches(
 
 
 def _batch(
-    label_values: dict[str, list[str]],
+    label_values: dict[str, list[str | None]],
     number_values: dict[str, list[float]],
     first: int,
     rows: int,

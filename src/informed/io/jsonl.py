@@ -18,12 +18,12 @@ from pathlib import Path
 from informed._common import check_choice
 from informed.errors import InputTypeError
 from informed.io.jsonl_arrow import read_file
-from informed.io.jsonl_reader import Reader, read_lines
+from informed.io.jsonl_reader import Reader, parse_line, read_lines
 from informed.tally.conventions import CONVENTIONS, Conventions
 from informed.tally.state import Unknown, unknown_policy
 from informed.tally.tally import Tally
 
-__all__ = ["read_jsonl"]
+__all__ = ["parse_line", "read_jsonl", "read_numbered"]
 
 
 def read_jsonl(
@@ -85,3 +85,20 @@ def read_jsonl(
         msg = "`path_or_lines` must be a path or an iterable of lines, not bytes."
         raise InputTypeError(msg)
     return read_lines(path_or_lines, "", categories, unknown, conventions)
+
+
+def read_numbered(
+    numbered: Iterable[tuple[int, str]],
+    source: str,
+    categories: Iterable[str] | None = None,
+    unknown: Unknown | None = None,
+    conventions: Conventions = "default",
+) -> Tally:
+    """`read_jsonl` of lines given with their line numbers (some lines of a file, such
+    as one slice's: `informed.io.sliced_tallies`), every message naming the file's line;
+    `source` is the file's name followed by ", "."""
+    check_choice(conventions, CONVENTIONS, "conventions")
+    reader = Reader(source, categories, unknown_policy(unknown, conventions), conventions)
+    for number, raw in numbered:
+        reader.line(number, raw)
+    return reader.tally()

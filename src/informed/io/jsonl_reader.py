@@ -25,7 +25,7 @@ from informed.tally.names import category_names, check_categories, preview, show
 from informed.tally.state import Unknown
 from informed.tally.tally import Tally
 
-__all__ = ["Reader", "read_lines"]
+__all__ = ["Reader", "parse_line", "read_lines"]
 
 Ints = NDArray[np.int64]
 
@@ -113,7 +113,7 @@ class Reader:
             raise InputTypeError(msg)
         if not line.strip():
             return
-        record = _parse_line(line, where)
+        record = parse_line(line, where)
         is_first, self.first = self.first, False
         if "categories" in record:
             self._categories_line(record, where, is_first)
@@ -248,7 +248,9 @@ def _entries(record: dict[str, Any], where: str, conventions: Conventions) -> ND
         raise type(exc)(f"{where}: set_entries: {exc}") from None
 
 
-def _parse_line(line: str, where: str) -> dict[str, Any]:
+def parse_line(line: str, where: str) -> dict[str, Any]:
+    """One line of JSON lines as an object, or an InputError naming `where` it is."""
+
     def refuse(token: str) -> float:
         msg = f"{where}: {token} is not valid JSON."
         raise InputError(msg)

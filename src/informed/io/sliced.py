@@ -1,10 +1,14 @@
 """Files to Slices: each batch of rows sliced in one pass, the batches' Slices merged.
 
 `read_slices` reads the `by` columns with the others (as labels: strings exactly as
-written, as `informed.io.batches` reads every label column), slices each batch with
+written, as `informed.io.batches` reads every label column; a blank cell or a null is
+the slice "missing", never dropped and never an error), slices each batch with
 `informed.slices.Slices.from_labels` and merges the batches' and the files' Slices
-with `+`, so memory holds one batch and the summaries. Every row read is in exactly one
-slice: the rows of the merged Slices are checked against the rows read.
+with `+`, so memory holds one batch and the summaries. A column of timestamps (`time`)
+is read as stored: a Parquet or Arrow file's timestamps (in their time zone) and dates,
+or ISO-8601 text; a blank or null one is the window "missing", and a value that is not
+a timestamp is an error naming the file, the data row and the column. Every row read is
+in exactly one slice: the rows of the merged Slices are checked against the rows read.
 """
 
 from __future__ import annotations
@@ -13,14 +17,12 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-import numpy as np
-
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.paths import expand_paths
 from informed.labels import keyed
 from informed.slices.slices import Slices, build_slices
-from informed.slices.windows import parse_every, window_keys
+from informed.slices.windows import parse_every, window_codes
 
 __all__ = ["read_slices"]
 
@@ -43,7 +45,7 @@ def read_slices(
 ) -> Slices:
     """Read files' columns into `Slices` by the column(s) `by` (see `read_summaries`);
     with `time` and `every`, by time window first (`informed.slices.windows`: the
-    column's ISO-8601 timestamps floored to their window), crossed with `by`.
+    column's timestamps floored to their window), crossed with `by`.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -83,13 +85,17 @@ def read_slices(
             nonnegative=[weights] if weights else [],
             encoding=encoding,
             batch_rows=batch_rows,
+            blanks=[*timed, *names],
+            times=timed,
         ):
             if not batch.rows:
                 continue
             rows_read += batch.rows
-            windows = []
+            windows: list[Any] = []
             if time is not None and every is not None:
-                windows = [window_keys(_texts(batch.labels[time]), every, time, batch.first_row)]
+                windows = [
+                    window_codes(batch.labels[time], every, time, _where(file, batch.first_row))
+                ]
             part = build_slices(
                 [*windows, *(batch.labels[name] for name in names)],
                 [*key_names, *names],
@@ -121,8 +127,6 @@ def read_slices(
     return total
 
 
-def _texts(column: Any) -> Any:
-    """A label column of a batch as a numpy array of str (Arrow strings decoded)."""
-    if hasattr(column, "to_pylist"):
-        return np.asarray(column.to_pylist(), dtype=object)
-    return column
+def _where(file: Any, first_row: int) -> Callable[[int], str]:
+    """Where row i of a batch starting at data row `first_row + 1` of `file` is."""
+    return lambda row: f"{file} data row {first_row + row + 1}"

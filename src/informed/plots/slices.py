@@ -1,5 +1,6 @@
 """The plots of slices: a forest of per-slice informedness against the overall value, and
-for time windows a line with its interval band.
+for time windows a line per group with its interval band, the windows that differ from
+the reference window marked.
 
 Every value drawn is read from a `SliceBootstrap` (`informed.bootstrap_slices`): each
 slice's informedness and its interval, the flags of slices too small to say anything.
@@ -17,10 +18,11 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from informed.errors import InputError, InputTypeError
+from informed.inference.disparities import Disparities, differs
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.plots.axes import Frame, drawing
 from informed.plots.forest import ForestRow, Reference, draw_forest, forest_frame
-from informed.plots.style import BLUE, GREY, RED, SKY, short_label
+from informed.plots.style import BLUE, GREEN, GREY, ORANGE, RED, SKY, legend_below, short_label
 from informed.slices.evaluation import shown_slices
 from informed.table.evaluation import evaluate
 
@@ -31,9 +33,12 @@ __all__ = [
     "overall_informedness",
     "plot_slices",
     "plot_slices_over_time",
+    "time_caption",
 ]
 
-TIME_FRAME = Frame(7.2, 3.2, left=0.7, right=0.25, bottom=1.1)
+TIME_FRAME = Frame(7.2, 3.4, left=0.7, right=0.25, bottom=1.1)
+GROUPS = 6
+"""Groups drawn as lines over time when windows are crossed with groups (the largest)."""
 
 
 def _result(function: str, result: Any) -> SliceBootstrap:
@@ -74,7 +79,7 @@ def draw_slices(axes: Axes, result: SliceBootstrap, shown: Sequence[int], overal
         small = evaluation.flags[s] is not None
         rows.append(
             ForestRow(
-                short_label(slices.name(slices.keys[s]), 26),
+                short_label(_compact(slices.keys[s]), 26),
                 interval.estimate,
                 interval.low,
                 interval.high,
@@ -146,36 +151,140 @@ def plot_slices(
     return axes
 
 
-def draw_slices_over_time(axes: Axes, result: SliceBootstrap, overall: float) -> str:
-    """Draw informedness window by window (keys in time order) with its interval band;
-    return the title."""
+def _compact(key: tuple[object, ...]) -> str:
+    """A slice's name on a plot's axis: its values, crossed ones joined by " · "."""
+    return " · ".join("missing" if value is None else str(value) for value in key)
+
+
+def _time_groups(
+    result: SliceBootstrap, groups: int
+) -> tuple[list[str], dict[tuple[object, ...], list[int]], list[tuple[object, ...]]]:
+    """The windows in time order, each group's slices (windows crossed with the other
+    keys; one group when there are none) and the `groups` largest groups, to draw."""
+    evaluation = result.evaluation
+    slices = evaluation.slices
+    windows = sorted({str(key[0]) for key in slices.keys if key[0] is not None})
+    members: dict[tuple[object, ...], list[int]] = {}
+    for s, key in enumerate(slices.keys):
+        if key[0] is not None:
+            members.setdefault(tuple(key[1:]), []).append(s)
+    size = {g: float(evaluation.n[found].sum()) for g, found in members.items()}
+    drawn = sorted(members, key=lambda g: -size[g])[:groups]
+    return windows, members, drawn
+
+
+def _mark(axes: Axes, x: float, y: float, verdict: str, s: int) -> None:
+    if verdict == "differs":
+        axes.plot(
+            [x],
+            [y],
+            marker="o",
+            markersize=8,
+            markerfacecolor="none",
+            markeredgecolor=RED,
+            markeredgewidth=1.6,
+            linestyle="none",
+            gid=f"differs-{s}",
+        )
+    elif verdict == "reference":
+        axes.plot(
+            [x],
+            [y],
+            marker="s",
+            markersize=7,
+            markerfacecolor="none",
+            markeredgecolor="black",
+            linestyle="none",
+            gid="reference",
+        )
+
+
+def draw_slices_over_time(
+    axes: Axes,
+    result: SliceBootstrap,
+    overall: float,
+    disparities: Disparities | None = None,
+    groups: int = GROUPS,
+) -> str:
+    """Draw informedness window by window (keys in time order) with its interval band:
+    one line per group when windows are crossed with groups (the `groups` largest), the
+    windows whose difference from the reference window excludes 0 circled in red, the
+    reference itself a square; return the title."""
     evaluation = result.evaluation
     slices = evaluation.slices
     title = "Informedness over time"
     values = evaluation.values["informedness"]
-    low = np.array([i.low for i in result.intervals["informedness"]])
-    high = np.array([i.high for i in result.intervals["informedness"]])
-    x = np.arange(len(slices.keys))
-    axes.fill_between(x, low, high, color=SKY, alpha=0.35, linewidth=0, gid="band")
-    axes.plot(x, values, color=BLUE, marker="o", markersize=3.5, linewidth=1.6, gid="line")
+    windows, members, drawn = _time_groups(result, groups)
+    at = {window: x for x, window in enumerate(windows)}
+    colours = [BLUE, ORANGE, GREEN, RED, SKY, GREY]
+    for i, group in enumerate(drawn):
+        found = members[group]
+        x = np.array([at[str(slices.keys[s][0])] for s in found], dtype=np.float64)
+        low = np.array([result.intervals["informedness"][s].low for s in found])
+        high = np.array([result.intervals["informedness"][s].high for s in found])
+        colour = colours[i % len(colours)]
+        label = ", ".join("missing" if v is None else str(v) for v in group) or None
+        alpha = 0.35 if len(drawn) == 1 else 0.18
+        band = SKY if len(drawn) == 1 else colour
+        axes.fill_between(x, low, high, color=band, alpha=alpha, linewidth=0, gid=f"band-{i}")
+        axes.plot(
+            x,
+            values[found],
+            color=colour,
+            marker="o",
+            markersize=3.5,
+            linewidth=1.6,
+            label=short_label(label, 24) if label else None,
+            gid=f"line-{i}",
+        )
+        for s, position in zip(found, x.tolist(), strict=True):
+            if not math.isnan(values[s]):
+                _mark(axes, position, float(values[s]), differs(disparities, s), s)
     if not math.isnan(overall):
         axes.axhline(overall, color=GREY, linewidth=1, linestyle="--", gid="overall")
-    step = max(1, len(x) // 12)
-    axes.set_xticks(x[::step])
+    ticks = np.arange(len(windows))
+    step = max(1, len(windows) // 12)
+    axes.set_xticks(ticks[::step])
     axes.set_xticklabels(
-        [short_label(slices.name(slices.keys[k]), 24) for k in x[::step]],
-        rotation=30,
-        ha="right",
+        [short_label(windows[k], 24) for k in ticks[::step]], rotation=30, ha="right"
     )
     axes.set_ylabel("informedness")
     axes.set_title(title)
+    if any(group for group in drawn):
+        legend_below(axes, columns=3)
     return title
 
 
+def time_caption(
+    result: SliceBootstrap, disparities: Disparities | None, groups: int = GROUPS
+) -> str:
+    """What the time plot draws and what it leaves out, for the figure's caption."""
+    _, members, drawn = _time_groups(result, groups)
+    caption = (
+        "Informedness window by window, its bootstrap interval as a band (none where every "
+        "replicate agrees); the dashed line is the value of all rows."
+    )
+    if disparities is not None:
+        caption += (
+            " Circled in red: windows whose informedness minus the reference's (the square) "
+            "has an interval that excludes 0."
+        )
+    if len(drawn) < len(members):
+        caption += f" The {len(drawn)} largest of {len(members)} groups are drawn."
+    if any(key[0] is None for key in result.evaluation.slices.keys):
+        caption += ' Rows without a timestamp (the window "missing") are in the table only.'
+    return caption
+
+
 def plot_slices_over_time(
-    result: Any, *, overall: float | None = None, ax: Axes | None = None
+    result: Any,
+    *,
+    overall: float | None = None,
+    disparities: Disparities | None = None,
+    ax: Axes | None = None,
 ) -> Axes:
-    """Informedness window by window, with its interval as a band.
+    """Informedness window by window, with its interval as a band; one line per group
+    when the windows are crossed with groups (the six largest).
 
     Parameters
     ----------
@@ -184,14 +293,20 @@ def plot_slices_over_time(
         every=...)`, or `--by-time` on the command line), in time order.
     overall : float, optional
         The value of all rows, a dashed line; by default that of the slices' `overall`.
+    disparities : Disparities, optional
+        `informed.disparities(slices, reference=...)` of the same slices: the windows
+        whose informedness minus the reference window's has an interval that excludes 0
+        are circled in red, the reference is a square.
     ax : matplotlib Axes, optional
         Where to draw; a new figure when None (see `informed.plots`).
 
     Returns
     -------
     matplotlib.axes.Axes
-        The values as a line (gid "line"), the band (a collection with gid "band"), the
-        overall value (gid "overall").
+        Per group i (largest first) its values as a line (gid "line-<i>") and its band (a
+        collection with gid "band-<i>"); the overall value (gid "overall"); with
+        `disparities`, a red circle per window that differs ("differs-<slice>") and a
+        square on the reference ("reference").
 
     Examples
     --------
@@ -201,10 +316,10 @@ def plot_slices_over_time(
     >>> result = informed.bootstrap_slices(s, ["informedness"], positive=1, seed=0)
     >>> ax = informed.plot_slices_over_time(result)
     >>> ax.get_lines()[0].get_gid(), len(ax.get_lines()[0].get_xdata())
-    ('line', 3)
+    ('line-0', 3)
     """
     data = _result("plot_slices_over_time", result)
     line = overall_informedness(data) if overall is None else float(overall)
     with drawing(ax, TIME_FRAME, "plot-slices-time") as axes:
-        draw_slices_over_time(axes, data, line)
+        draw_slices_over_time(axes, data, line, disparities)
     return axes

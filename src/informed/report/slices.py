@@ -1,11 +1,12 @@
 """The report of slices: a terminal table, a JSON document and CSV rows.
 
-The terminal table lists slices sorted by informedness (n, B with its interval, M, the
-label-bias diagnosis, the flag of a slice too small to say anything), then each slice's
-difference from the rest and the summaries of the disparities. Ten thousand slices stay
-readable: the largest slices and those of lowest and highest informedness are shown and
-the others pooled into one row (their summed table); the JSON document and the CSV hold
-every slice.
+The terminal table lists slices sorted by informedness (n, B with its interval, M, with
+scores the AUC, the label-bias diagnosis, the flag of a slice too small to say
+anything), then each slice's difference from the rest and the summaries of the
+disparities. Ten thousand slices stay readable: the largest slices and those of lowest
+and highest informedness are shown and the others pooled into one row (their summed
+table); the JSON document and the CSV hold every slice, with scores every summary of
+each slice's ranking (`informed.inference.slice_rankings`).
 """
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ from typing import Any
 import numpy as np
 
 from informed._common import json_float, printable
-from informed.inference.disparities import COMPARED, Disparities
+from informed.inference.disparities import COMPARED, Disparities, differs
 from informed.inference.interval import Interval
 from informed.inference.slice_bootstrap import SliceBootstrap
+from informed.inference.slice_rankings import RankingOfSlice, SliceRankings, slice_rankings
 from informed.measures import MEASURES
-from informed.ranking import auc, pem
+from informed.ranking.document import AREAS, value_range
+from informed.ranking.document import SUMMARIES as RANKING_SUMMARIES
+from informed.ranking.registry import RANKING_MEASURES
 from informed.report.document import FORMULA_STARTS, csv_text
 from informed.slices.evaluation import SHOWN_SLICES
 from informed.slices.evaluation import shown_slices as shown
@@ -29,7 +33,18 @@ from informed.table.evaluation import evaluate
 from informed.table.storage import from_cells
 from informed.table.table import Table
 
-__all__ = ["SHOWN_SLICES", "shown_slices", "slices_csv", "slices_document", "slices_text"]
+__all__ = [
+    "SHOWN_SLICES",
+    "differs",
+    "fixed",
+    "merged_note",
+    "pooled_table",
+    "rankings_of",
+    "shown_slices",
+    "slices_csv",
+    "slices_document",
+    "slices_text",
+]
 
 
 SUMMARIES = {
@@ -37,6 +52,7 @@ SUMMARIES = {
     "demographic_parity_difference": "demographic-parity difference (bias pP)",
     "informedness_spread": "spread of informedness (max - min)",
 }
+_OTHER_SUMMARIES = tuple(name for name in RANKING_SUMMARIES if name != "auc")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
@@ -48,6 +64,17 @@ def shown_slices(
     return shown(result.evaluation, limit, order)
 
 
+def rankings_of(
+    result: SliceBootstrap, rankings: SliceRankings | None = None
+) -> SliceRankings | None:
+    """The slices' ranking summaries given, or (with scores) those of the slices at the
+    level of the bootstrap; None without scores."""
+    slices = result.evaluation.slices
+    if rankings is not None or slices.rankings is None:
+        return rankings
+    return slice_rankings(slices, level=result.level, min_count=result.evaluation.min_count)
+
+
 def _value(value: float) -> str:
     return "—" if math.isnan(value) else f"{value:+.3f}" if value < 0 else f"{value:.3f}"
 
@@ -55,14 +82,20 @@ def _value(value: float) -> str:
 def _interval(interval: Interval) -> str:
     if math.isnan(interval.low):
         return "[—]"
-    return f"[{interval.low:.3f}, {interval.high:.3f}]"
+    return f"[{fixed(interval.low)}, {fixed(interval.high)}]"
+
+
+def fixed(value: float) -> str:
+    """A bound with three decimals, never "-0.000" (a bound just below 0 shows as 0)."""
+    text = f"{value:.3f}"
+    return "0.000" if text == "-0.000" else text
 
 
 def _n(value: float) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.3g}"
 
 
-def _pooled(result: SliceBootstrap, shown: list[int]) -> Table | None:
+def pooled_table(result: SliceBootstrap, shown: list[int]) -> Table | None:
     """The table of the slices not shown, summed."""
     slices = result.evaluation.slices
     cells = slices.cells
@@ -80,27 +113,52 @@ def _pooled(result: SliceBootstrap, shown: list[int]) -> Table | None:
     return Table(stored, cells.predicted, cells.actual)
 
 
+def merged_note(merged: str) -> str:
+    """Why windows merged (cumulative, rolling) are not compared with each other."""
+    return (
+        f"The windows overlap ({merged}): no window is compared with the rest or with a "
+        "reference (a difference would count rows twice and treat overlapping windows as "
+        "independent); compare the windows as they are, without --cumulative or --rolling."
+    )
+
+
+def _sizes(slices: Any, merged: str | None, rows: int | None) -> str:
+    """The header's count: slices and rows, or merged windows of the rows read."""
+    if merged is None:
+        return f"{len(slices.keys):,} slices, {int(slices.rows.sum()):,} rows"
+    read = f" of {rows:,} rows" if rows is not None else ""
+    return f"{len(slices.keys):,} windows ({merged}){read}"
+
+
 def slices_text(
-    result: SliceBootstrap, disparities: Disparities, source: str, order: str = "informedness"
+    result: SliceBootstrap,
+    disparities: Disparities | None,
+    source: str,
+    order: str = "informedness",
+    rankings: SliceRankings | None = None,
+    merged: str | None = None,
+    rows: int | None = None,
 ) -> str:
     """The terminal report (user text escaped); slices sorted by informedness, or by key
-    (`order="key"`: time windows in time order)."""
+    (`order="key"`: time windows in time order); with scores, each slice's AUC. Windows
+    `merged` ("cumulative", "rolling, 4 of 7d each") overlap: there are no
+    `disparities` then, and the header counts the `rows` read."""
+    rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
     level = f"{result.level:.0%}"
     positive = evaluation.positive
     lines = [
         f"informed: {printable(source)} by {', '.join(printable(b) for b in slices.by)}: "
-        f"{len(slices.keys):,} slices, {int(slices.rows.sum()):,} rows"
+        + _sizes(slices, merged, rows)
         + (f", positive {printable(positive)!s}" if positive is not None else ""),
         "",
     ]
     width = max([5, *(len(printable(slices.name(k))) for k in slices.keys[: SHOWN_SLICES * 4])])
     width = min(width, 30)
     head = f"{'slice':<{width}}  {'n':>9}  {'informedness':>12} {level + ' interval':<18}"
-    scored = slices.rankings is not None
-    auc_head = f"  {'AUC':>6}" if scored else ""
-    lines.append(f"{head}  {'markedness':>10}{auc_head}  {'bias diagnosis':<26}  flag")
+    auc_head = f"  {'AUC':>6}" if rankings is not None else ""
+    lines.append(f"{head}  {'markedness':>10}{auc_head}  {'bias diagnosis':<31}  flag")
     shown = shown_slices(result, order=order)
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
@@ -110,10 +168,10 @@ def slices_text(
         lines.append(
             f"{name:<{width}}  {_n(evaluation.n[s]):>9}  "
             f"{_value(evaluation.values['informedness'][s]):>12} {_interval(interval):<18}  "
-            f"{_value(evaluation.values['markedness'][s]):>10}{_auc(slices, s)}  "
-            f"{printable(evaluation.bias_diagnosis(s)):<26}  {printable(flag)}"
+            f"{_value(evaluation.values['markedness'][s]):>10}{_auc(rankings, s)}  "
+            f"{printable(evaluation.bias_diagnosis(s)):<31}  {printable(_flags(flag, rankings, s))}"
         )
-    pooled = _pooled(result, shown)
+    pooled = pooled_table(result, shown)
     if pooled is not None:
         found = evaluate(pooled, positive=positive)
         lines.append(
@@ -121,6 +179,9 @@ def slices_text(
             f"{_n(pooled.n):>9}  {_value(found.measures['informedness']):>12} {'':<18}  "
             f"{_value(found.measures['markedness']):>10}  (every slice: --format json)"
         )
+    if disparities is None:
+        lines += ["", merged_note(merged or "merged")]
+        return "\n".join(line.rstrip() for line in lines) + "\n"
     reference = disparities.reference or ()
     ref_name = printable(slices.name(reference)) if reference else ""
     lines += [
@@ -142,7 +203,7 @@ def slices_text(
             f"{name:<{width}}  {_value(d['informedness'][s].estimate):>15} "
             f"{_interval(d['informedness'][s]):<18} {'—' if math.isnan(p) else f'{p:.3g}':>6}  "
             f"{_value(d['recall'][s].estimate):>7}  {_value(d['fallout'][s].estimate):>7}  "
-            f"{_value(d['bias'][s].estimate):>9}  {_differs(disparities, s)}"
+            f"{_value(d['bias'][s].estimate):>9}  {differs(disparities, s)}"
         )
     lines.append("")
     for key, title in SUMMARIES.items():
@@ -156,22 +217,19 @@ def slices_text(
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def _auc(slices: Any, s: int) -> str:
+def _auc(rankings: SliceRankings | None, s: int) -> str:
     """A slice's AUC as a terminal column (nothing without scores)."""
-    if slices.rankings is None:
+    if rankings is None:
         return ""
-    return f"  {_value(auc(slices.rankings[s])):>6}"
+    return f"  {_value(rankings[s].values['auc']):>6}"
 
 
-def _differs(disparities: Disparities, s: int) -> str:
-    """'differs' where the slice's informedness minus the reference's has an interval
-    that excludes 0; 'reference' for the reference itself."""
-    found = disparities.vs_reference["informedness"][s]
-    if disparities.reference == disparities.slices.keys[s]:
-        return "reference"
-    if math.isnan(found.low) or found.low <= 0 <= found.high:
-        return ""
-    return "differs"
+def _flags(flag: str, rankings: SliceRankings | None, s: int) -> str:
+    """A slice's flag, and its AUC's (few positives or negatives) when that differs."""
+    found = None if rankings is None else rankings[s].flag
+    if not found or found.split(": ", 1)[-1] in flag:
+        return flag
+    return f"{flag}; {found}" if flag else found
 
 
 def _interval_json(interval: Interval) -> dict[str, Any]:
@@ -183,9 +241,17 @@ def _interval_json(interval: Interval) -> dict[str, Any]:
 
 
 def slices_document(
-    result: SliceBootstrap, disparities: Disparities, source: str
+    result: SliceBootstrap,
+    disparities: Disparities | None,
+    source: str,
+    rankings: SliceRankings | None = None,
+    merged: str | None = None,
 ) -> dict[str, Any]:
-    """The JSON document: every slice, its measures, intervals, flags and differences."""
+    """The JSON document: every slice, its measures, intervals, flags and differences,
+    and with scores every summary of its ranking (AUC with DeLong's interval, average
+    hit rate, average Qrecall, PEM and its areas, each undefined one with its reason);
+    windows `merged` have no differences (null, and "windows" says why)."""
+    rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
     entries = []
@@ -207,21 +273,11 @@ def slices_document(
                 },
                 "flag": evaluation.flags[s],
                 "bias_diagnosis": evaluation.bias_diagnosis(s),
-                "ranking": None if slices.rankings is None else _ranking(slices.rankings[s]),
-                "vs_rest": {
-                    name: {
-                        **_interval_json(disparities.vs_rest[name][s]),
-                        "p_holm": json_float(disparities.p_rest[name][s]),
-                    }
-                    for name in COMPARED
-                },
-                "vs_reference": {
-                    name: {
-                        **_interval_json(disparities.vs_reference[name][s]),
-                        "p_holm": json_float(disparities.p_reference[name][s]),
-                    }
-                    for name in COMPARED
-                },
+                "ranking": None if rankings is None else _ranking(rankings[s]),
+                "vs_rest": None if disparities is None else _versus(disparities, s, "rest"),
+                "vs_reference": (
+                    None if disparities is None else _versus(disparities, s, "reference")
+                ),
             }
         )
     return {
@@ -234,19 +290,54 @@ def slices_document(
         "method": result.method,
         "replicates": result.replicates,
         "min_count": evaluation.min_count,
-        "reference": list(disparities.reference or ()),
+        "reference": None if disparities is None else list(disparities.reference or ()),
+        "windows": None if merged is None else {"merged": merged, "note": merged_note(merged)},
         "slices": entries,
-        "disparities": {key: _interval_json(disparities.summary[key]) for key in SUMMARIES},
+        "disparities": None
+        if disparities is None
+        else {key: _interval_json(disparities.summary[key]) for key in SUMMARIES},
+        "ranking_definitions": None if rankings is None else _ranking_definitions(),
     }
 
 
-def _ranking(ranking: Any) -> dict[str, Any]:
-    """A slice's Ranking in brief: its sizes, AUC and PEM (nan as None)."""
+def _versus(disparities: Disparities, s: int, family: str) -> dict[str, Any]:
+    """A slice's differences from the rest (or the reference), each with its interval."""
+    found = disparities.vs_rest if family == "rest" else disparities.vs_reference
+    p = disparities.p_rest if family == "rest" else disparities.p_reference
     return {
-        "n_positive": ranking.n_positive,
-        "n_negative": ranking.n_negative,
-        "auc": json_float(auc(ranking)),
-        "pem": json_float(pem(ranking)),
+        name: {**_interval_json(found[name][s]), "p_holm": json_float(p[name][s])}
+        for name in COMPARED
+    }
+
+
+def _ranking(found: RankingOfSlice) -> dict[str, Any]:
+    """A slice's ranking summaries (nan as None, each with its reason)."""
+    document: dict[str, Any] = {
+        "n_positive": json_float(found.n_positive),
+        "n_negative": json_float(found.n_negative),
+        **{name: json_float(found.values[name]) for name in RANKING_SUMMARIES},
+        "pem_areas": {name: json_float(found.values[name]) for name in AREAS},
+        "auc_interval": found.auc_interval.as_list(),
+        "auc_interval_method": found.auc_interval.method,
+        "auc_interval_reason": found.auc_interval.reason,
+        "flag": found.flag,
+    }
+    if found.reasons:
+        document["undefined"] = dict(found.reasons)
+    return document
+
+
+def _ranking_definitions() -> dict[str, Any]:
+    """The ranking registry's definition of each summary the slices report."""
+    return {
+        name: {
+            "title": RANKING_MEASURES[name].title,
+            "definition": RANKING_MEASURES[name].definition,
+            "range": value_range(RANKING_MEASURES[name].low, RANKING_MEASURES[name].high),
+            "chance": RANKING_MEASURES[name].chance,
+            "source": RANKING_MEASURES[name].source,
+        }
+        for name in (*RANKING_SUMMARIES, *AREAS)
     }
 
 
@@ -260,8 +351,18 @@ def _number(value: float | None) -> str:
     return "" if value is None or math.isnan(value) else repr(float(value))
 
 
-def slices_csv(result: SliceBootstrap, disparities: Disparities, *, raw: bool = False) -> str:
-    """One CSV row per slice: key, n, B and M with intervals, rates, flag, differences."""
+def slices_csv(
+    result: SliceBootstrap,
+    disparities: Disparities | None,
+    *,
+    raw: bool = False,
+    rankings: SliceRankings | None = None,
+) -> str:
+    """One CSV row per slice: key, n, B and M with intervals, rates, flag, differences;
+    with scores, the ranking summaries (AUC with its interval, average hit rate, average
+    Qrecall, PEM). Without disparities (windows merged) their cells are empty."""
+    rankings = rankings_of(result, rankings)
+    scored = [] if rankings is None else ["auc", "auc_low", "auc_high", *_OTHER_SUMMARIES]
     evaluation = result.evaluation
     slices = evaluation.slices
     header = [
@@ -283,11 +384,11 @@ def slices_csv(result: SliceBootstrap, disparities: Disparities, *, raw: bool = 
         "d_informedness_low",
         "d_informedness_high",
         "p_holm_informedness",
+        *scored,
     ]
     rows = [header]
     for s, key in enumerate(slices.keys):
         b, m = result.intervals["informedness"][s], result.intervals["markedness"][s]
-        d = disparities.vs_rest["informedness"][s]
         rows.append(
             [
                 *("" if v is None else _text_cell(str(v), raw) for v in key),
@@ -302,10 +403,32 @@ def slices_csv(result: SliceBootstrap, disparities: Disparities, *, raw: bool = 
                 *(_number(float(evaluation.values[n][s])) for n in ("recall", "fallout", "bias")),
                 _text_cell(evaluation.flags[s] or "", raw),
                 _text_cell(evaluation.bias_diagnosis(s), raw),
-                *(_number(disparities.vs_rest[n][s].estimate) for n in COMPARED),
-                _number(d.low),
-                _number(d.high),
-                _number(disparities.p_rest["informedness"][s]),
+                *_difference_cells(disparities, s),
+                *([] if rankings is None else _ranking_cells(rankings[s])),
             ]
         )
     return csv_text(rows)
+
+
+def _difference_cells(disparities: Disparities | None, s: int) -> list[str]:
+    """A slice's differences from the rest as CSV cells (empty without disparities)."""
+    if disparities is None:
+        return [""] * (len(COMPARED) + 3)
+    d = disparities.vs_rest["informedness"][s]
+    return [
+        *(_number(disparities.vs_rest[n][s].estimate) for n in COMPARED),
+        _number(d.low),
+        _number(d.high),
+        _number(disparities.p_rest["informedness"][s]),
+    ]
+
+
+def _ranking_cells(found: RankingOfSlice) -> list[str]:
+    """A slice's AUC with its interval, then the other summaries, as CSV cells."""
+    interval = found.auc_interval
+    return [
+        _number(found.values["auc"]),
+        _number(interval.low),
+        _number(interval.high),
+        *(_number(found.values[name]) for name in _OTHER_SUMMARIES),
+    ]

@@ -22,7 +22,9 @@ from informed._common import check_memory
 from informed.labels import Coded, Label, keyed
 from informed.ranking import Ranking
 from informed.ranking.grouping import as_scores, group_rows
-from informed.table.counting import check_same_kind, count_coded
+from informed.slices.ranked import descending_codes, group_packed, scores_of
+from informed.table.counting import arrange_counts, check_same_kind, count_coded
+from informed.table.storage import from_dense
 from informed.table.table import Table
 
 __all__ = ["SlicedCells", "count_sliced", "rank_sliced"]
@@ -50,32 +52,39 @@ def count_sliced(
     weights: NDArray[np.float64] | None,
     clusters: bool = False,
 ) -> tuple[SlicedCells, Table]:
-    """The non-zero cells of every slice and the overall Table, from coded columns."""
+    """The non-zero cells of every slice and the overall Table, from coded columns.
+
+    The rows are counted once, by their codes as coded (slice, predicted code, actual
+    code); only the non-zero cells are then moved to the overall Table's labels
+    (canonical order, each used). Without weights the overall Table is the sum of the
+    slices' counts (integers: exact), arranged as the unsliced Table arranges its counts
+    (`informed.table.counting.arrange_counts`); with weights, whose float sums depend on
+    their order, it is counted from the rows as the unsliced Table is.
+    """
     if not clusters:
         check_same_kind(
             a.labels, p.labels, "or pass `clusters=True` if the predictions are cluster ids"
         )
-    overall_counted = count_coded(a, p, weights, clusters)
-    overall = Table(overall_counted.counts, overall_counted.predicted, overall_counted.actual)
-    # the overall table's labels (canonical, each used) are the slices' labels too
-    row_of = _positions(p.labels, overall.predicted)
-    col_of = _positions(a.labels, overall.actual)
-    K, C = len(overall.predicted), len(overall.actual)
-    dtype = np.dtype(np.int64 if weights is None else np.float64)
     n = slices.shape[0]
-    if n == 0 or K == 0 or C == 0:
+    K0, C0 = len(p.labels), len(a.labels)
+    dtype = np.dtype(np.int64 if weights is None else np.float64)
+    cells = n_slices * K0 * C0
+    dense = n > 0 and cells <= _CELL_LIMIT
+    if n == 0 or K0 == 0 or C0 == 0:
+        counted = count_coded(a, p, weights, clusters)
+        overall = Table(counted.counts, counted.predicted, counted.actual)
         empty = np.zeros(0, dtype=np.intp)
         return SlicedCells(empty, empty, empty, np.zeros(0, dtype), (), ()), overall
     check_memory(8 * n, f"the slice codes of {n:,} rows", "read the rows in batches")
     combined = slices.astype(np.int64, copy=True)
-    combined *= K
-    combined += row_of[p.codes]
-    combined *= C
-    combined += col_of[a.codes]
-    cells = n_slices * K * C
-    if cells <= _CELL_LIMIT:
-        check_memory(8 * cells, f"{n_slices:,} slices of {K} x {C} cells", "slice by fewer keys")
+    combined *= K0
+    combined += p.codes
+    combined *= C0
+    combined += a.codes
+    if dense:
+        check_memory(8 * cells, f"{n_slices:,} slices of {K0} x {C0} cells", "slice by fewer keys")
         flat = np.bincount(combined, weights=weights, minlength=cells)
+        del combined
         keys = np.flatnonzero(flat)
         values: NDArray[Any] = flat[keys].astype(dtype, copy=False)
     elif weights is None:
@@ -86,8 +95,22 @@ def count_sliced(
         values = np.bincount(inverse.reshape(-1), weights=weights, minlength=keys.size)
         keep = values != 0
         keys, values = keys[keep], values[keep]
-    rest, col = np.divmod(keys, C)
-    s, row = np.divmod(rest, K)
+    if dense and weights is None:
+        summed = flat.reshape(n_slices, K0, C0).sum(axis=0).astype(np.int64, copy=False)
+        counted = arrange_counts(from_dense(summed), a, p)
+    else:
+        counted = count_coded(a, p, weights, clusters)
+    overall = Table(counted.counts, counted.predicted, counted.actual)
+    # the overall table's labels (canonical, each used) are the slices' labels too
+    rest, col = np.divmod(keys, C0)
+    s, row = np.divmod(rest, K0)
+    row = _positions(p.labels, overall.predicted)[row]
+    col = _positions(a.labels, overall.actual)[col]
+    K, C = len(overall.predicted), len(overall.actual)
+    moved = (s * K + row) * C + col
+    if moved.size > 1 and not bool((moved[1:] > moved[:-1]).all()):
+        order = np.argsort(moved, kind="stable")
+        s, row, col, values = s[order], row[order], col[order], values[order]
     return (
         SlicedCells(
             s.astype(np.intp),
@@ -116,14 +139,20 @@ def rank_sliced(
 ) -> tuple[tuple[Ranking, ...], Ranking]:
     """One Ranking per slice and the overall Ranking.
 
-    The rows are put in slice order by one stable sort of the slice codes (a radix sort
-    for up to 2^15 slices), then each slice's run of rows is grouped by the unsliced
-    code (`informed.ranking.grouping.group_rows`: one sort of its score keys). Sorting
-    a slice's run is cache-friendly where one sort of (slice, score) over all rows is
-    not, and the same function on the same rows in the same order gives each slice
-    exactly the Ranking `Ranking.from_scores` gives its rows, weighted ones included.
+    Without weights, every slice's tie groups come from one sort of (slice, score,
+    outcome) packed in one integer (`informed.slices.ranked.group_packed`), as the
+    unsliced Ranking comes from one sort of (score, outcome). With weights, or where the
+    packed key does not fit, the rows are put in slice order by one stable sort of the
+    slice codes (a radix sort for up to 2^15 slices) and each slice's run of rows is
+    grouped by the unsliced code (`informed.ranking.grouping.group_rows`): the same
+    function on the same rows in the same order gives each slice exactly the Ranking
+    `Ranking.from_scores` gives its rows, weighted ones included.
     """
     values = as_scores(np.asarray(scores), allow_infinite=False)
+    packed = None if weights is not None else group_packed(slices, n_slices, values, is_positive)
+    if packed is not None:
+        rankings = [Ranking(*found) for found in packed.slices()]
+        return tuple(rankings), _overall(rankings, values, is_positive, weights)
     small = slices.astype(np.int16 if n_slices < (1 << 15) else np.int64)
     order = np.argsort(small, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(slices, minlength=n_slices))))
@@ -151,13 +180,15 @@ def _overall(
         return Ranking.from_scores(
             actual=is_positive, scores=values, positive=True, negative=False, weights=weights
         )
-    scores = np.concatenate([r.scores for r in rankings])
-    distinct, where = np.unique(np.negative(scores), return_inverse=True)
-    where = where.reshape(-1)
-    positives = np.bincount(where, np.concatenate([r.positives for r in rankings]), distinct.size)
-    negatives = np.bincount(where, np.concatenate([r.negatives for r in rankings]), distinct.size)
+    codes = descending_codes(np.concatenate([r.scores for r in rankings]))
+    # each slice's codes are a sorted run: a stable sort (a merge of runs) orders them
+    order = np.argsort(codes, kind="stable")
+    codes = codes[order]
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    positives = np.concatenate([r.positives for r in rankings])[order]
+    negatives = np.concatenate([r.negatives for r in rankings])[order]
     return Ranking(
-        np.negative(distinct) + 0.0,
-        np.rint(positives).astype(np.int64),
-        np.rint(negatives).astype(np.int64),
+        scores_of(codes[starts]),
+        np.add.reduceat(positives, starts),
+        np.add.reduceat(negatives, starts),
     )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,6 +30,7 @@ from informed.labels import Label, as_label, as_vector, code_column, keyed, labe
 
 __all__ = [
     "MISSING",
+    "CodedKeys",
     "Key",
     "KeyCoded",
     "Value",
@@ -47,6 +49,18 @@ Key = tuple[Value, ...]
 
 # Crossed keys spanning at most this many combinations are found by a bincount.
 _LOOKUP_LIMIT = 1 << 24
+
+
+@dataclass(frozen=True)
+class CodedKeys:
+    """A `by` column already coded (time windows): row i holds `values[codes[i]]`, or is
+    missing where its code is -1. `values` are distinct, in canonical order."""
+
+    values: tuple[Label, ...]
+    codes: NDArray[np.intp]
+
+    def __len__(self) -> int:
+        return int(self.codes.shape[0])
 
 
 class KeyCoded(NamedTuple):
@@ -95,6 +109,12 @@ def _column(values: Any, name: str) -> tuple[Any, NDArray[np.bool_]]:
 
 def _code_one(values: Any, name: str) -> tuple[tuple[Value, ...], NDArray[np.intp]]:
     """One column: (its values in canonical order, missing last; each row's position)."""
+    if isinstance(values, CodedKeys):
+        missing = values.codes < 0
+        if not missing.any():
+            return tuple(values.values), values.codes
+        codes = np.where(missing, len(values.values), values.codes)
+        return (*values.values, MISSING), codes
     column, missing = _column(values, name)
     found = categorical(column)
     if found is not None:
@@ -111,12 +131,16 @@ def _code_one(values: Any, name: str) -> tuple[tuple[Value, ...], NDArray[np.int
             full = np.empty(missing.shape[0], dtype=np.intp)
             full[~missing] = codes
             codes = full
-    occurs = np.bincount(codes[~missing], minlength=len(labels)) > 0
+    any_missing = bool(missing.any())
+    present_codes = codes[~missing] if any_missing else codes
+    occurs = np.bincount(present_codes, minlength=len(labels)) > 0
     order = sorted((i for i in range(len(labels)) if occurs[i]), key=lambda i: label_key(labels[i]))
+    values_out: tuple[Value, ...] = tuple(labels[i] for i in order)
+    if not any_missing and order == list(range(len(labels))):
+        return values_out, codes  # already in canonical order, every value used
     position = np.zeros(len(labels) + 1, dtype=np.intp)
     position[order] = np.arange(len(order))
-    values_out: tuple[Value, ...] = tuple(labels[i] for i in order)
-    if missing.any():
+    if any_missing:
         position[len(labels)] = len(order)
         codes = np.where(missing, len(labels), codes)
         values_out = (*values_out, MISSING)

@@ -3,8 +3,11 @@
 The first column of a slice key is the time window (`informed.slices.windows`); the
 other columns, if any, are groups. `accumulate(slices)` gives each slice (window t,
 group g) the summaries of every window up to t for g (cumulative); with `last=k`, of the
-k windows up to t that occur in the data (rolling). Counts are added cell by cell and
-Rankings merged, so the result equals slicing the rows of those windows again.
+last k windows up to t (rolling): on the calendar when the windows' span `every` is
+given (a week of days is seven days, whether or not each day has rows), else the k
+windows up to t that occur in the data. The window "missing" (rows without a
+timestamp) is merged with no other. Counts are added cell by cell and Rankings merged,
+so the result equals slicing the rows of those windows again.
 
 >>> from informed.slices import Slices
 >>> days = Slices.from_labels(by=["d1", "d1", "d2", "d3"], actual=[1, 0, 1, 1],
@@ -24,27 +27,49 @@ from informed.ranking import Ranking
 from informed.slices.counting import SlicedCells
 from informed.slices.keys import keyed_key
 from informed.slices.slices import Slices
+from informed.slices.windows import parse_every
 
 __all__ = ["accumulate"]
 
 
-def accumulate(slices: Slices, last: int | None = None) -> Slices:
+def accumulate(slices: Slices, last: int | None = None, every: str | None = None) -> Slices:
     """Each slice merged with the earlier windows of its group: all of them (cumulative)
-    or the `last` windows up to it (rolling, windows counted among those that occur)."""
+    or the `last` windows up to it (rolling: the windows of span `every` on the calendar,
+    or without `every` the windows that occur)."""
     if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 1):
         msg = f"`last` must be a whole number of windows >= 1; got {last!r}."
         raise InputError(msg)
+    span = None if every is None else parse_every(every)
     times = list(dict.fromkeys(keyed_key(k[:1]) for k in slices.keys))  # keys sort by time
     position = {t: i for i, t in enumerate(times)}
+    starts = {}
+    if span is not None:
+        starts = {t: _start(t[0][1], span) for t in times if t[0][1] is not None}
     by_group: dict[Any, list[tuple[int, int]]] = {}  # group -> (window, slice), in order
     for s, key in enumerate(slices.keys):
         by_group.setdefault(keyed_key(key[1:]), []).append((position[keyed_key(key[:1])], s))
     sources: list[list[int]] = []  # the input slices merged into each output slice
-    for key in slices.keys:
+    for s, key in enumerate(slices.keys):
+        if key[0] is None:  # the window "missing": no time, merged with nothing
+            sources.append([s])
+            continue
         here = position[keyed_key(key[:1])]
-        first = 0 if last is None else here - last + 1
         group = by_group[keyed_key(key[1:])]
-        sources.append([s for window, s in group if first <= window <= here])
+        if last is not None and span is not None:
+            end = starts[times[here]]
+            sources.append(
+                [
+                    k
+                    for window, k in group
+                    if slices.keys[k][0] is not None
+                    and 0 <= end - starts[times[window]] < last * span
+                ]
+            )
+            continue
+        first = 0 if last is None else here - last + 1
+        sources.append(
+            [k for window, k in group if first <= window <= here and slices.keys[k][0] is not None]
+        )
     rows = np.array([int(slices.rows[found].sum()) for found in sources], dtype=np.int64)
     cells = None if slices.cells is None else _cells(slices.cells, sources)
     rankings = None
@@ -66,6 +91,16 @@ def accumulate(slices: Slices, last: int | None = None) -> Slices:
         rankings,
         slices.overall_ranking,
     )
+
+
+def _start(key: Any, span: int) -> int:
+    """The start of a window from its ISO key, in seconds (wall-clock time)."""
+    try:
+        start = np.datetime64(str(key), "s")
+    except ValueError:
+        msg = f"the window {key!r} is not an ISO-8601 start of a window of {span} seconds."
+        raise InputError(msg) from None
+    return int(start.astype(np.int64))
 
 
 def _cells(cells: SlicedCells, sources: list[list[int]]) -> SlicedCells:

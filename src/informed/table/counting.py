@@ -38,6 +38,7 @@ from informed.table.storage import Stored, choose, from_cells, from_dense
 
 __all__ = [
     "Counted",
+    "arrange_counts",
     "check_axis_texts",
     "check_counts",
     "check_label_list",
@@ -107,6 +108,18 @@ def count_coded(
         )
     choose((len(p.labels), len(a.labels)), 0, storage)  # a bad `storage` before any work
     counts = count_codes(p.codes, len(p.labels), a.codes, len(a.labels), w)
+    return arrange_counts(counts, a, p, w, storage)
+
+
+def arrange_counts(
+    counts: Stored,
+    a: Coded,
+    p: Coded,
+    w: NDArray[np.float64] | None = None,
+    storage: str = "auto",
+) -> Counted:
+    """counts[p code, a code] of coded columns in canonical label order, with only the
+    labels that have a row (a label whose rows all weigh 0 is kept, with zero weight)."""
     # canonical order, and only labels with a row: a permutation of the counted cells
     if w is None:
         used_rows, used_cols = counts.row_sums() > 0, counts.col_sums() > 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.tally_intervals import TallyIntervals
 from informed.labels import Label
@@ -28,7 +29,7 @@ from informed.plots.quotas import (
     quota_reason,
 )
 from informed.plots.roc import ROC_FRAME, draw_roc
-from informed.plots.slices import TIME_FRAME, draw_slices, draw_slices_over_time
+from informed.plots.slices import TIME_FRAME, draw_slices, draw_slices_over_time, time_caption
 from informed.plots.svg import drawn_svg, message_svg
 from informed.plots.tally import draw_tally, tally_frame
 from informed.ranking import OperatingPoint, Ranking, auc, undefined_reason
@@ -148,16 +149,21 @@ def slices_svg(
 
 
 def slices_time_svg(
-    result: SliceBootstrap, overall: float, *, name: str = "plot-slices-time"
-) -> str:
-    """Informedness window by window with its interval band
-    (`informed.plot_slices_over_time`)."""
-    return drawn_svg(
+    result: SliceBootstrap,
+    disparities: Disparities | None,
+    overall: float,
+    *,
+    name: str = "plot-slices-time",
+) -> tuple[str, str]:
+    """Informedness window by window with its interval band, the windows that differ from
+    the reference marked (`informed.plot_slices_over_time`); the SVG and its caption."""
+    image = drawn_svg(
         TIME_FRAME,
         name,
-        lambda axes: draw_slices_over_time(axes, result, overall),
-        lambda title: f"{title}: {len(result.evaluation.n)} windows with interval band",
+        lambda axes: draw_slices_over_time(axes, result, overall, disparities),
+        lambda title: f"{title}: {len(result.evaluation.n)} windows with interval bands",
     )
+    return image, time_caption(result, disparities)
 
 
 def tally_svg(

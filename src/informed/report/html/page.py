@@ -33,6 +33,7 @@ from informed.comparison.html import COMPARISON_SOURCES, comparison_section
 from informed.comparison.result import Comparison
 from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
+from informed.inference.slice_rankings import SliceRankings
 from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import keyed
 from informed.ranking import OperatingPoint, Ranking
@@ -298,21 +299,29 @@ def comparison_report(
 
 def slices_report(
     result: SliceBootstrap,
-    disparities: Disparities,
+    disparities: Disparities | None,
     *,
     overall: float,
     order: str = "informedness",
     title: str = "Slices",
     source: str = "",
+    rankings: SliceRankings | None = None,
+    merged: str | None = None,
 ) -> str:
-    """One self-contained HTML document reporting slices (`informed.slices`)."""
+    """One self-contained HTML document reporting slices (`informed.slices`); with
+    scores, each slice's ranking summaries (`rankings`, computed if not given); windows
+    `merged` (cumulative, rolling) without disparities."""
     slices = result.evaluation.slices
+    sizes = (
+        f"{len(slices.keys):,} slices · {int(slices.rows.sum()):,} rows"
+        if merged is None
+        else f"{len(slices.keys):,} windows ({escaped(merged)})"
+    )
     meta = (
         f'<p class="meta">Source: <strong>{escaped(source)}</strong> · by '
-        f"{escaped(', '.join(slices.by))} · {len(slices.keys):,} slices · "
-        f"{int(slices.rows.sum()):,} rows</p>"
+        f"{escaped(', '.join(slices.by))} · {sizes}</p>"
     )
-    section = slices_section(result, disparities, overall, order)
+    section = slices_section(result, disparities, overall, order, rankings, merged)
     return page_document(title, meta, [("slices", "Slices", section)], list(SLICES_SOURCES))
 
 

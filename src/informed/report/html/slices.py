@@ -1,6 +1,9 @@
 """The slices section of the HTML report: the forest plot of per-slice informedness
-against the overall value (and the line over time windows), the table of slices and the
-disparities. Presentation only; every slice name and reason is HTML-escaped."""
+against the overall value (and, over time, each group's line with its interval band,
+the windows that differ from the reference marked), the table of slices (with scores,
+each slice's AUC and its interval; beyond the slices shown, the rest pooled into one
+row) and the disparities. Presentation only; every slice name and reason is
+HTML-escaped."""
 
 from __future__ import annotations
 
@@ -9,28 +12,59 @@ import math
 from informed.inference.disparities import Disparities
 from informed.inference.interval import Interval
 from informed.inference.slice_bootstrap import SliceBootstrap
+from informed.inference.slice_rankings import SliceRankings
 from informed.report.html.figures import slices_svg, slices_time_svg
 from informed.report.html.markup import count, escaped, number
-from informed.report.slices import SUMMARIES, shown_slices
+from informed.report.slices import (
+    SUMMARIES,
+    differs,
+    fixed,
+    merged_note,
+    pooled_table,
+    rankings_of,
+    shown_slices,
+)
+from informed.table.evaluation import evaluate
 
 __all__ = ["SLICES_SOURCES", "slices_section"]
 
-SLICES_SOURCES = ("Powers (2003)", "Powers (2011)", "Holm (1979)", "Hardt et al. (2016)")
+SLICES_SOURCES = (
+    "Powers (2003)",
+    "Powers (2011)",
+    "Holm (1979)",
+    "Hardt et al. (2016)",
+    "DeLong et al. (1988)",
+)
 """The works the slices section cites."""
 
 
-def _interval(interval: Interval) -> str:
+def _with_interval(value: float, interval: Interval) -> str:
+    """A cell: the value, its interval under it (or why there is none)."""
     if math.isnan(interval.low):
-        return f'<td class="small">{escaped(interval.reason or "undefined")}</td>'
-    return (
-        f'<td class="num" style="white-space:nowrap">[{interval.low:.3f}, {interval.high:.3f}]</td>'
-    )
+        reason = escaped(interval.reason or "no interval")
+        under = f'<span class="small" style="white-space:normal">{reason}</span>'
+    else:
+        under = f'<span class="small">[{fixed(interval.low)}, {fixed(interval.high)}]</span>'
+    return f'<td class="num" style="white-space:nowrap">{number(value)}<br>{under}</td>'
+
+
+def _flag(flag: str, extra: str | None) -> str:
+    """The flags under a slice's name: its informedness's, and its AUC's if it differs."""
+    shown = [f for f in (flag, extra) if f and (f is flag or f.split(": ", 1)[-1] not in flag)]
+    return "".join(f"<br><span class=small>{escaped(f)}</span>" for f in shown)
 
 
 def slices_section(
-    result: SliceBootstrap, disparities: Disparities, overall: float, order: str = "informedness"
+    result: SliceBootstrap,
+    disparities: Disparities | None,
+    overall: float,
+    order: str = "informedness",
+    rankings: SliceRankings | None = None,
+    merged: str | None = None,
 ) -> str:
-    """The section's HTML: plot, table of the shown slices, disparities."""
+    """The section's HTML: plots, table of the shown slices (the rest pooled), disparities
+    (none for windows `merged`, which overlap: a note says why)."""
+    rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
     shown = shown_slices(result, order=order)
@@ -42,42 +76,89 @@ def slices_section(
         "the dashed line is the value of all rows.</figcaption></figure>"
     )
     if order == "key":
-        line = slices_time_svg(result, overall)
+        line, caption = slices_time_svg(result, disparities, overall)
         parts.append(
-            f'<figure id="figure-slices-time" class="wide">{line}<figcaption>Informedness '
-            "window by window, its interval as a band.</figcaption></figure>"
+            f'<figure id="figure-slices-time" class="wide">{line}<figcaption>'
+            f"{escaped(caption)}</figcaption></figure>"
         )
+    scored = rankings is not None
     rows = []
     for s in shown:
-        d = disparities.vs_rest["informedness"][s]
-        p = disparities.p_rest["informedness"][s]
-        flag = evaluation.row_flag(s)
+        name = escaped(slices.name(slices.keys[s]))
+        ranked = ""
+        extra = None
+        if rankings is not None:
+            found = rankings[s]
+            extra = found.flag
+            ranked = _with_interval(found.values["auc"], found.auc_interval)
+        cells = [
+            f'<td class="num">{count(float(evaluation.n[s]))}</td>',
+            _with_interval(
+                float(evaluation.values["informedness"][s]), result.intervals["informedness"][s]
+            ),
+            _with_interval(
+                float(evaluation.values["markedness"][s]), result.intervals["markedness"][s]
+            ),
+            ranked,
+            f'<td class="small">{escaped(evaluation.bias_diagnosis(s))}</td>',
+        ]
+        if disparities is not None:
+            d = disparities.vs_rest["informedness"][s]
+            p = disparities.p_rest["informedness"][s]
+            cells += [
+                _with_interval(d.estimate, d),
+                f'<td class="num">{"—" if math.isnan(p) else f"{p:.3g}"}</td>',
+                f'<td class="small">{escaped(differs(disparities, s))}</td>',
+            ]
         rows.append(
-            f'<tr data-slice="{escaped(slices.name(slices.keys[s]))}">'
-            f'<th class="label" scope="row"><span style="white-space:nowrap">'
-            f"{escaped(slices.name(slices.keys[s]))}</span>"
-            f"{'<br><span class=small>' + escaped(flag) + '</span>' if flag else ''}</th>"
-            f'<td class="num">{count(float(evaluation.n[s]))}</td>'
-            f'<td class="num">{number(float(evaluation.values["informedness"][s]))}</td>'
-            f"{_interval(result.intervals['informedness'][s])}"
-            f'<td class="num">{number(float(evaluation.values["markedness"][s]))}</td>'
-            f'<td class="small">{escaped(evaluation.bias_diagnosis(s))}</td>'
-            f'<td class="num">{number(d.estimate)}</td>{_interval(d)}'
-            f'<td class="num">{"—" if math.isnan(p) else f"{p:.3g}"}</td></tr>'
+            f'<tr data-slice="{name}">'
+            f'<th class="label" scope="row"><span style="white-space:nowrap">{name}</span>'
+            f"{_flag(evaluation.row_flag(s), extra)}</th>{''.join(cells)}</tr>"
         )
     more = len(slices.keys) - len(shown)
-    note = (
-        f'<p class="small">{more:,} more slices are in the JSON and CSV reports.</p>'
-        if more
+    pooled = pooled_table(result, shown)
+    if pooled is not None:
+        found_pooled = evaluate(pooled, positive=evaluation.positive)
+        rows.append(
+            f'<tr data-slice="pooled"><th class="label" scope="row">{more:,} more, pooled'
+            "<br><span class=small>their rows together; every slice: JSON, CSV</span></th>"
+            f'<td class="num">{count(float(pooled.n))}</td>'
+            f'<td class="num">{number(found_pooled.measures["informedness"])}</td>'
+            f'<td class="num">{number(found_pooled.measures["markedness"])}</td>'
+            + ("<td></td>" if scored else "")
+            + "<td></td>"
+            + ("<td></td><td></td><td></td>" if disparities is not None else "")
+            + "</tr>"
+        )
+    auc_head = '<th class="num">AUC</th>' if scored else ""
+    versus = (
+        '<th class="num">minus the rest</th><th class="num">p (Holm)</th><th>vs reference</th>'
+        if disparities is not None
         else ""
     )
     parts.append(
         '<div class="scroll"><table id="slices-table"><thead><tr><th>slice</th>'
-        '<th class="num">n</th><th class="num">informedness</th><th>interval</th>'
-        '<th class="num">markedness</th><th>bias diagnosis</th>'
-        '<th class="num">minus the rest</th><th>interval</th><th class="num">p (Holm)</th>'
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>{note}"
+        '<th class="num">n</th><th class="num">informedness</th>'
+        f'<th class="num">markedness</th>{auc_head}<th>bias diagnosis</th>{versus}'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
+    if disparities is None:
+        parts.append(
+            f'<p class="small">Under each value its {100 * result.level:g} % interval (or why '
+            f"it has none). {escaped(merged_note(merged or 'merged'))}</p>"
+        )
+        return "".join(parts)
+    reference = disparities.reference
+    if reference is not None:
+        parts.append(
+            f'<p class="small">Under each value its {100 * result.level:g} % interval (or why '
+            "it has none). "
+            'vs reference: "differs" where the slice\'s informedness minus '
+            f"that of {escaped(repr(slices.name(reference)))} (the reference) has an interval "
+            "that excludes 0."
+            + (" AUC intervals: DeLong et al. (1988), on the logit scale." if scored else "")
+            + "</p>"
+        )
     items = "".join(
         f"<li>{escaped(title)}: {number(disparities.summary[key].estimate)} "
         f"[{number(disparities.summary[key].low)}, {number(disparities.summary[key].high)}]</li>"

@@ -1,0 +1,194 @@
+"""Every slice's tie groups from one sort: (slice, score, outcome) packed in one integer.
+
+The unsliced Ranking sorts one 64-bit key per row (the score's order key with the
+outcome in its low bit: `informed.ranking.grouping`). Sliced, the slice code must travel
+with the key, and numpy has no fast sort of pairs (an argsort of 10^7 keys costs ten
+sorts). So the score's order key is compressed, exactly, until the slice code fits
+beside it in the same 64 bits:
+
+* the order key of a float64 score is its bits made monotone (`descending_codes`:
+  ascending codes are descending scores, -0.0 is 0.0);
+* its top 12 bits (sign and exponent) take few values in any real column of scores:
+  they are replaced by their rank among the values that occur (a bincount of 4,096);
+* the low mantissa bits that are zero in every score (float32 scores, small integers)
+  are dropped.
+
+Both steps keep order and equality, so one sort of the packed keys orders the rows by
+slice, then by descending score, then by outcome, and each (slice, score) tie group is a
+run of the sorted keys, counted as the unsliced grouping counts its runs. Where the
+compressed key and the slice code do not fit in 63 bits (scores spread over many binary
+orders of magnitude and many slices), `group_packed` returns None and the caller groups
+slice by slice.
+
+>>> import numpy as np
+>>> found = group_packed(np.array([1, 0, 1, 1]), 2, np.array([.5, .9, .5, .5]),
+...                      np.array([True, False, False, True]))
+>>> [(s.tolist(), p.tolist(), n.tolist()) for s, p, n in found.slices()]
+[([0.9], [0], [1]), ([0.5], [2], [1])]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "PackedGroups",
+    "PackedKeys",
+    "descending_codes",
+    "group_packed",
+    "pack_keys",
+    "scores_of",
+]
+
+_ONE = np.uint64(1)
+_LOW63 = np.uint64((1 << 63) - 1)
+_SIGN = np.uint64(1 << 63)
+_MANTISSA_BITS = 52
+_MANTISSA = np.uint64((1 << _MANTISSA_BITS) - 1)
+_TOPS = 1 << 12
+_POSITIVE_TOPS = 1 << 11  # tops below this are of scores >= 0
+
+
+class PackedGroups(NamedTuple):
+    """The tie groups of every slice: `slice` ascending, then scores descending."""
+
+    slice: NDArray[np.int64]
+    scores: NDArray[np.float64]
+    positives: NDArray[np.int64]
+    negatives: NDArray[np.int64]
+    bounds: NDArray[np.intp]
+
+    def slices(self) -> Iterator[tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]]:
+        """(scores, positives, negatives) of each slice in turn."""
+        for lo, hi in zip(self.bounds[:-1].tolist(), self.bounds[1:].tolist(), strict=True):
+            yield self.scores[lo:hi], self.positives[lo:hi], self.negatives[lo:hi]
+
+
+def descending_codes(values: NDArray[np.float64]) -> NDArray[np.uint64]:
+    """A new array of unsigned codes of finite float64 scores: ascending codes are
+    descending scores, and equal codes equal scores (-0.0 and 0.0 share one code).
+
+    A score's bits, read as an unsigned integer, order the scores >= 0 ascending; the
+    codes are those bits subtracted from 2^63 - 1 (below 2^63), and for a negative
+    score its bits themselves (the sign bit set: above every code of a score >= 0, and
+    larger for more negative scores).
+
+    >>> codes = descending_codes(np.array([0.5, -0.0, 2.0, -1.0, 0.0]))
+    >>> np.argsort(codes, kind="stable").tolist(), bool(codes[1] == codes[4])
+    ([2, 0, 1, 4, 3], True)
+    """
+    bits = values.view(np.uint64)
+    codes = np.subtract(_LOW63, bits)  # wraps past 2^63 for a set sign bit: fixed below
+    if codes.size and codes.max() > _LOW63:  # a negative score, or -0.0
+        negative = bits > _LOW63
+        codes[negative] = bits[negative]
+        codes[bits == _SIGN] = _LOW63  # -0.0 is 0.0
+    return codes
+
+
+def scores_of(codes: NDArray[np.uint64]) -> NDArray[np.float64]:
+    """The scores of `descending_codes` (0.0 for the code of -0.0 and 0.0).
+
+    >>> scores_of(descending_codes(np.array([0.5, -2.0, -0.0]))).tolist()
+    [0.5, -2.0, 0.0]
+    """
+    bits = np.where(codes > _LOW63, codes, _LOW63 - codes)
+    return np.add(bits.view(np.float64), 0.0)
+
+
+class PackedKeys(NamedTuple):
+    """Each row's (slice, score, outcome) in one unsigned integer, unsorted, and what
+    decodes it: the tops that occur, the mantissa bits kept and dropped."""
+
+    keys: NDArray[np.uint64]
+    tops: NDArray[np.intp]
+    kept: int
+    dropped: int
+
+
+def pack_keys(
+    slices: NDArray[np.intp],
+    n_slices: int,
+    values: NDArray[np.float64],
+    is_positive: NDArray[np.bool_],
+) -> PackedKeys | None:
+    """The packed key of every row (see the module's notes), or None when the slice code
+    and the compressed score do not fit in 63 bits beside the outcome."""
+    raw_or = int(np.bitwise_or.reduce(values.view(np.uint64))) if values.size else 0
+    dropped = _trailing_zeros(raw_or & int(_MANTISSA))  # -0.0 sets no mantissa bit
+    codes = descending_codes(values)
+    top = codes >> np.uint64(_MANTISSA_BITS)
+    occurs = np.bincount(top.view(np.int64), minlength=_TOPS) > 0
+    tops = np.flatnonzero(occurs)
+    kept = _MANTISSA_BITS - dropped
+    # the high part of a key is slice * len(tops) + the rank of its top
+    if (max(n_slices, 1) * max(tops.size, 1) - 1).bit_length() + kept + 1 > 64:
+        return None
+    rank = np.cumsum(occurs, dtype=np.int64) - 1
+    high = slices.astype(np.int64, copy=True)  # small integers: int64 arithmetic
+    high *= tops.size
+    high += rank[top.view(np.int64)]
+    keys = codes
+    keys &= _MANTISSA
+    if dropped:
+        keys >>= np.uint64(dropped)
+    keys |= high.view(np.uint64) << np.uint64(kept)
+    del high, top
+    keys <<= _ONE
+    keys |= is_positive
+    return PackedKeys(keys, tops, kept, dropped)
+
+
+def group_packed(
+    slices: NDArray[np.intp],
+    n_slices: int,
+    values: NDArray[np.float64],
+    is_positive: NDArray[np.bool_],
+) -> PackedGroups | None:
+    """The tie groups of every slice by one sort of packed keys (see the module's notes),
+    or None when the slice code and the compressed score do not fit in 63 bits."""
+    n = values.shape[0]
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return PackedGroups(empty, np.zeros(0), empty, empty, np.zeros(n_slices + 1, dtype=np.intp))
+    packed = pack_keys(slices, n_slices, values, is_positive)
+    if packed is None:
+        return None
+    keys, tops, kept, dropped = packed
+    keys.sort()
+    outcome = np.bitwise_and(keys, _ONE).view(np.int64)
+    keys >>= _ONE
+    change = keys[1:] != keys[:-1]
+    ends = np.flatnonzero(change)
+    del change
+    ends = np.append(ends, n - 1)
+    positives = np.diff(np.cumsum(outcome, out=outcome)[ends], prepend=0)
+    totals = np.diff(ends, prepend=-1)
+    group_keys = keys[ends]
+    slice_of, rank_of = np.divmod((group_keys >> np.uint64(kept)).view(np.int64), tops.size)
+    scores = _decode(rank_of, group_keys & np.uint64((1 << kept) - 1), tops, dropped)
+    bounds = np.searchsorted(slice_of, np.arange(n_slices + 1)).astype(np.intp)
+    return PackedGroups(slice_of, scores, positives, totals - positives, bounds)
+
+
+def _trailing_zeros(value: int) -> int:
+    """Trailing zero bits of a mantissa (52 when it is 0)."""
+    return _MANTISSA_BITS if value == 0 else (value & -value).bit_length() - 1
+
+
+def _decode(
+    rank: NDArray[np.int64], kept: NDArray[np.uint64], tops: NDArray[np.intp], dropped: int
+) -> NDArray[np.float64]:
+    """The scores of compressed codes: the rank of their top, their kept mantissa bits."""
+    top = tops[rank].astype(np.uint64)
+    positive = top < _POSITIVE_TOPS
+    full = top << np.uint64(_MANTISSA_BITS)
+    full |= kept << np.uint64(dropped)
+    if dropped:  # the dropped bits are 0 in every score's bits: 1 in a code of a score >= 0
+        full |= np.where(positive, np.uint64((1 << dropped) - 1), np.uint64(0))
+    bits = np.where(positive, _LOW63 - full, full)
+    return np.add(bits.view(np.float64), 0.0)
