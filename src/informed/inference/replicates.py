@@ -15,7 +15,6 @@ import math
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import special
 
 from informed.inference.interval import Interval
 
@@ -55,6 +54,8 @@ def replicate_interval(
     se = float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan
     tails = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
     if method == "bca":
+        from scipy import special  # loaded when used: a report without intervals skips it
+
         below = float(np.count_nonzero(defined < estimate))
         tied = float(np.count_nonzero(defined == estimate))
         # ties count one half, so a degenerate distribution (all replicates equal to the

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.columns import arrow_numbers
 from informed.errors import InputError
 from informed.io.files import RawBatch, check_columns, check_numbers
 
@@ -116,7 +117,7 @@ def arrow_batches(
         raise InputError(msg)
     if row == 0:
         yield RawBatch(
-            labels={c: pa.array([], pa.string()) for c in labels},
+            labels={c: pa.nulls(0, pa.string()) for c in labels},
             numbers={c: np.zeros(0) for c in numbers},
             first_row=0,
             rows=0,
@@ -170,7 +171,7 @@ def _raw_batch(
                 "the value is missing (null)."
             )
             raise InputError(msg)
-        values = np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.float64)
+        values = np.asarray(arrow_numbers(array), dtype=np.float64)
         check_numbers(values, column in nonnegative, str(file), first, column)
         out_numbers[column] = values
     return RawBatch(

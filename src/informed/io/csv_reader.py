@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from informed.columns import arrow
+from informed.columns import arrow, arrow_numbers
 from informed.errors import InputError
 from informed.io.files import RawBatch, check_columns, open_binary
 
@@ -211,7 +211,7 @@ class _Blocks:
                 parsed = pa.compute.cast(table.column(column), pa.float64())
             except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
                 raise _BlockError from exc
-            values = np.asarray(parsed.to_numpy(), dtype=np.float64)
+            values = np.asarray(arrow_numbers(parsed), dtype=np.float64)
             wrong = ~np.isfinite(values)
             if column in self.nonnegative:
                 wrong |= values < 0

@@ -21,7 +21,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console, Group
@@ -48,7 +48,9 @@ from informed.report.references import references_of
 from informed.report.rows import STREAMED_LABELS, per_label_lines
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
-from informed.tally.document import TallySummary
+
+if TYPE_CHECKING:  # a Tally's modules load scipy.sparse: only `informed tally` needs them
+    from informed.tally.document import TallySummary
 
 __all__ = [
     "MIN_WIDTH",
