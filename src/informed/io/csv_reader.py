@@ -4,15 +4,18 @@ reader checks them.
 Every column is read as text: a label is the string written in the file (`NA`, `null`
 and `007` are labels, never missing values or numbers) and a blank label is an error;
 numbers are parsed as Python's `float` parses them. The file is cut into blocks of whole
-lines (4 MiB) and each block is parsed by `pyarrow.csv` into Arrow columns. Whenever
-pyarrow or a check finds a problem in a block (a row with too few fields, bytes that are
-not UTF-8, a blank label, a number pyarrow does not parse), that block alone is parsed
-again by the standard library's `csv` reader, whose message names the line, the data row,
-the column and the value; text that only the standard reader accepts (a number such as
-"1_000") is taken from that parse. From the first block holding a double quote on, the
-standard reader reads the rest of the file: quoted fields may span lines, so the cut
-into blocks would no longer fall between records. Without pyarrow, or for an encoding
-other than UTF-8, the standard reader reads the whole file.
+records (4 MiB; `informed.io.csv_blocks`: a cut falls at a line end outside quoted
+fields, so quoted commas, quotes and line ends stay whole) and each block is parsed by
+`pyarrow.csv` into Arrow columns. Whenever pyarrow or a check finds a problem in a block
+(a row with too few fields, bytes that are not UTF-8, a blank label, a number pyarrow
+does not parse), that block alone is parsed again by the standard library's `csv`
+reader, whose message names the line, the data row, the column and the value; text that
+only the standard reader accepts (a number such as "1_000") is taken from that parse.
+A block holding a quote that the standard reader would take otherwise than pyarrow (a
+quote inside an unquoted field, text after a closing quote, a quoted field never
+closed), or a record longer than four blocks, hands the rest of the file to the standard
+reader. Without pyarrow, or for an encoding other than UTF-8, the standard reader reads
+the whole file.
 """
 
 from __future__ import annotations
@@ -29,11 +32,15 @@ import numpy as np
 
 from informed.columns import arrow, arrow_numbers
 from informed.errors import InputError
+from informed.io.csv_blocks import cut_records, lines_in
 from informed.io.files import RawBatch, check_columns, open_binary
 
 __all__ = ["BLOCK_BYTES", "csv_batches"]
 
 BLOCK_BYTES = 1 << 22
+# A record (a line, or a quoted field's lines) longer than this many blocks is read by
+# the standard reader, which streams it, rather than held whole in memory.
+_LONGEST = 4
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -80,25 +87,25 @@ def csv_batches(
                 more = handle.read(block_bytes - len(buffer))
                 eof = not more
                 buffer += more
-            cut = buffer.rfind(b"\n")
-            while cut < 0 and not eof:  # a line longer than a block
-                more = handle.read(block_bytes)
+            cut = cut_records(buffer, eof)
+            while not cut.end and not eof and len(buffer) < _LONGEST * block_bytes:
+                more = handle.read(block_bytes)  # a record longer than a block
                 eof = not more
                 buffer += more
-                cut = buffer.rfind(b"\n")
-            if eof:
-                cut = len(buffer) - 1
-            block, buffer = buffer[: cut + 1], buffer[cut + 1 :]
-            if b'"' in block:
+                cut = cut_records(buffer, eof)
+            block, buffer = buffer[: cut.end], buffer[cut.end :]
+            if (not cut.end and not eof) or not cut.regular:
+                # a quote the standard reader takes otherwise than pyarrow, or a record
+                # longer than any block: the standard reader reads on from here
                 yield from _standard_rest(
                     file, offset, names, labels, numbers, nonnegative, batch_rows, line, row
                 )
                 return
             if block or row == 0:
-                batch = reader.read(block, offset, line, row)
+                batch = reader.read(block, offset, line, row, quoted=cut.quoted)
                 yield batch
                 row += batch.rows
-                line += _lines_in(block)
+                line += lines_in(block)
                 offset += len(block)
             if eof:
                 return
@@ -123,11 +130,6 @@ def _plain_header(data: bytes, start: int) -> tuple[list[str], int] | None:
     return names, end + 1
 
 
-def _lines_in(block: bytes) -> int:
-    """Lines as the standard reader counts them (\\n, \\r\\n and a lone \\r end a line)."""
-    return block.count(b"\n") + block.count(b"\r") - block.count(b"\r\n")
-
-
 class _Blocks:
     """Parses blocks of whole lines with pyarrow; a block with a problem is re-read by the
     standard reader, which raises the exact message or returns what it read."""
@@ -150,6 +152,9 @@ class _Blocks:
         wanted = list(dict.fromkeys([*labels, *numbers]))
         self.read_options = pa.csv.ReadOptions(column_names=names, use_threads=True)
         self.parse_options = pa.csv.ParseOptions(ignore_empty_lines=False)
+        # a quoted field may hold line ends: pyarrow's parallel parse then cuts the block
+        # by its quotes too
+        self.quoted_options = pa.csv.ParseOptions(ignore_empty_lines=False, newlines_in_values=True)
         self.convert_options = pa.csv.ConvertOptions(
             include_columns=wanted,
             column_types={c: pa.string() for c in wanted},
@@ -159,9 +164,9 @@ class _Blocks:
             check_utf8=True,
         )
 
-    def read(self, block: bytes, offset: int, line: int, row: int) -> RawBatch:
+    def read(self, block: bytes, offset: int, line: int, row: int, quoted: bool) -> RawBatch:
         try:
-            return self._arrow(block, offset, row)
+            return self._arrow(block, offset, row, quoted)
         except _BlockError:
             text = _decode(self.file, block, "utf-8", line)
             batches = list(
@@ -188,13 +193,13 @@ class _Blocks:
                 )
             return batches[0]
 
-    def _arrow(self, block: bytes, offset: int, row: int) -> RawBatch:
+    def _arrow(self, block: bytes, offset: int, row: int, quoted: bool) -> RawBatch:
         pa = self.pa
         try:
             table = pa.csv.read_csv(
                 pa.py_buffer(block),
                 read_options=self.read_options,
-                parse_options=self.parse_options,
+                parse_options=self.quoted_options if quoted else self.parse_options,
                 convert_options=self.convert_options,
             )
         except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
@@ -202,7 +207,7 @@ class _Blocks:
         labels = {}
         for column in self.labels:
             values = table.column(column)
-            if table.num_rows and pa.compute.min(pa.compute.utf8_length(values)).as_py() == 0:
+            if table.num_rows and pa.compute.min(pa.compute.binary_length(values)).as_py() == 0:
                 raise _BlockError  # a blank label
             labels[column] = values
         numbers = {}
@@ -225,7 +230,7 @@ def _decode(file: Path, block: bytes, encoding: str, line: int) -> str:
     try:
         return block.decode(encoding)
     except UnicodeDecodeError as exc:
-        bad_line = line + _lines_in(block[: exc.start]) + 1
+        bad_line = line + lines_in(block[: exc.start]) + 1
         msg = (
             f"{file}: bytes that are not valid {encoding} near line {bad_line} ({exc.reason}); "
             "pass --encoding with the file's encoding."
