@@ -33,6 +33,7 @@ from informed.hashing import code_integers, code_keys, code_strings
 from informed.label_text import (
     bad_text_message,
     check_texts,
+    first_bad_text,
     is_missing,
     missing_message,
     text_problem,
@@ -387,9 +388,9 @@ def _code_string_dictionary(pa: Any, codes: NDArray[Any], dictionary: Any) -> Co
     """Code a dictionary column of Arrow strings by hashing its dictionary, not its rows;
     the labels are the words that occur, each once (a dictionary may repeat a word)."""
     words = _code_arrow_strings(pa, dictionary)
+    if len(words.labels) == len(dictionary) and first_bad_text(words.labels) is None:
+        return Coded(words.labels, codes)  # distinct words: the codes are the codes
     occurs = np.flatnonzero(np.bincount(codes, minlength=len(dictionary)))
-    if occurs.size == len(dictionary) == len(words.labels):
-        return Coded(words.labels, codes)  # distinct words, all used: the codes are the codes
     used = np.unique(words.codes[occurs])
     position = np.zeros(len(words.labels), dtype=np.intp)
     position[used] = np.arange(used.size)

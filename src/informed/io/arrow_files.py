@@ -128,9 +128,9 @@ def _as_string_labels(pa: Any, array: Any) -> Any:
     """A label column as Arrow strings: integers and booleans by their text, dictionaries
     kept (only the dictionary is cast)."""
     if pa.types.is_dictionary(array.type):
-        words = array.dictionary
-        if not pa.types.is_string(words.type):
-            words = pa.compute.cast(words, pa.string())
+        if pa.types.is_string(array.type.value_type):
+            return array
+        words = pa.compute.cast(array.dictionary, pa.string())
         return pa.DictionaryArray.from_arrays(array.indices, words)
     if pa.types.is_integer(array.type) or pa.types.is_boolean(array.type):
         encoded = array.dictionary_encode()  # cast the distinct values only
