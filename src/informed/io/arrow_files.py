@@ -41,17 +41,11 @@ def _open(pa: Any, file: Path, fmt: str, labels: Sequence[str]) -> tuple[Any, An
     """(source, schema, rows the metadata promises) of a Parquet or Arrow IPC file."""
     try:
         if fmt == "parquet":
-            schema = pa.parquet.read_schema(str(file))
-            strings = [
-                c
-                for c in labels
-                if c in schema.names
-                and (
-                    pa.types.is_string(schema.field(c).type)
-                    or pa.types.is_large_string(schema.field(c).type)
-                )
-            ]
-            source = pa.parquet.ParquetFile(str(file), read_dictionary=strings)
+            metadata = pa.parquet.read_metadata(str(file))  # its footer, read once
+            names = set(metadata.schema.names)
+            # read_dictionary applies to columns of strings (the others ignore it)
+            strings = [c for c in labels if c in names]
+            source = pa.parquet.ParquetFile(str(file), metadata=metadata, read_dictionary=strings)
             return source, source.schema_arrow, source.metadata.num_rows
         source = pa.ipc.open_file(str(file))
         return source, source.schema, None

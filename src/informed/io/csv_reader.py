@@ -25,8 +25,9 @@ import csv
 import io
 import math
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,6 +43,10 @@ BLOCK_BYTES = 1 << 22
 # the standard reader, which streams it, rather than held whole in memory.
 _LONGEST = 4
 _BOM = b"\xef\xbb\xbf"
+
+
+# pyarrow's reading of a block: label columns, number columns, rows
+_Parsed = tuple[dict[str, Any], dict[str, Any], int]
 
 
 class _BlockError(Exception):
@@ -82,33 +87,60 @@ def csv_batches(
         offset = end
         line, row = 1, 0
         eof = False
-        while True:
-            while not eof and len(buffer) < block_bytes:
-                more = handle.read(block_bytes - len(buffer))
-                eof = not more
-                buffer += more
-            cut = cut_records(buffer, eof)
-            while not cut.end and not eof and len(buffer) < _LONGEST * block_bytes:
-                more = handle.read(block_bytes)  # a record longer than a block
-                eof = not more
-                buffer += more
+        # pyarrow parses the next block in a thread while the caller counts this one
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="informed-csv") as pool:
+            ahead: list[_Ahead] = []
+            while not eof:
+                while not eof and len(buffer) < block_bytes:
+                    more = handle.read(block_bytes - len(buffer))
+                    eof = not more
+                    buffer += more
                 cut = cut_records(buffer, eof)
-            block, buffer = buffer[: cut.end], buffer[cut.end :]
-            if (not cut.end and not eof) or not cut.regular:
-                # a quote the standard reader takes otherwise than pyarrow, or a record
-                # longer than any block: the standard reader reads on from here
-                yield from _standard_rest(
-                    file, offset, names, labels, numbers, nonnegative, batch_rows, line, row
-                )
-                return
-            if block or row == 0:
-                batch = reader.read(block, offset, line, row, quoted=cut.quoted)
+                while not cut.end and not eof and len(buffer) < _LONGEST * block_bytes:
+                    more = handle.read(block_bytes)  # a record longer than a block
+                    eof = not more
+                    buffer += more
+                    cut = cut_records(buffer, eof)
+                block, buffer = buffer[: cut.end], buffer[cut.end :]
+                if (not cut.end and not eof) or not cut.regular:
+                    # a quote the standard reader takes otherwise than pyarrow, or a record
+                    # longer than any block: the standard reader reads on from here
+                    for batch in _finished(reader, ahead, row):
+                        row += batch.rows
+                        yield batch
+                    yield from _standard_rest(
+                        file, offset, names, labels, numbers, nonnegative, batch_rows, line, row
+                    )
+                    return
+                if block or (eof and row == 0 and not ahead):  # no data rows: one empty batch
+                    parsed = pool.submit(reader.parse, block, cut.quoted)
+                    for batch in _finished(reader, ahead, row):
+                        row += batch.rows
+                        yield batch
+                    ahead.append(_Ahead(parsed, block, offset, line))
+                    line += lines_in(block)
+                    offset += len(block)
+            for batch in _finished(reader, ahead, row):
                 yield batch
-                row += batch.rows
-                line += lines_in(block)
-                offset += len(block)
-            if eof:
-                return
+
+
+class _Ahead(NamedTuple):
+    """A block handed to pyarrow: its parse (running), bytes, offset and first line."""
+
+    parsed: Future[Any]
+    block: bytes
+    offset: int
+    line: int
+
+
+def _finished(reader: _Blocks, ahead: list[_Ahead], row: int) -> Iterator[RawBatch]:
+    """The batches of the blocks handed to pyarrow, in order, emptying `ahead`; `row` is
+    the number of data rows before the first."""
+    while ahead:
+        parsed, block, offset, line = ahead.pop(0)
+        batch = reader.read(block, offset, line, row, parsed.result())
+        row += batch.rows
+        yield batch
 
 
 def _plain_header(data: bytes, start: int) -> tuple[list[str], int] | None:
@@ -164,36 +196,55 @@ class _Blocks:
             check_utf8=True,
         )
 
-    def read(self, block: bytes, offset: int, line: int, row: int, quoted: bool) -> RawBatch:
+    def parse(
+        self, block: bytes, quoted: bool
+    ) -> tuple[dict[str, Any], dict[str, Any], int] | None:
+        """pyarrow's reading of a block (labels, numbers, rows), every value checked; None
+        when pyarrow or a check finds a problem. Needs no line or row: a thread runs it."""
         try:
-            return self._arrow(block, offset, row, quoted)
+            return self._arrow(block, quoted)
         except _BlockError:
-            text = _decode(self.file, block, "utf-8", line)
-            batches = list(
-                _standard_batches(
-                    self.file,
-                    csv.reader(io.StringIO(text, newline=""), strict=True),
-                    self.names,
-                    self.labels,
-                    self.numbers,
-                    self.nonnegative,
-                    len(block) + 1,
-                    line,
-                    row,
-                    lambda: offset + len(block),
-                )
-            )
-            if not batches:
-                return RawBatch(
-                    {c: np.zeros(0, object) for c in self.labels},
-                    {c: np.zeros(0) for c in self.numbers},
-                    row,
-                    0,
-                    offset,
-                )
-            return batches[0]
+            return None
 
-    def _arrow(self, block: bytes, offset: int, row: int, quoted: bool) -> RawBatch:
+    def read(
+        self,
+        block: bytes,
+        offset: int,
+        line: int,
+        row: int,
+        parsed: _Parsed | None,
+    ) -> RawBatch:
+        """The batch of a block from its parse, or, when that found a problem, from the
+        standard reader, which raises the exact message or returns what it read."""
+        if parsed is not None:
+            labels, numbers, rows = parsed
+            return RawBatch(labels, numbers, row, rows, offset + len(block))
+        text = _decode(self.file, block, "utf-8", line)
+        batches = list(
+            _standard_batches(
+                self.file,
+                csv.reader(io.StringIO(text, newline=""), strict=True),
+                self.names,
+                self.labels,
+                self.numbers,
+                self.nonnegative,
+                len(block) + 1,
+                line,
+                row,
+                lambda: offset + len(block),
+            )
+        )
+        if not batches:
+            return RawBatch(
+                {c: np.zeros(0, object) for c in self.labels},
+                {c: np.zeros(0) for c in self.numbers},
+                row,
+                0,
+                offset,
+            )
+        return batches[0]
+
+    def _arrow(self, block: bytes, quoted: bool) -> _Parsed:
         pa = self.pa
         try:
             table = pa.csv.read_csv(
@@ -223,7 +274,7 @@ class _Blocks:
             if wrong.any():
                 raise _BlockError
             numbers[column] = values
-        return RawBatch(labels, numbers, row, table.num_rows, offset + len(block))
+        return labels, numbers, table.num_rows
 
 
 def _decode(file: Path, block: bytes, encoding: str, line: int) -> str:
