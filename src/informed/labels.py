@@ -21,6 +21,7 @@ message names the first bad row.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -292,8 +293,15 @@ def code_array(values: NDArray[Any], name: str) -> Coded:
 
 
 def _code_objects(values: NDArray[Any], name: str) -> Coded:
-    """Code an object array: strings by hash; anything else value by value."""
+    """Code an object array: strings by hash; anything else value by value.
+
+    pyarrow's hash is the quicker, but `pa.array` imports pandas when it is installed
+    (0.2-0.5 s): it is used once pandas is loaded anyway (a pandas column), and plain str
+    (the standard CSV reader's) are coded by a dictionary otherwise.
+    """
     pa = arrow()
+    if pa is not None and "pandas" not in sys.modules:
+        pa = None  # the same labels and codes, in the order they first come, either way
     if pa is not None and values.size:
         try:
             column = pa.array(values, from_pandas=False)

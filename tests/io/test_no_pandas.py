@@ -44,9 +44,20 @@ def _write(folder: Path) -> dict[str, Path]:
     table = pa.table({"actual": actual, "predicted": predicted, "score": scores})
     parquet = folder / "d.parquet"
     pq.write_table(table, parquet)
+    latin = folder / "latin.csv"  # another encoding: the standard library's reader
+    latin.write_bytes("actual,predicted\nété,été\nhiver,été\n".encode("latin-1"))
+    inches = folder / "inches.csv"  # a quote inside an unquoted field: the standard reader
+    inches.write_text('actual,predicted\n5" tv,5" tv\nradio,5" tv\n')
     ints = folder / "ints.parquet"  # integer labels are turned into their text
     pq.write_table(pa.table({"actual": [1, 2, 1, 2], "predicted": [1, 1, 2, 2]}), ints)
-    return {"plain": plain, "quoted": quoted, "parquet": parquet, "ints": ints}
+    return {
+        "plain": plain,
+        "quoted": quoted,
+        "parquet": parquet,
+        "ints": ints,
+        "latin": latin,
+        "inches": inches,
+    }
 
 
 def test_reading_and_evaluating_files_never_imports_pandas(tmp_path: Path) -> None:
@@ -64,6 +75,8 @@ def test_reading_and_evaluating_files_never_imports_pandas(tmp_path: Path) -> No
             "cat",
         ],
         [str(files["ints"]), "--predicted", "predicted"],
+        [str(files["latin"]), "--predicted", "predicted", "--encoding", "latin-1"],
+        [str(files["inches"]), "--predicted", "predicted"],
     ]
     code = (
         "import sys\n"

@@ -64,9 +64,11 @@ def csv_batches(
     nonnegative: Sequence[str],
     encoding: str,
     batch_rows: int,
-    block_bytes: int = BLOCK_BYTES,
+    block_bytes: int | None = None,
 ) -> Iterator[RawBatch]:
-    """Yield the named columns of a CSV file (see the module's docstring)."""
+    """Yield the named columns of a CSV file (see the module's docstring), in blocks of
+    `block_bytes` (`BLOCK_BYTES` unless given)."""
+    block_bytes = BLOCK_BYTES if block_bytes is None else block_bytes
     pa = arrow()
     if pa is None or not _is_utf8(encoding):
         yield from _standard_file(file, labels, numbers, nonnegative, encoding, batch_rows)
