@@ -28,10 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
-from numpy.typing import NDArray
 
 from informed._arguments import canonical_arguments
-from informed.columns import arrow, arrow_numbers, collected, frame_column, numpy_arrow
+from informed.columns import collected, frame_column
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
@@ -77,7 +76,6 @@ class _Builder:
         self.stack: list[Ranking] = []
         self.seen: dict[Any, Label] = {}
         self.rows = self.weighted_rows = 0
-        self.few_scores = True  # group a batch's scores by hashing (see `hashed_groups`)
 
     def add(self, actual: Coded, predicted: Coded | None, scores: Any, weights: Any) -> None:
         rows = len(actual.codes)
@@ -96,18 +94,9 @@ class _Builder:
         if self.score and self.positive is not None:
             wanted = keyed(self.positive)
             index = next((i for i, x in enumerate(actual.labels) if keyed(x) == wanted), -1)
-            is_positive = actual.codes == index
-            grouped = None
-            if self.few_scores and checked is None and _checked_scores(scores):
-                grouped = hashed_groups(scores, is_positive)
-                # hashing pays while the scores repeat; a sort is cheaper for distinct ones
-                self.few_scores = grouped is not None and len(grouped[0]) * 8 <= rows
-            if grouped is not None:
-                coded = Ranking(*grouped)
-            else:
-                coded = Ranking.from_scores(
-                    is_positive, scores, positive=True, negative=False, weights=checked
-                )
+            coded = Ranking.from_scores(
+                actual.codes == index, scores, positive=True, negative=False, weights=checked
+            )
             # the positive class against all the others: the negative is not one class
             self.stack.append(coded.with_classes(self.positive))
             while len(self.stack) > 1 and self.stack[-2].n_groups <= 2 * self.stack[-1].n_groups:
@@ -129,38 +118,6 @@ class _Builder:
             table = self.table.table(self.storage)
         labels = sort_labels([*self.seen.values(), *(table.labels if table is not None else ())])
         return Summaries(self.rows, table, ranking, labels, self.weighted_rows, frozenset({part}))
-
-
-def hashed_groups(
-    scores: NDArray[np.float64], is_positive: NDArray[np.bool_]
-) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]] | None:
-    """A batch's tie groups (distinct scores descending, positives, negatives) by hashing
-    the scores and sorting only the distinct ones: a model's rounded probabilities repeat,
-    and 2**18 rows of 1,000 scores cost a hash and a sort of 1,000, not a sort of 2**18.
-    The counts are exact integers, as `Ranking.from_scores` gives them. None without
-    pyarrow (whose hash it is) or when most scores are distinct (the caller sorts then).
-
-    >>> found = hashed_groups(np.array([0.5, 0.9, 0.5, 0.0, -0.0, 0.5]), np.arange(6) < 3)
-    >>> [a.tolist() for a in found]
-    [[0.9, 0.5, 0.0], [1, 2, 0], [0, 1, 2]]
-    """
-    pa = arrow()
-    if pa is None:
-        return None
-    keys = np.add(scores, 0.0).view(np.uint64)  # -0.0 is 0.0; then equal scores, equal bits
-    encoded = numpy_arrow(keys).dictionary_encode()
-    distinct = arrow_numbers(encoded.dictionary).view(np.float64)
-    if distinct.size * 2 > scores.size:
-        return None
-    codes = arrow_numbers(encoded.indices).astype(np.intp)
-    cells = np.bincount(codes * 2 + is_positive, minlength=2 * distinct.size).reshape(-1, 2)
-    order = np.argsort(-distinct)
-    return distinct[order], cells[order, 1], cells[order, 0]
-
-
-def _checked_scores(scores: Any) -> bool:
-    """Scores a file reader made: float64, every one finite (checked as read)."""
-    return isinstance(scores, np.ndarray) and scores.dtype == np.float64
 
 
 class _Progress:
