@@ -217,34 +217,36 @@ def test_cuts_fall_between_records() -> None:
         assert not cut_records(bad, final=False).regular
         assert not cut_records(first + b'"a', final=True).regular
     assert cut_records(b'"a\nb', final=False).end == 0
-    assert cut_records(b"a,b\nc", final=False) == (4, False, True)
+    assert cut_records(b"a,b\nc", final=False) == (4, False, True, False)
     assert lines_in(b"a\r\n\rb\n\n") == 4
 
 
-def _reference_cut(data: bytes, final: bool) -> tuple[int, bool, bool]:
+def _reference_cut(data: bytes, final: bool) -> tuple[int, bool, bool, bool]:
     """`cut_records` written as a loop over the bytes (the oracle of the bit version)."""
-    inside, count, end = False, 0, 0
+    inside, end = False, 0
+    quoted_breaks = []  # positions of \n and \r inside quoted fields
     for i, byte in enumerate(data):
         if byte == ord('"'):
-            inside, count = not inside, count + 1
-        elif byte == ord("\n") and not inside:
+            inside = not inside
+        elif byte in b"\r\n" and inside:
+            quoted_breaks.append(i)
+        elif byte == ord("\n"):
             end = i + 1
     if final:
         end = len(data)
     quotes = [i for i in range(end) if data[i] == ord('"')]
     if not quotes:
-        return end, False, True
+        return end, False, True, False
     if final and len(quotes) % 2:
-        return end, True, False
-    if not final and end == 0:
-        return 0, True, True
+        return end, True, False, False
+    multiline = any(i < end for i in quoted_breaks)
     beside = b',\n\r"'
     for k, i in enumerate(quotes):
         if k % 2 == 0 and i > 0 and data[i - 1] not in beside:
-            return end, True, False
+            return end, True, False, multiline
         if k % 2 == 1 and i < end - 1 and data[i + 1] not in beside:
-            return end, True, False
-    return end, True, True
+            return end, True, False, multiline
+    return end, True, True, multiline
 
 
 @settings(max_examples=500, deadline=None)
@@ -257,3 +259,24 @@ def _reference_cut(data: bytes, final: bool) -> tuple[int, bool, bool]:
 def test_the_bit_parallel_cut_is_the_loop(data: bytes, final: bool) -> None:
     """The 64-bit-word prefix XOR finds the same cut and the same verdict as a loop."""
     assert tuple(cut_records(data, final)) == _reference_cut(data, final)
+
+
+def test_quoted_line_ends_across_pyarrows_own_chunks(tmp_path: Path) -> None:
+    """pyarrow cuts a block into chunks of 1 MiB to parse them in parallel; a block whose
+    quoted fields hold line ends is parsed with newlines_in_values, so that no chunk ends
+    inside a quoted field. Files of several MiB, line ends quoted in every record or in
+    one only, read exactly as the standard reader reads them."""
+    rng = np.random.default_rng(7)
+    words = ["a", "b\nc", "d\r\ne", "f,g", 'h""i', "j\rk"]
+    for every in (True, False):
+        labels = [words[i] for i in rng.integers(0, len(words), 250_000)]
+        if not every:
+            labels = ["a" if "\n" in x or "\r" in x else x for x in labels]
+            labels[123_456] = "x\ny"
+        text = '"y","w"\n' + "".join(f'"{x}",{i % 7}\n' for i, x in enumerate(labels))
+        path = tmp_path / "big.csv"
+        path.write_bytes(text.encode())
+        assert path.stat().st_size > 3 << 19  # pyarrow makes two chunks or more
+        expected = _outcome(path, False, 1 << 22, ["y"], ["w"])
+        assert expected[0] == "rows"
+        assert _outcome(path, True, 1 << 22, ["y"], ["w"]) == expected

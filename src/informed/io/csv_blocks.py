@@ -46,6 +46,7 @@ class Cut(NamedTuple):
     end: int  # the records are buffer[:end]; 0 when no record ends in the buffer
     quoted: bool  # a quote among them
     regular: bool  # every quote among them sits where both readers take it alike
+    multiline: bool = False  # a line end (\n or \r) inside a quoted field among them
 
 
 def cut_records(buffer: bytes, final: bool) -> Cut:
@@ -54,7 +55,7 @@ def cut_records(buffer: bytes, final: bool) -> Cut:
     block whatever its quotes, and irregular when a quoted field is still open.
 
     >>> cut_records(b'a,"b\\nc"\\nd,"e\\n', final=False)  # the third line end is quoted
-    Cut(end=8, quoted=True, regular=True)
+    Cut(end=8, quoted=True, regular=True, multiline=True)
     >>> cut_records(b'a,"b\\nc', final=False).end  # no line end outside a quoted field
     0
     >>> def regular(text: bytes) -> bool:
@@ -84,8 +85,10 @@ def cut_records(buffer: bytes, final: bool) -> Cut:
     elif _bit(inside, end - 1):
         return Cut(end, True, False)  # a quoted field open at the end of the file
     beside = quotes | line_ends | bits(",")
+    breaks = line_ends
     if buffer.find(b"\r", 0, end) >= 0:
-        beside |= bits("\r")
+        breaks = line_ends | bits("\r")
+        beside |= breaks
     before = beside << _ONE  # bit i: the byte before byte i may stand before a quote
     before[1:] |= beside[:-1] >> _TOP
     before[0] |= _ONE  # the block's first byte starts a record
@@ -94,7 +97,12 @@ def cut_records(buffer: bytes, final: bool) -> Cut:
     _set_bit(after, end - 1)  # the block's last byte ends a record
     wrong = quotes & ((inside & ~before) | (~inside & ~after))
     # the block's bytes only: those after it are the next block's
-    return Cut(end, bool(_below(quotes, end).any()), not _below(wrong, end).any())
+    return Cut(
+        end,
+        bool(_below(quotes, end).any()),
+        not _below(wrong, end).any(),
+        bool(_below(breaks & inside, end).any()),
+    )
 
 
 def _words(mask: NDArray[np.bool_], size: int) -> Words:

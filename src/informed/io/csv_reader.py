@@ -115,7 +115,7 @@ def csv_batches(
                     )
                     return
                 if block or (eof and row == 0 and not ahead):  # no data rows: one empty batch
-                    parsed = pool.submit(reader.parse, block, cut.quoted)
+                    parsed = pool.submit(reader.parse, block, cut.multiline)
                     for batch in _finished(reader, ahead, row):
                         row += batch.rows
                         yield batch
@@ -186,9 +186,11 @@ class _Blocks:
         wanted = list(dict.fromkeys([*labels, *numbers]))
         self.read_options = pa.csv.ReadOptions(column_names=names, use_threads=True)
         self.parse_options = pa.csv.ParseOptions(ignore_empty_lines=False)
-        # a quoted field may hold line ends: pyarrow's parallel parse then cuts the block
-        # by its quotes too
-        self.quoted_options = pa.csv.ParseOptions(ignore_empty_lines=False, newlines_in_values=True)
+        # a block whose quoted fields hold line ends: pyarrow's parallel parse then cuts it
+        # by its quotes too (half as slow again, so only for such blocks)
+        self.multiline_options = pa.csv.ParseOptions(
+            ignore_empty_lines=False, newlines_in_values=True
+        )
         self.convert_options = pa.csv.ConvertOptions(
             include_columns=wanted,
             column_types={c: pa.string() for c in wanted},
@@ -198,13 +200,11 @@ class _Blocks:
             check_utf8=True,
         )
 
-    def parse(
-        self, block: bytes, quoted: bool
-    ) -> tuple[dict[str, Any], dict[str, Any], int] | None:
+    def parse(self, block: bytes, multiline: bool) -> _Parsed | None:
         """pyarrow's reading of a block (labels, numbers, rows), every value checked; None
         when pyarrow or a check finds a problem. Needs no line or row: a thread runs it."""
         try:
-            return self._arrow(block, quoted)
+            return self._arrow(block, multiline)
         except _BlockError:
             return None
 
@@ -246,13 +246,13 @@ class _Blocks:
             )
         return batches[0]
 
-    def _arrow(self, block: bytes, quoted: bool) -> _Parsed:
+    def _arrow(self, block: bytes, multiline: bool) -> _Parsed:
         pa = self.pa
         try:
             table = pa.csv.read_csv(
                 pa.py_buffer(block),
                 read_options=self.read_options,
-                parse_options=self.quoted_options if quoted else self.parse_options,
+                parse_options=self.multiline_options if multiline else self.parse_options,
                 convert_options=self.convert_options,
             )
         except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
