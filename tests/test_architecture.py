@@ -24,6 +24,7 @@ MAX_LINES = 500
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "_lazy", "_routes"),
     ("_common", "_arguments", "columns", "label_text"),
+    ("hashing",),
     ("labels", "measures", "_markup", "_terminal"),
     ("table",),
     ("ranking", "tally"),

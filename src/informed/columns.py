@@ -11,7 +11,10 @@ Dask DataFrame: `engine_of`) is not read here: the calls that take frames count 
 engine (`informed.engines`, reached through `informed._routes`).
 
 pyarrow is optional: `arrow()` returns the module, or None when it is not installed (tests
-set `ARROW_DISABLED` to exercise the numpy-only routes).
+set `ARROW_DISABLED` to exercise the numpy-only routes). Numbers cross between Arrow and
+numpy through their buffers (`arrow_numbers`, `numpy_arrow`): pyarrow's own `to_numpy`,
+`np.asarray` of an Arrow array and `pa.array` import pandas whenever it is installed
+(0.2-0.5 s), a cost that reading a file or coding labels has no reason to pay.
 """
 
 from __future__ import annotations
@@ -30,12 +33,14 @@ __all__ = [
     "Categorical",
     "arrow",
     "arrow_column",
+    "arrow_numbers",
     "as_numpy",
     "categorical",
     "collected",
     "column_names",
     "engine_of",
     "frame_column",
+    "numpy_arrow",
 ]
 
 # Set to True (tests do) to take the numpy-only routes even where pyarrow is installed.
@@ -62,6 +67,57 @@ def _import_arrow() -> Any:
 def arrow() -> Any:
     """The pyarrow module with `pyarrow.compute` loaded, or None without pyarrow."""
     return None if ARROW_DISABLED else _import_arrow()
+
+
+def _numpy_dtype(pa: Any, kind: Any) -> np.dtype[Any] | None:
+    """The numpy dtype of an Arrow integer or floating type (None for any other)."""
+    if pa.types.is_integer(kind):
+        return np.dtype(f"{'i' if pa.types.is_signed_integer(kind) else 'u'}{kind.bit_width // 8}")
+    if pa.types.is_floating(kind):
+        return np.dtype(f"f{kind.bit_width // 8}")
+    return None
+
+
+def arrow_numbers(column: Any) -> NDArray[Any]:
+    """An Arrow Array or ChunkedArray of integers, floats or booleans, with no nulls, as a
+    numpy array read from its buffers (a read-only view of a single chunk of numbers).
+
+    `to_numpy` gives the same values but imports pandas when it is installed; any other
+    type, or nulls, take that route.
+    """
+    pa = _import_arrow()
+    if isinstance(column, pa.ChunkedArray):
+        if column.num_chunks == 1:
+            return arrow_numbers(column.chunk(0))
+        parts = [arrow_numbers(chunk) for chunk in column.chunks]
+        if parts:
+            return np.concatenate(parts)
+        kind = _numpy_dtype(pa, column.type)
+        return np.empty(0, dtype=bool if kind is None else kind)
+    kind = column.type
+    if column.null_count:
+        return np.asarray(column.to_numpy(zero_copy_only=False))
+    n, offset = len(column), column.offset
+    if pa.types.is_boolean(kind):
+        if n == 0:
+            return np.empty(0, dtype=bool)
+        bits = np.frombuffer(column.buffers()[1], dtype=np.uint8)
+        return np.unpackbits(bits, count=offset + n, bitorder="little")[offset:].view(bool)
+    dtype = _numpy_dtype(pa, kind)
+    if dtype is None:
+        return np.asarray(column.to_numpy(zero_copy_only=False))
+    if n == 0:
+        return np.empty(0, dtype=dtype)
+    return np.frombuffer(column.buffers()[1], dtype=dtype, count=n, offset=offset * dtype.itemsize)
+
+
+def numpy_arrow(values: NDArray[Any]) -> Any:
+    """A 1-D numpy array of integers or floats as an Arrow Array sharing its memory
+    (`pa.array` would import pandas when it is installed)."""
+    pa = _import_arrow()
+    values = np.ascontiguousarray(values, dtype=values.dtype.newbyteorder("="))
+    kind = pa.from_numpy_dtype(values.dtype)
+    return pa.Array.from_buffers(kind, values.size, [None, pa.py_buffer(values)])
 
 
 def _module_of(values: Any) -> str:

@@ -21,17 +21,20 @@ message names the first bad row.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.columns import Categorical, arrow, arrow_column, as_numpy, categorical
+from informed.columns import Categorical, arrow, arrow_column, arrow_numbers, as_numpy, categorical
 from informed.errors import InputError, InputTypeError, at_row
+from informed.hashing import code_integers, code_keys, code_strings
 from informed.label_text import (
     bad_text_message,
     check_texts,
+    first_bad_text,
     is_missing,
     missing_message,
     text_problem,
@@ -231,10 +234,6 @@ class Coded(NamedTuple):
     codes: NDArray[np.integer[Any]]
 
 
-# Integer labels spanning at most this many values are coded by offset: no hash, no sort.
-_DIRECT_RANGE = 1 << 20
-
-
 def code_column(values: Any, name: str, at: Callable[[int], str] = at_row) -> Coded:
     """Code any column of labels: list, numpy array, pandas, polars or Arrow data.
 
@@ -272,7 +271,7 @@ def code_array(values: NDArray[Any], name: str) -> Coded:
     if kind == "b":
         return Coded((False, True), values.view(np.uint8))
     if kind in "iu":
-        return _code_integers(values)
+        return Coded(*code_integers(values))
     if kind == "f":
         bad = ~np.isfinite(values)
         if bad.any():
@@ -283,108 +282,26 @@ def code_array(values: NDArray[Any], name: str) -> Coded:
             msg = f"`{name}` holds {value!r} at {at_row(row)}; labels must be finite."
             raise InputError(msg)
         keys = np.add(values, 0.0, dtype=np.float64).view(np.uint64)  # -0.0 is 0.0
-        distinct, codes = _code_keys(keys)
+        distinct, codes = code_keys(keys)
         return Coded(tuple(distinct.view(np.float64).tolist()), codes)
     if kind == "U":
-        return _code_strings(values)
+        return Coded(*code_strings(values))
     if kind != "O":
         msg = f"`{name}` has unsupported dtype {values.dtype}."
         raise InputTypeError(msg)
     return _code_objects(values, name)
 
 
-def _code_integers(values: NDArray[Any]) -> Coded:
-    if values.size == 0:
-        return Coded((), np.zeros(0, np.intp))
-    low, high = int(values.min()), int(values.max())
-    if high - low < _DIRECT_RANGE:
-        # subtract in the array's own type first: uint64 beyond int64 must not wrap
-        shifted = values - values.dtype.type(low) if low else values
-        return Coded(tuple(range(low, high + 1)), shifted.astype(np.intp, copy=False))
-    pa = arrow()
-    if pa is not None:
-        encoded = pa.array(values).dictionary_encode()
-        return Coded(tuple(encoded.dictionary.to_pylist()), encoded.indices.to_numpy())
-    distinct, codes = np.unique(values, return_inverse=True)
-    return Coded(tuple(distinct.tolist()), codes.reshape(-1))
-
-
-def _code_keys(keys: NDArray[np.uint64]) -> tuple[NDArray[np.uint64], NDArray[np.intp]]:
-    """Distinct 64-bit keys and each row's index among them: a hash, or a sort of the keys."""
-    pa = arrow()
-    if pa is not None:
-        encoded = pa.array(keys).dictionary_encode()
-        return encoded.dictionary.to_numpy(), encoded.indices.to_numpy()
-    distinct = np.unique(keys)
-    return distinct, np.searchsorted(distinct, keys)
-
-
-def _code_strings(values: NDArray[np.str_]) -> Coded:
-    """Code a numpy str array by its raw fixed-width bytes (no conversion to Python str)."""
-    values = np.ascontiguousarray(values)
-    n, width = values.size, values.dtype.itemsize // 4
-    if n == 0:
-        return Coded((), np.zeros(0, np.intp))
-    pa = arrow()
-    if pa is not None:
-        raw = pa.FixedSizeBinaryArray.from_buffers(
-            pa.binary(values.dtype.itemsize), n, [None, pa.py_buffer(values)]
-        )
-        encoded = raw.dictionary_encode()
-        words = encoded.dictionary
-        distinct = np.frombuffer(
-            words.buffers()[1],
-            dtype=values.dtype,
-            count=len(words),
-            offset=words.offset * values.dtype.itemsize,
-        )
-        return Coded(tuple(distinct.tolist()), encoded.indices.to_numpy())
-    points = values.view(np.uint32).reshape(n, width)
-    keys = _exact_keys(points)
-    if keys is None:
-        keys = _hash_keys(points)
-        distinct_keys, codes = _code_keys(keys)
-        first = np.zeros(distinct_keys.size, dtype=np.intp)
-        first[codes[::-1]] = np.arange(n - 1, -1, -1)  # first row of each key
-        representatives = values[first]
-        if not np.array_equal(representatives[codes], values):  # a hash collision
-            distinct, inverse = np.unique(values, return_inverse=True)
-            return Coded(tuple(distinct.tolist()), inverse.reshape(-1))
-        return Coded(tuple(representatives.tolist()), codes)
-    distinct_keys, codes = _code_keys(keys)
-    first = np.zeros(distinct_keys.size, dtype=np.intp)
-    first[codes[::-1]] = np.arange(n - 1, -1, -1)
-    return Coded(tuple(values[first].tolist()), codes)
-
-
-def _exact_keys(points: NDArray[np.uint32]) -> NDArray[np.uint64] | None:
-    """One 64-bit key per string that is equal exactly when the strings are, if they fit:
-    up to 8 ASCII characters (8 bits each) or 3 of any (21 bits each)."""
-    width = points.shape[1]
-    top = int(points.max())
-    bits = 8 if top < 256 else 21
-    if width * bits > 64:
-        return None
-    keys = np.zeros(points.shape[0], dtype=np.uint64)
-    for column in range(width):
-        keys <<= np.uint64(bits)
-        keys |= points[:, column]
-    return keys
-
-
-def _hash_keys(points: NDArray[np.uint32]) -> NDArray[np.uint64]:
-    """A 64-bit FNV-style hash of each row of code points (collisions are checked after)."""
-    keys = np.full(points.shape[0], 0xCBF29CE484222325, dtype=np.uint64)
-    prime = np.uint64(0x100000001B3)
-    for column in range(points.shape[1]):
-        keys ^= points[:, column]
-        keys *= prime
-    return keys
-
-
 def _code_objects(values: NDArray[Any], name: str) -> Coded:
-    """Code an object array: strings by hash; anything else value by value."""
+    """Code an object array: strings by hash; anything else value by value.
+
+    pyarrow's hash is the quicker, but `pa.array` imports pandas when it is installed
+    (0.2-0.5 s): it is used once pandas is loaded anyway (a pandas column), and plain str
+    (the standard CSV reader's) are coded by a dictionary otherwise.
+    """
     pa = arrow()
+    if pa is not None and "pandas" not in sys.modules:
+        pa = None  # the same labels and codes, in the order they first come, either way
     if pa is not None and values.size:
         try:
             column = pa.array(values, from_pandas=False)
@@ -430,11 +347,11 @@ def _code_arrow_strings(pa: Any, column: Any) -> Coded:
     """Hash-code an Arrow string Array or ChunkedArray (chunks share one dictionary)."""
     encoded = column.dictionary_encode()
     if not isinstance(encoded, pa.ChunkedArray):
-        return Coded(tuple(encoded.dictionary.to_pylist()), encoded.indices.to_numpy())
+        return Coded(tuple(encoded.dictionary.to_pylist()), arrow_numbers(encoded.indices))
     if not encoded.num_chunks:
         return Coded((), np.zeros(0, np.intp))
     labels = tuple(encoded.chunk(0).dictionary.to_pylist())
-    return Coded(labels, np.concatenate([c.indices.to_numpy() for c in encoded.chunks]))
+    return Coded(labels, np.concatenate([arrow_numbers(c.indices) for c in encoded.chunks]))
 
 
 def _code_arrow(column: Any, original: Any, name: str) -> Coded:
@@ -463,11 +380,29 @@ def _code_arrow(column: Any, original: Any, name: str) -> Coded:
         chunks = column.unify_dictionaries().chunks
         if not chunks:
             return Coded((), np.zeros(0, np.intp))
-        codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in chunks])
+        codes = np.concatenate([arrow_numbers(c.indices) for c in chunks])
         dictionary = chunks[0].dictionary
     else:
-        codes, dictionary = column.indices.to_numpy(zero_copy_only=False), column.dictionary
-    return _code_dictionary(Categorical(codes, np.asarray(dictionary)), original, name)
+        codes, dictionary = arrow_numbers(column.indices), column.dictionary
+    words = dictionary.type
+    if (pa.types.is_string(words) or pa.types.is_large_string(words)) and not (
+        dictionary.null_count
+    ):
+        return _code_string_dictionary(pa, codes, dictionary)
+    return _code_dictionary(Categorical(codes, arrow_numbers(dictionary)), original, name)
+
+
+def _code_string_dictionary(pa: Any, codes: NDArray[Any], dictionary: Any) -> Coded:
+    """Code a dictionary column of Arrow strings by hashing its dictionary, not its rows;
+    the labels are the words that occur, each once (a dictionary may repeat a word)."""
+    words = _code_arrow_strings(pa, dictionary)
+    if len(words.labels) == len(dictionary) and first_bad_text(words.labels) is None:
+        return Coded(words.labels, codes)  # distinct words: the codes are the codes
+    occurs = np.flatnonzero(np.bincount(codes, minlength=len(dictionary)))
+    used = np.unique(words.codes[occurs])
+    position = np.zeros(len(words.labels), dtype=np.intp)
+    position[used] = np.arange(used.size)
+    return Coded(tuple(words.labels[i] for i in used.tolist()), position[words.codes][codes])
 
 
 def _code_categorical(found: Categorical, original: Any, name: str) -> Coded:

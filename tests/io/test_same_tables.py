@@ -194,3 +194,22 @@ def test_unused_categories_are_not_labels_unless_named() -> None:
         [0, 0, 0],
         [0, 0, 0],
     ]
+
+
+def test_a_ranking_built_in_its_thread_raises_as_the_call_does() -> None:
+    """A frame's Ranking is built in a thread; its error is the one Ranking.from_scores
+    raises, raised by the call, and the thread is not left running."""
+    import threading
+
+    from informed.errors import InputError
+    from informed.io.summaries import summarise_frame
+
+    frame = {"y": ["a", "b", "a"], "s": [0.5, float("nan"), 0.1]}
+    with pytest.raises(InputError) as expected:
+        Ranking.from_scores(frame["y"], frame["s"], positive="a")
+    before = threading.active_count()
+    with pytest.raises(InputError) as caught:
+        summarise_frame(frame, part="p", actual="y", scores="s", positive="a")
+    assert str(caught.value) == str(expected.value)
+    assert "row 2" in str(caught.value)
+    assert threading.active_count() == before

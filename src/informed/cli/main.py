@@ -45,6 +45,27 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+class _Version(argparse.Action):
+    """--version, as argparse's own action prints it, but the package metadata is read
+    only when asked: importlib.metadata takes a tenth of a second to load, a cost every
+    command would pay to build its parser."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        formatter = parser._get_formatter()
+        formatter.add_text(f"informed {version()}")
+        parser._print_message(formatter.format_help(), sys.stdout)
+        parser.exit()
+
+
 class SafeParser(argparse.ArgumentParser):
     """An ArgumentParser whose error messages escape control characters (an argument such
     as ESC [2J is shown as written, never sent to the terminal) and which takes options
@@ -81,9 +102,7 @@ def parser() -> argparse.ArgumentParser:
     top = SafeParser(
         prog="informed", description="Evaluate classifiers by what they got right beyond chance."
     )
-    top.add_argument(
-        "--version", action="version", version=f"informed {version()}", help="print the version"
-    )
+    top.add_argument("--version", action=_Version, help="print the version")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS.values():
         command.add_parser(commands)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.columns import arrow_numbers
 from informed.errors import InputError
 from informed.io.files import RawBatch, check_columns, check_numbers
 
@@ -42,17 +43,11 @@ def _open(pa: Any, file: Path, fmt: str, labels: Sequence[str]) -> tuple[Any, An
     """(source, schema, rows the metadata promises) of a Parquet or Arrow IPC file."""
     try:
         if fmt == "parquet":
-            schema = pa.parquet.read_schema(str(file))
-            strings = [
-                c
-                for c in labels
-                if c in schema.names
-                and (
-                    pa.types.is_string(schema.field(c).type)
-                    or pa.types.is_large_string(schema.field(c).type)
-                )
-            ]
-            source = pa.parquet.ParquetFile(str(file), read_dictionary=strings)
+            metadata = pa.parquet.read_metadata(str(file))  # its footer, read once
+            names = set(metadata.schema.names)
+            # read_dictionary applies to columns of strings (the others ignore it)
+            strings = [c for c in labels if c in names]
+            source = pa.parquet.ParquetFile(str(file), metadata=metadata, read_dictionary=strings)
             return source, source.schema_arrow, source.metadata.num_rows
         source = pa.ipc.open_file(str(file))
         return source, source.schema, None
@@ -141,7 +136,7 @@ def arrow_batches(
         raise InputError(msg)
     if row == 0:
         yield RawBatch(
-            labels={c: pa.array([], pa.string()) for c in labels},
+            labels={c: pa.nulls(0, pa.string()) for c in labels},
             numbers={c: np.zeros(0) for c in numbers},
             first_row=0,
             rows=0,
@@ -152,9 +147,9 @@ def _as_string_labels(pa: Any, array: Any) -> Any:
     """A label column as Arrow strings: integers and booleans by their text, dictionaries
     kept (only the dictionary is cast)."""
     if pa.types.is_dictionary(array.type):
-        words = array.dictionary
-        if not pa.types.is_string(words.type):
-            words = pa.compute.cast(words, pa.string())
+        if pa.types.is_string(array.type.value_type):
+            return array
+        words = pa.compute.cast(array.dictionary, pa.string())
         return pa.DictionaryArray.from_arrays(array.indices, words)
     if pa.types.is_integer(array.type) or pa.types.is_boolean(array.type):
         encoded = array.dictionary_encode()  # cast the distinct values only
@@ -200,7 +195,7 @@ def _raw_batch(
                 "the value is missing (null)."
             )
             raise InputError(msg)
-        values = np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.float64)
+        values = np.asarray(arrow_numbers(array), dtype=np.float64)
         check_numbers(values, column in nonnegative, str(file), first, column)
         out_numbers[column] = values
     return RawBatch(

@@ -12,7 +12,9 @@ summing costs O(n log n) in all.
 >>> import numpy as np
 >>> running = RunningTable()
 >>> running.add(Coded(("b", "a"), np.array([0, 1, 1])), Coded(("a",), np.array([0, 0, 0])), None)
+array([0, 1])
 >>> running.add(Coded(("c",), np.array([0])), Coded(("b",), np.array([0])), None)
+array([0])
 >>> table = running.table("auto")
 >>> table.predicted, table.actual, table.counts.tolist()
 (('a', 'b'), ('a', 'b', 'c'), [[2, 1, 0], [0, 0, 1]])
@@ -80,16 +82,19 @@ class RunningTable:
         self.summed = 0  # cells in parts[0] after the last sum
         self.held = 0
 
-    def add(self, actual: Coded, predicted: Coded, weights: NDArray[np.float64] | None) -> None:
+    def add(
+        self, actual: Coded, predicted: Coded, weights: NDArray[np.float64] | None
+    ) -> NDArray[np.intp]:
         """Count one batch (columns of equal length, weights already checked, given
-        exactly when the table is weighted)."""
+        exactly when the table is weighted); return the codes of the actual labels that
+        occur in it."""
         counts = count_codes(
             predicted.codes, len(predicted.labels), actual.codes, len(actual.labels), weights
         )
         rows, cols, values = counts.nonzero()
         if weights is None:  # a label occurs exactly when it has a non-zero cell
             if not values.size:
-                return
+                return np.zeros(0, dtype=np.intp)
             used_rows = np.flatnonzero(np.bincount(rows, minlength=len(predicted.labels)))
             used_cols = np.flatnonzero(np.bincount(cols, minlength=len(actual.labels)))
         else:  # a label whose rows all weigh 0 is a label of the table, with zero weight
@@ -99,12 +104,12 @@ class RunningTable:
             used_cols = np.flatnonzero(np.bincount(actual.codes, minlength=len(actual.labels)))
         rows = self.predicted.ids_of(predicted.labels, used_rows)[rows]
         cols = self.actual.ids_of(actual.labels, used_cols)[cols]
-        if not values.size:
-            return
-        self.parts.append((rows, cols, values))
-        self.held += values.size
-        if self.held > 2 * self.summed + self.slack:
-            self._sum()
+        if values.size:
+            self.parts.append((rows, cols, values))
+            self.held += values.size
+            if self.held > 2 * self.summed + self.slack:
+                self._sum()
+        return used_cols
 
     def _concatenated(
         self, row_at: NDArray[np.intp] | None = None, col_at: NDArray[np.intp] | None = None

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -37,13 +39,14 @@ from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
 from informed.io.paths import expand_paths, part_id
 from informed.io.running_table import RunningTable, key_of
-from informed.io.sliced import read_slices
 from informed.labels import Coded, Label, as_label, code_column, keyed, sort_labels
 from informed.ranking import Ranking
-from informed.slices import Slices
 from informed.table import Table
 from informed.table.counting import check_weights
 from informed.table.storage import choose
+
+if TYPE_CHECKING:  # slices load when read by slice (`by=`) only
+    from informed.slices import Slices
 
 __all__ = ["Summaries", "column_names", "read_summaries", "summarise_file", "summarise_frame"]
 
@@ -64,7 +67,13 @@ def column_names(
 
 class _Builder:
     """Batches of coded columns in, a Table and a Ranking out (the Rankings by the
-    binary-counter merge)."""
+    binary-counter merge).
+
+    A batch's Ranking (a sort of its scores, then the merges) is built in a thread, the
+    batches one after the other in the order they came, while the caller reads and counts
+    the next batch: numpy's sort leaves the other core free, as pyarrow's grouped count
+    does not. At most two batches wait for it, so memory stays flat.
+    """
 
     def __init__(
         self, predicted: bool, score: bool, weighted: bool, positive: Any, storage: str = "auto"
@@ -73,7 +82,9 @@ class _Builder:
         self.storage = storage
         self.positive = None if positive is None else as_label(positive)
         self.table = RunningTable(weighted) if predicted else None
-        self.stack: list[Ranking] = []
+        self.stack: list[Ranking] = []  # the Rankings merged so far (the thread's alone)
+        self.pending: deque[Future[None]] = deque()
+        self.pool: ThreadPoolExecutor | None = None
         self.seen: dict[Any, Label] = {}
         self.rows = self.weighted_rows = 0
 
@@ -82,26 +93,43 @@ class _Builder:
         self.rows += rows
         checked = check_weights(weights, rows) if self.weighted else None
         self.weighted_rows += rows if checked is None else int(np.count_nonzero(checked))
-        occurs = np.bincount(actual.codes, minlength=len(actual.labels))
-        seen = self.seen
-        for label, count in zip(actual.labels, occurs.tolist(), strict=True):
-            if count:
-                seen.setdefault(key_of(label), label)
         if self.table is not None:
-            self.table.add(actual, predicted if predicted is not None else actual, checked)
+            other = predicted if predicted is not None else actual
+            occurs = self.table.add(actual, other, checked)
+        else:
+            occurs = np.flatnonzero(np.bincount(actual.codes, minlength=len(actual.labels)))
+        seen = self.seen
+        for index in occurs.tolist():
+            label = actual.labels[index]
+            seen.setdefault(key_of(label), label)
         if self.score and self.positive is not None:
             wanted = keyed(self.positive)
             index = next((i for i, x in enumerate(actual.labels) if keyed(x) == wanted), -1)
-            coded = Ranking.from_scores(
-                actual.codes == index, scores, positive=True, negative=False, weights=checked
-            )
-            # the positive class against all the others: the negative is not one class
-            self.stack.append(coded.with_classes(self.positive))
-            while len(self.stack) > 1 and self.stack[-2].n_groups <= 2 * self.stack[-1].n_groups:
-                last = self.stack.pop()
-                self.stack[-1] = self.stack[-1] + last
+            if self.pool is None:
+                self.pool = ThreadPoolExecutor(1, thread_name_prefix="informed-ranking")
+            while len(self.pending) > 1:
+                self.pending.popleft().result()
+            is_positive = actual.codes == index
+            self.pending.append(self.pool.submit(self._rank, is_positive, scores, checked))
+
+    def _rank(self, is_positive: Any, scores: Any, weights: Any) -> None:
+        """One batch's Ranking, merged into those before it (in the thread)."""
+        coded = Ranking.from_scores(
+            is_positive, scores, positive=True, negative=False, weights=weights
+        )
+        # the positive class against all the others: the negative is not one class
+        self.stack.append(coded.with_classes(self.positive))
+        while len(self.stack) > 1 and self.stack[-2].n_groups <= 2 * self.stack[-1].n_groups:
+            last = self.stack.pop()
+            self.stack[-1] = self.stack[-1] + last
 
     def result(self, part: str) -> Summaries:
+        try:
+            while self.pending:
+                self.pending.popleft().result()  # a batch's error is raised here, in order
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown(cancel_futures=True)
         ranking = None
         if self.score:
             ranking = (
@@ -371,6 +399,8 @@ def read_summaries(
         if partial:
             msg = "`partial` summaries are not written by slice yet: read without `by`."
             raise InputError(msg)
+        from informed.io.sliced import read_slices
+
         return read_slices(
             path,
             by=by,

@@ -9,7 +9,7 @@ the other reports.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.table import Table as RichTable
@@ -18,7 +18,9 @@ from rich.text import Text
 from informed._common import printable
 from informed._terminal import WIDTH, grid, render, split, user, value
 from informed.measures import MEASURES
-from informed.tally.document import TallySummary
+
+if TYPE_CHECKING:  # a Tally's modules load scipy.sparse: only `informed tally` needs them
+    from informed.tally.document import TallySummary
 
 __all__ = ["render_tally"]
 
