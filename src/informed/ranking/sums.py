@@ -37,25 +37,35 @@ def harmonic(start: FloatArray, count: FloatArray) -> FloatArray:
 
     For start >= 63 the difference comes from the asymptotic series
     digamma(x + 1/2) ~ ln x + 1/(24 x^2) - 7/(960 x^4) + 31/(8064 x^6), written so that
-    nothing cancels (relative error ~1e-16, checked against exact rational sums); below,
-    scipy's digamma is used directly (relative error < 1e-14 there).
+    nothing cancels (relative error ~1e-16). Below, the recurrence
+    digamma(x + 1) = digamma(x) + 1/x moves both ends up by 63:
+    H = far(start + 63, count) + sum_{j=0}^{62} count / ((start + 1 + j)(start + count + 1 + j)),
+    every term positive, so nothing cancels there either (and no scipy is loaded).
     """
     result = np.empty_like(start)
     large = start >= _ASYMPTOTIC_FROM
     if large.any():
-        a = start[large] + 0.5
-        q = count[large]
-        u = 1.0 / a
-        v = 1.0 / (a + q)
-        d2 = q * u * v * (u + v)  # 1/a^2 - 1/b^2
-        d4 = d2 * (u * u + v * v)  # 1/a^4 - 1/b^4
-        d6 = d2 * (u**4 + u * u * v * v + v**4)  # 1/a^6 - 1/b^6
-        result[large] = np.log1p(q * u) - d2 / 24.0 + 7.0 * d4 / 960.0 - 31.0 * d6 / 8064.0
+        result[large] = _far(start[large], count[large])
     small = ~large
     if small.any():
-        from scipy.special import digamma  # loaded when needed: a report without scores skips it
+        a = start[small] + 1.0
+        q = count[small]
+        near = np.zeros_like(a)
+        for j in range(int(_ASYMPTOTIC_FROM)):
+            near += q / ((a + j) * (a + q + j))
+        result[small] = _far(a - 1.0 + _ASYMPTOTIC_FROM, q) + near
+    return result
 
-        result[small] = digamma(start[small] + count[small] + 1.0) - digamma(start[small] + 1.0)
+
+def _far(start: FloatArray, count: FloatArray) -> FloatArray:
+    """`harmonic` for start >= 63, from the asymptotic series of digamma."""
+    a = start + 0.5
+    u = 1.0 / a
+    v = 1.0 / (a + count)
+    d2 = count * u * v * (u + v)  # 1/a^2 - 1/b^2
+    d4 = d2 * (u * u + v * v)  # 1/a^4 - 1/b^4
+    d6 = d2 * (u**4 + u * u * v * v + v**4)  # 1/a^6 - 1/b^6
+    result: FloatArray = np.log1p(count * u) - d2 / 24.0 + 7.0 * d4 / 960.0 - 31.0 * d6 / 8064.0
     return result
 
 
