@@ -207,6 +207,29 @@ def test_time_plot_draws_a_line_per_group_and_marks_windows_that_differ() -> Non
     assert {s for s, key in enumerate(slices.keys) if key[0] == "2024-01-22"} <= expected
 
 
+def test_time_caption_names_the_square_only_where_the_reference_is_drawn() -> None:
+    """The caption says "the square" when the reference window is drawn with a defined
+    informedness; when the reference has none (a week of one class), it says that no
+    window is compared and nothing is circled or squared."""
+    from informed.plots.slices import time_caption
+
+    weeks = np.repeat(["2024-01-01", "2024-01-08", "2024-01-15"], 200)
+    actual = RNG.integers(0, 2, 600)
+    actual[:200] = 1  # the first week holds one class: its informedness is undefined
+    predicted = np.where(RNG.random(600) < 0.9, actual, 1 - actual)
+    slices = Slices.from_labels(by=weeks, actual=actual, predicted=predicted)
+    result = informed.bootstrap_slices(slices, ["informedness"], positive=1, replicates=50, seed=0)
+    undefined = informed.disparities(slices, positive=1, reference=("2024-01-01",), seed=0)
+    caption = time_caption(result, undefined)
+    assert "No window is compared: the reference (2024-01-01) has no defined informedness" in caption
+    assert "square" not in caption
+    gids = set(_gids(informed.plot_slices_over_time(result, disparities=undefined)))
+    assert not {g for g in gids if g.startswith("differs-") or g == "reference"}
+    defined = informed.disparities(slices, positive=1, reference=("2024-01-08",), seed=0)
+    assert "(the square)" in time_caption(result, defined)
+    assert "reference" in _gids(informed.plot_slices_over_time(result, disparities=defined))
+
+
 def test_tally_plot_draws_each_categorys_informedness_micro_and_macro() -> None:
     """Each category's dot is its informedness by hand (tpr - fpr of its 2x2 table); the
     micro and macro lines are the tally's values."""

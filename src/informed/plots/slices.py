@@ -265,15 +265,42 @@ def time_caption(
         "replicate agrees); the dashed line is the value of all rows."
     )
     if disparities is not None:
-        caption += (
-            " Circled in red: windows whose informedness minus the reference's (the square) "
-            "has an interval that excludes 0."
-        )
+        caption += _reference_caption(result, disparities, drawn)
     if len(drawn) < len(members):
         caption += f" The {len(drawn)} largest of {len(members)} groups are drawn."
     if any(key[0] is None for key in result.evaluation.slices.keys):
         caption += ' Rows without a timestamp (the window "missing") are in the table only.'
     return caption
+
+
+def _reference_caption(
+    result: SliceBootstrap,
+    disparities: Disparities,
+    drawn: list[tuple[object, ...]],
+) -> str:
+    """What the caption says of the windows compared with the reference: the square only
+    where the reference is drawn, and why nothing is circled when it cannot be."""
+    keys = result.evaluation.slices.keys
+    reference = disparities.reference
+    if reference is None or reference not in keys:
+        return ""
+    s = keys.index(reference)
+    name = ", ".join("missing" if v is None else str(v) for v in reference)
+    value = result.evaluation.values["informedness"][s]
+    if math.isnan(value):
+        return (
+            f" No window is compared: the reference ({name}) has no defined informedness,"
+            " so no difference from it is defined."
+        )
+    where = (
+        "the square"
+        if reference[0] is not None and tuple(reference[1:]) in drawn
+        else f"{name}, not drawn"
+    )
+    return (
+        f" Circled in red: windows whose informedness minus the reference's ({where}) "
+        "has an interval that excludes 0."
+    )
 
 
 def plot_slices_over_time(
