@@ -262,3 +262,18 @@ def test_merged_windows_are_not_compared(
     assert [row["d_informedness_vs_rest"] for row in rows] == [""] * 4
     assert main([*base, "--cumulative", "--reference", "2024-01-01"]) == 2
     assert "--reference compares windows" in capsys.readouterr().err
+
+
+def test_terminal_names_are_as_wide_as_the_longest_shown() -> None:
+    """A shown slice whose name is longer than the first slices' names is printed whole
+    (it was cut to their width: "size=la…"); names past 30 characters end in an ellipsis."""
+    rng = np.random.default_rng(3)
+    keys = np.array(["a", "b", "c", "size=large", "x" * 40])[rng.integers(0, 5, 3000)]
+    actual = rng.integers(0, 2, 3000)
+    predicted = np.where(rng.random(3000) < 0.8, actual, 1 - actual)
+    slices = Slices.from_labels(by=keys, names=["size"], actual=actual, predicted=predicted)
+    result = bootstrap_slices(slices, ["informedness"], positive=1, replicates=20, seed=0)
+    rows = slices_text(result, None, "x.csv").splitlines()
+    assert any(row.startswith("size=large ") for row in rows)
+    assert any(row.startswith("x" * 29 + "…") for row in rows)
+    assert not any(row.startswith("size=la…") for row in rows)

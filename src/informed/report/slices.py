@@ -154,12 +154,12 @@ def slices_text(
         + (f", positive {printable(positive)!s}" if positive is not None else ""),
         "",
     ]
-    width = max([5, *(len(printable(slices.name(k))) for k in slices.keys[: SHOWN_SLICES * 4])])
-    width = min(width, 30)
+    shown = shown_slices(result, order=order)
+    # as wide as the longest name shown (up to 30), so no shown name is cut short of that
+    width = min(30, max([5, *(len(printable(slices.name(slices.keys[s]))) for s in shown)]))
     head = f"{'slice':<{width}}  {'n':>9}  {'informedness':>12} {level + ' interval':<18}"
     auc_head = f"  {'AUC':>6}" if rankings is not None else ""
     lines.append(f"{head}  {'markedness':>10}{auc_head}  {'bias diagnosis':<31}  flag")
-    shown = shown_slices(result, order=order)
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
         name = name if len(name) <= width else name[: width - 1] + "…"
