@@ -31,7 +31,7 @@ lint: $(VENV)/.test
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 # from scratch (-E), every warning listed (--keep-going) and an error (-W)
 docs: $(VENV)/.docs
