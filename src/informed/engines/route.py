@@ -223,9 +223,12 @@ def slices(
     positive: Any = None,
     weights: str | None = None,
     clusters: bool = False,
+    time: str | None = None,
+    every: str | None = None,
 ) -> Any:
-    """The Slices of a lazy frame by the columns `by`: ``GROUP BY by..., predicted,
-    actual`` (and ``by..., score, actual``) on the engine (`informed.engines.sliced`)."""
+    """The Slices of a lazy frame by the columns `by` and the time windows of `time`:
+    ``GROUP BY window..., by..., predicted, actual`` (and ``..., score, actual``) on the
+    engine (`informed.engines.sliced`, the windows `informed.engines.windows`)."""
     from informed.engines.sliced import sliced
 
     if engine_of(frame) == "Dask":
@@ -239,6 +242,8 @@ def slices(
             scores=scores,
             weights=weights,
             positive=positive,
+            time=time,
+            every=every,
         )
     names = list(by)
     columns = {f"by[{i}]": name for i, name in enumerate(names)}
