@@ -311,3 +311,14 @@ def test_cli_every_month_and_quarter(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert "write 1min for minutes or 1mo for calendar months" in bad.stderr
     assert bad.stderr.count("\n") == 1
+
+
+def test_polars_text_timestamps_are_read_in_memory() -> None:
+    """A polars column of ISO text reaches Arrow as string_view: windowed as the same
+    text in a list (it was refused as 'Arrow string_view values')."""
+    pl = pytest.importorskip("polars")
+    text = ["2024-01-31T23:30", None, "2024-03-31T23:00-05:00", "1969-12-31"]
+    assert window_keys(pl.Series(text), "1mo").tolist() == window_keys(text, "1mo").tolist()
+    frame = pl.DataFrame({"t": text, "y": [1, 0, 1, 0], "p": [1, 1, 0, 0]})
+    found = Slices.from_frame(frame, time="t", every="1y", actual="y", predicted="p")
+    assert [found.name(k) for k in found.keys] == ["1969", "2024", "missing"]

@@ -50,27 +50,41 @@ RANKING_WAY_OUT = (
 
 
 def _table_query(
-    frame: Any, lazy: Any, by: list[str], actual: str, predicted: str, weights: str | None
+    frame: Any,
+    lazy: Any,
+    by: list[str],
+    actual: str,
+    predicted: str,
+    weights: str | None,
+    shown: list[str] | None = None,
 ) -> Grouped:
+    named = ", ".join([*(by if shown is None else shown), "predicted", "actual"])
     return grouped_counts(
         frame,
         lazy,
         [*by, predicted, actual],
         weights,
-        what="the counts of {groups:,} distinct (" + ", ".join([*by, "predicted", "actual"]) + ")",
+        what="the counts of {groups:,} distinct (" + named + ")",
         way_out=TABLE_WAY_OUT,
     )
 
 
 def _ranking_query(
-    frame: Any, lazy: Any, by: list[str], actual: str, scores: str, weights: str | None
+    frame: Any,
+    lazy: Any,
+    by: list[str],
+    actual: str,
+    scores: str,
+    weights: str | None,
+    shown: list[str] | None = None,
 ) -> Grouped:
+    named = ", ".join([*(by if shown is None else shown), "score", "actual"])
     return grouped_counts(
         frame,
         lazy,
         [*by, scores, actual],
         weights,
-        what="a Ranking of {groups:,} distinct (" + ", ".join([*by, "score", "actual"]) + ")",
+        what="a Ranking of {groups:,} distinct (" + named + ")",
         way_out=RANKING_WAY_OUT,
     )
 
@@ -248,15 +262,30 @@ def slices(
     names = list(by)
     columns = {f"by[{i}]": name for i, name in enumerate(names)}
     named = {"actual": actual, "predicted": predicted, "scores": scores, "weights": weights}
-    lazy = lazy_frame(frame, {**columns, **named})
+    lazy = lazy_frame(frame, {**columns, **named, "time": time})
+    keys, shown, timed = names, names, None
+    if time is not None and every is not None:
+        from informed.engines.windows import time_keys
+
+        lazy, timed = time_keys(frame, lazy, time, every)
+        keys, shown = [*timed.keys, *names], [f"{time} (calendar fields)", *names]
     table_groups = ranking_groups = None
     if predicted is not None:
-        table_groups = _table_query(frame, lazy, names, actual, predicted, weights)
+        table_groups = _table_query(frame, lazy, keys, actual, predicted, weights, shown)
     if scores is not None:
-        ranking_groups = _ranking_query(frame, lazy, names, actual, scores, weights)
+        ranking_groups = _ranking_query(frame, lazy, keys, actual, scores, weights, shown)
     _covered(frame, lazy, *(g for g in (table_groups, ranking_groups) if g is not None))
     return sliced(
-        frame, names, actual, predicted, scores, positive, table_groups, ranking_groups, clusters
+        frame,
+        names,
+        actual,
+        predicted,
+        scores,
+        positive,
+        table_groups,
+        ranking_groups,
+        clusters,
+        timed,
     )
 
 

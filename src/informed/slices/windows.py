@@ -174,6 +174,9 @@ def _arrow_times(column: Any, name: str, where: Callable[[int], str] | None) -> 
     if pa.types.is_dictionary(kind):
         column = column.cast(kind.value_type)
         kind = column.type
+    if getattr(pa.types, "is_string_view", lambda _: False)(kind):  # polars' strings
+        column = column.cast(pa.large_string())
+        kind = column.type
     if pa.types.is_timestamp(kind):
         if kind.tz:
             column = pa.compute.local_timestamp(column)
