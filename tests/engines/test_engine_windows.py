@@ -275,6 +275,19 @@ def test_a_timestamp_without_a_calendar_date_is_refused() -> None:
     assert said.startswith("`time`: 1 timestamps of the column 't' on DuckDB have no calendar")
     where = said[said.index("find them with ") + 15 : -1]
     assert len(connection.sql(f"SELECT t FROM rows {where}").fetchall()) == 1
+    # before year 1: days since 1970 are the same everywhere, windowed; months refused
+    connection.sql(
+        "CREATE TABLE old AS SELECT * FROM (VALUES (DATE '0001-01-01' - 400, 1, 1), "
+        "(DATE '2024-01-01', 0, 0)) AS v(t, y, p)"
+    )
+    days = np.array(["-001-11-28", "2024-01-01"], dtype="datetime64[D]")
+    expected = Slices.from_labels(time=days, every="7d", actual=[1, 0], predicted=[1, 0])
+    found = Slices.from_frame(
+        connection.table("old"), time="t", every="7d", actual="y", predicted="p"
+    )
+    assert found.keys == expected.keys and found.overall == expected.overall
+    with pytest.raises(InputError, match="for months a year before 1"):
+        Slices.from_frame(connection.table("old"), time="t", every="1mo", actual="y", predicted="p")
 
 
 def test_a_column_of_numbers_is_no_time() -> None:

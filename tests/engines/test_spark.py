@@ -150,6 +150,12 @@ def test_time_windows_on_spark_equal_those_in_memory(spark: Any) -> None:
     for column, every in (("t", "1mo"), ("text", "1q"), ("t", "30min")):
         found = Slices.from_frame(frame, time=column, every=every, **options)
         assert found == Slices.from_frame(memory, time=column, every=every, **options)
+    ended = spark.createDataFrame(  # Java's $ matches before a final line end; \z does not
+        [("2024-01-01\n", "yes", "yes", "a"), ("2024-01-02", "no", "no", "a")],
+        "text string, y string, p string, g string",
+    )
+    with pytest.raises(InputError, match="1 values of the column 'text' on Spark"):
+        Slices.from_frame(ended, time="text", every="1d", **options)
     instants = frame.selectExpr("CAST(t AS TIMESTAMP) AS t", "y", "p", "g")
     with pytest.raises(InputError, match="AS TIMESTAMP_NTZ") as refused:
         Slices.from_frame(instants, time="t", every="1d", **options)

@@ -322,3 +322,13 @@ def test_polars_text_timestamps_are_read_in_memory() -> None:
     frame = pl.DataFrame({"t": text, "y": [1, 0, 1, 0], "p": [1, 1, 0, 0]})
     found = Slices.from_frame(frame, time="t", every="1y", actual="y", predicted="p")
     assert [found.name(k) for k in found.keys] == ["1969", "2024", "missing"]
+
+
+@pytest.mark.parametrize("every", ["1mo", "1q", "5y"])
+def test_dates_over_more_than_45000_years_are_floored_row_by_row_the_same(every: str) -> None:
+    """Months are looked up per day over the days that occur; over a range too wide for
+    that table, numpy's calendar floors each row: the same windows for the same times."""
+    times = np.array(_random_times(7, 200), dtype="datetime64[s]")
+    far = np.concatenate([times, np.array(["-50000-01-01T00:00"], dtype="datetime64[s]")])
+    assert window_keys(far, every).tolist()[:-1] == window_keys(times, every).tolist()
+    assert window_keys(far, every).tolist()[:-1] == [_brute(t, every) for t in times.tolist()]

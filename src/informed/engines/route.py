@@ -263,18 +263,18 @@ def slices(
     columns = {f"by[{i}]": name for i, name in enumerate(names)}
     named = {"actual": actual, "predicted": predicted, "scores": scores, "weights": weights}
     lazy = lazy_frame(frame, {**columns, **named, "time": time})
-    keys, shown, timed = names, names, None
+    keys, shown, timed, counted = names, names, None, lazy
     if time is not None and every is not None:
         from informed.engines.windows import time_keys
 
-        lazy, timed = time_keys(frame, lazy, time, every)
+        lazy, timed = time_keys(frame, lazy, time, every)  # the rows counted on `counted`
         keys, shown = [*timed.keys, *names], [f"{time} (calendar fields)", *names]
     table_groups = ranking_groups = None
     if predicted is not None:
         table_groups = _table_query(frame, lazy, keys, actual, predicted, weights, shown)
     if scores is not None:
         ranking_groups = _ranking_query(frame, lazy, keys, actual, scores, weights, shown)
-    _covered(frame, lazy, *(g for g in (table_groups, ranking_groups) if g is not None))
+    _covered(frame, counted, *(g for g in (table_groups, ranking_groups) if g is not None))
     return sliced(
         frame,
         names,

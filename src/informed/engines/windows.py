@@ -9,7 +9,8 @@ of its wall-clock time that its window depends on, read the same way by every en
 (narwhals' `dt.year()`, `dt.month()`, ... or, for text, the digits at their places):
 
 * calendar months, quarters, years: the year and the month;
-* days and weeks: the year, month and day;
+* days and weeks: the date (`dt.date()`, days since 1970 in Arrow; for text the year,
+  month and day);
 * spans below a day (which divide a day): also the slot of the day,
   (hour * 60 + minute) // minutes per window, of non-negative numbers only (engines
   disagree on the floor of negative ones).
@@ -30,7 +31,8 @@ saying what to do, never approximated:
   with an optional Z or +HH:MM offset (whose wall-clock time is kept, as in one
   process), or a date that does not exist (30 February): counted on the engine and
   refused with the count and the filter that finds them;
-* a year before 1, or a timestamp whose fields the engine cannot give (infinity).
+* a timestamp whose fields the engine cannot give (DuckDB's infinity), and for months
+  a year before 1 (engines number those years differently: 0 or -1 for 1 BC).
 """
 
 from __future__ import annotations
@@ -50,14 +52,15 @@ __all__ = ["ISO_TEXT", "TimeKeys", "time_keys", "window_of"]
 ISO_TEXT = (
     r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
     r"([T ]([01][0-9]|2[0-3])(:[0-5][0-9](:[0-5][0-9](\.[0-9]+)?)?)?"
-    r"(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$"
+    r"(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?\z"
 )
 """The ISO-8601 text an engine windows (checked there by this pattern): a date, or a
-date and a time to the hour, minute, second or fraction, with an optional offset."""
-_LINE_ENDS = "[\n\r\u0085\u2028\u2029]"  # Java's $ matches before a final line end
+date and a time to the hour, minute, second or fraction, with an optional offset. It
+ends in \\z, the end of the text in RE2 (DuckDB), Rust (polars) and Java (Spark): Java's
+$ would match before a final line end, which Python does not read."""
 _DAY = 86400
 _PREFIX = "__informed_time_"
-_FIELDS = ("year", "month", "day", "slot")
+_TEXT = "__informed_text_"
 
 
 class TimeKeys(NamedTuple):
@@ -80,25 +83,33 @@ class TimeKeys(NamedTuple):
         return f"{self.column} ({self.every})"
 
 
-def _text_fields(nw: Any, column: str) -> tuple[dict[str, Any], Any]:
-    """The wall-clock fields of ISO-8601 text (the digits at their places; null where
-    the text is not in a form `ISO_TEXT` accepts), and the rows whose text is no date."""
-    text = nw.col(column)
-    form = text.str.contains(ISO_TEXT) & ~text.str.contains(_LINE_ENDS)
-    clean = nw.when(form.fill_null(False)).then(text)  # null otherwise: no cast can fail
+def _text_fields(nw: Any, lazy: Any, column: str) -> tuple[Any, dict[str, Any], Any]:
+    """`lazy` with the wall-clock fields of ISO-8601 text (the digits at their places;
+    null where the text is not in a form `ISO_TEXT` accepts), the fields, and the rows
+    whose text is no date. Each step is a projection of its own, so that the engine
+    matches the pattern once per row, not once per use of it."""
+    text, clean = nw.col(column), nw.col(f"{_TEXT}clean")
+    form = text.str.contains(ISO_TEXT).fill_null(False)
+    lazy = lazy.with_columns(**{f"{_TEXT}clean": nw.when(form).then(text)})  # else null
 
     def number(offset: int, length: int) -> Any:
         return clean.str.slice(offset, length).cast(nw.Int64)
 
-    year, month, day = number(0, 4), number(5, 2), number(8, 2)
-    hour = nw.when(clean.str.len_chars() > 10).then(number(11, 2)).otherwise(0)
-    minute = nw.when(clean.str.slice(13, 1) == ":").then(number(14, 2)).otherwise(0)
+    numbers = {
+        "year": number(0, 4),
+        "month": number(5, 2),
+        "day": number(8, 2),
+        "hour": nw.when(clean.str.len_chars() > 10).then(number(11, 2)).otherwise(0),
+        "minute": nw.when(clean.str.slice(13, 1) == ":").then(number(14, 2)).otherwise(0),
+    }
+    lazy = lazy.with_columns(**{f"{_TEXT}{name}": value for name, value in numbers.items()})
+    fields = {name: nw.col(f"{_TEXT}{name}") for name in numbers}
+    year, month, day = fields["year"], fields["month"], fields["day"]
     leap = ((year % 4) == 0) & (((year % 100) != 0) | ((year % 400) == 0))
     short = (day == 31) & month.is_in([2, 4, 6, 9, 11])
     february = (month == 2) & ((day == 30) | ((day == 29) & ~leap))
-    no_date = ~form.fill_null(False) | (short | february | (year < 1)).fill_null(False)
-    fields = {"year": year, "month": month, "day": day, "hour": hour, "minute": minute}
-    return fields, ~text.is_null() & no_date
+    no_date = clean.is_null() | (short | february | (year < 1)).fill_null(False)
+    return lazy, fields, ~text.is_null() & no_date
 
 
 def time_keys(frame: Any, lazy: Any, column: str, every: str) -> tuple[Any, TimeKeys]:
@@ -109,26 +120,32 @@ def time_keys(frame: Any, lazy: Any, column: str, every: str) -> tuple[Any, Time
     dtype = lazy.collect_schema()[column]
     engine = source_engine(frame)
     value = nw.col(column)
+    months = ["year", "month"]
     if dtype == nw.String:
-        found, bad = _text_fields(nw, column)
+        lazy, found, bad = _text_fields(nw, lazy, column)
+        wanted = months if span.months else [*months, "day"]
     elif dtype == nw.Date or dtype == nw.Datetime:
         zone = getattr(dtype, "time_zone", None)
         if zone is not None and not lazy.implementation.is_polars():
             raise InputError(_zone_message(engine, column, zone))
-        parts = ["year", "month", "day", *(["hour", "minute"] if dtype == nw.Datetime else [])]
         # as 64-bit integers: polars gives an hour as 8 bits, where hour * 60 would wrap
-        found = {name: getattr(value.dt, name)().cast(nw.Int64) for name in parts}
-        bad = ~value.is_null() & (found["year"].is_null() | (found["year"] < 1))
+        found = {name: getattr(value.dt, name)().cast(nw.Int64) for name in [*months, "minute"]}
+        found["hour"] = value.dt.hour().cast(nw.Int64) if dtype == nw.Datetime else None
+        found["date"] = value if dtype == nw.Date else value.dt.date()  # days since 1970
+        wanted = months if span.months else ["date"]
+        # infinity has no year (DuckDB's date of it is the largest date there is)
+        bad = ~value.is_null() & found["year"].is_null()
+        if span.months:  # engines number the years before 1 differently (0, or -1 BC)
+            bad = bad | (found["year"] < 1)
     else:
         msg = (
             f"`time`: the column {column!r} is {dtype} on {engine}, not timestamps, dates "
             "or ISO-8601 text."
         )
         raise InputError(msg)
-    wanted = ["year", "month"] if span.months else ["year", "month", "day"]
     columns = {f"{_PREFIX}{name}": found[name] for name in wanted}
     if not span.months and span.seconds < _DAY:
-        minute = found["hour"] * 60 + found["minute"] if "hour" in found else nw.lit(0)
+        minute = nw.lit(0) if found["hour"] is None else found["hour"] * 60 + found["minute"]
         columns[f"{_PREFIX}slot"] = (minute // (span.seconds // 60)).cast(nw.Int64)
     columns[f"{_PREFIX}bad"] = bad.fill_null(False)
     fields = tuple(list(columns)[:-1])
@@ -172,15 +189,23 @@ def window_of(frame: Any, keys: TimeKeys, found: list[Any]) -> CodedKeys:
     bad = _numbers(found[0].keys[keys.bad])[0] != 0  # every grouped count counts every row
     if bad.any():
         raise InputError(_bad_message(frame, keys, int(found[0].rows[bad].sum())))
-    year, missing = _numbers(column(keys.fields[0]))
-    months = (year - 1970) * 12 + _numbers(column(keys.fields[1]))[0] - 1
-    stamps = months.astype("datetime64[M]").astype("datetime64[s]")
-    span = parse_every(keys.every)
-    if not span.months:
-        stamps = stamps + (_numbers(column(keys.fields[2]))[0] - 1).astype("timedelta64[D]")
-        if span.seconds < _DAY:
-            slot = _numbers(column(keys.fields[3]))[0]
-            stamps = stamps + (slot * span.seconds).astype("timedelta64[s]")
+    named = dict(zip([f.removeprefix(_PREFIX) for f in keys.fields], keys.fields, strict=True))
+    if "date" in named:  # days since 1970, as the engine gives a timestamp's date
+        dates = column(named["date"])
+        missing = np.asarray(dates.is_null(), dtype=bool)
+        days = _numbers(dates.cast(pa.int32()))[0]
+    else:
+        year, missing = _numbers(column(named["year"]))
+        months = (year - 1970) * 12 + _numbers(column(named["month"]))[0] - 1
+        days = months.astype("datetime64[M]").astype("datetime64[D]").view(np.int64)
+        if "day" in named:
+            days = days + _numbers(column(named["day"]))[0] - 1
+    stamps = days.astype("datetime64[D]").astype("datetime64[s]")
+    if "slot" in named:
+        span = parse_every(keys.every)
+        stamps = stamps + (_numbers(column(named["slot"]))[0] * span.seconds).astype(
+            "timedelta64[s]"
+        )
     stamps[missing] = np.datetime64("NaT")
     return window_codes(stamps, keys.every, keys.column)
 
@@ -190,16 +215,17 @@ def _bad_message(frame: Any, keys: TimeKeys, count: int) -> str:
     engine, column = source_engine(frame), keys.column
     quoted = '"' + column.replace('"', '""') + '"'
     if not keys.text:
+        months = parse_every(keys.every).months
+        before = f" OR year({quoted}) < 1" if months else ""
         where = {
             "polars": f"frame.filter(pl.col({column!r}).dt.year() < 1)",
             "Spark": f"df.filter(year(df[{column!r}]) < 1)",
-        }.get(
-            engine, f"WHERE {quoted} IS NOT NULL AND (year({quoted}) IS NULL OR year({quoted}) < 1)"
-        )
+        }.get(engine, f"WHERE {quoted} IS NOT NULL AND (year({quoted}) IS NULL{before})")
+        why = "infinity, or for months a year before 1, numbered differently by engines"
         return (
             f"`time`: {count:,} timestamps of the column {column!r} on {engine} have no "
-            f"calendar date that informed can window (infinity, or a year before 1); find "
-            f"them with {where}."
+            f"calendar date that informed can window ({why if months else 'infinity'}); "
+            f"find them with {where}."
         )
     pattern = ISO_TEXT.replace("'", "''")
     polars = f"pl.col({column!r})"

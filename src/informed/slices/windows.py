@@ -222,16 +222,34 @@ def _parse(
     return out
 
 
-def _window_index(seconds: NDArray[np.int64], span: Span) -> NDArray[np.int64]:
+def _window_index(
+    seconds: NDArray[np.int64], missing: NDArray[np.bool_], span: Span
+) -> NDArray[np.int64]:
     """Each timestamp's window, counted from the first one after the epoch (floored: a
-    time before 1970 is in a window of negative number)."""
-    if span.months:  # calendar months since January 1970, floored as numpy floors dates
-        months = seconds.view("datetime64[s]").astype("datetime64[M]").view(np.int64)
-        return months // span.months if span.months > 1 else months
+    time before 1970 is in a window of negative number); any value where missing."""
+    if span.months:
+        return _months(seconds, missing) // span.months  # floored: from January 1970
     shift = _MONDAY * _DAY if span.seconds % _WEEK == 0 else 0  # weeks from a Monday
     index = np.subtract(seconds, shift) if shift else seconds.copy()
     index //= span.seconds
     return index
+
+
+def _months(seconds: NDArray[np.int64], missing: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """Each wall-clock time's calendar month, counted from January 1970 (floored, as
+    numpy's datetime64[M] floors it): the month of each day that occurs, looked up by
+    day (numpy's calendar arithmetic per row costs six times the lookup)."""
+    days = seconds // _DAY
+    present = days[~missing] if missing.any() else days
+    if not present.size:
+        return days
+    low, high = int(present.min()), int(present.max())
+    if high - low >= _LOOKUP_LIMIT:  # dates over 45,000 years: the calendar row by row
+        return seconds.view("datetime64[s]").astype("datetime64[M]").view(np.int64)
+    month_of = np.arange(low, high + 1).astype("datetime64[D]").astype("datetime64[M]")
+    days -= low
+    days[missing] = 0
+    return np.take(month_of.view(np.int64), days)
 
 
 def _names(index: NDArray[np.int64], span: Span) -> list[str]:
@@ -288,7 +306,7 @@ def window_codes(
     timestamp's message)."""
     span = parse_every(every)
     seconds, missing = _wall_seconds(values, name, where)
-    index = _window_index(seconds, span)
+    index = _window_index(seconds, missing, span)
     gaps = bool(missing.any())
     found = index[~missing] if gaps else index
     if not found.size:
