@@ -1,6 +1,7 @@
-"""`informed evaluate FILES --dask ADDRESS --by COL`: the files sliced on the cluster (one
-task per file, the Slices merged in a tree) give the report of the files read here (it
-was refused); `import informed.dask` keeps the functions and module of earlier releases."""
+"""`informed evaluate FILES --dask ADDRESS --by COL` (and `--by-time COL --every SPAN`):
+the files sliced on the cluster (one task per file, the Slices merged in a tree) give the
+report of the files read here (both were refused); `import informed.dask` keeps the
+functions and module of earlier releases."""
 
 from __future__ import annotations
 
@@ -37,12 +38,94 @@ def test_dask_with_by_equals_the_files_read_here(
     files = str(tmp_path / "part-*.parquet")
     here = main(["evaluate", files, *COLUMNS, "--format", "json"])
     expected = json.loads(capsys.readouterr().out)
-    code = main(["evaluate", files, *COLUMNS, "--format", "json", "--dask", client.scheduler.address])
+    code = main(
+        ["evaluate", files, *COLUMNS, "--format", "json", "--dask", client.scheduler.address]
+    )
     out, err = capsys.readouterr()
     assert here == 0 and code == 0, err
     assert json.loads(out) == expected
-    code = main(["evaluate", files, *COLUMNS, "--dask", "local", "--by-time", "g", "--every", "1d"])
-    assert code == 2 and "--by-time is not available with --dask" in capsys.readouterr().err
+
+
+def _timed_files(folder: Path) -> str:
+    """Three Parquet files of predictions with zone-aware timestamps (Tokyo: its month
+    starts 9 hours before UTC's), missing ones included, across 1969-1970 and 2024."""
+    import pandas as pd
+
+    rng = np.random.default_rng(8)
+    for part in range(3):
+        n = 300
+        base = np.datetime64("1969-11-20") if part == 0 else np.datetime64("2024-01-15")
+        when = base + rng.integers(0, 120 * 86400, n).astype("timedelta64[s]")
+        stamps = pd.Series(pd.to_datetime(when)).dt.tz_localize("UTC").dt.tz_convert("Asia/Tokyo")
+        stamps[rng.random(n) < 0.05] = pd.NaT
+        y = rng.choice(["yes", "no"], n)
+        table = pa.Table.from_pandas(
+            pd.DataFrame(
+                {
+                    "t": stamps,
+                    "y": y,
+                    "p": np.where(rng.random(n) < 0.7, y, "no"),
+                    "g": rng.choice(["a", "b", "c"], n),
+                }
+            ),
+            preserve_index=False,
+        )
+        pq.write_table(table, folder / f"part-{part}.parquet")
+    return str(folder / "part-*.parquet")
+
+
+@pytest.mark.parametrize(
+    "window", [["--every", "1mo"], ["--every", "1q"], ["--every", "7d", "--rolling", "2"]]
+)
+def test_dask_by_time_equals_the_files_read_here(
+    client: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], window: list[str]
+) -> None:
+    """--by-time with --dask (it was refused): each file's timestamps floored on its
+    worker, in the zone they are stored in, give the report of the files read here."""
+    files = _timed_files(tmp_path)
+    options = [*COLUMNS, "--by-time", "t", *window, "--format", "json"]
+    here = main(["evaluate", files, *options])
+    expected = json.loads(capsys.readouterr().out)
+    code = main(["evaluate", files, *options, "--dask", client.scheduler.address])
+    out, err = capsys.readouterr()
+    assert here == 0 and code == 0, err
+    assert json.loads(out) == expected
+    assert expected["slices"][-1]["key"][0] is None  # the window "missing"
+
+
+def test_a_dask_frame_is_sliced_by_time_on_the_cluster(client: Any) -> None:
+    """Slices.from_frame(dask_frame, time=..., every=...) and informed.dask.slices: each
+    partition's timestamps (zone-aware, before 1970, NaT) floored where it lies, equal
+    to the Slices of the whole frame in memory, for months, quarters and hours."""
+    import dask.dataframe as dd
+    import pandas as pd
+
+    from informed.dask import slices
+    from informed.slices import Slices
+
+    rng = np.random.default_rng(10)
+    n = 800
+    when = np.datetime64("1969-06-01") + rng.integers(0, 900 * 86400, n).astype("timedelta64[s]")
+    stamps = pd.Series(pd.to_datetime(when)).dt.tz_localize("UTC").dt.tz_convert("Europe/Paris")
+    stamps[rng.random(n) < 0.03] = pd.NaT
+    y = rng.choice(["yes", "no"], n)
+    frame = pd.DataFrame(
+        {
+            "t": stamps,
+            "y": y,
+            "p": np.where(rng.random(n) < 0.7, y, "no"),
+            "s": np.round(rng.random(n), 2),
+            "g": rng.choice(["a", "b"], n),
+        }
+    )
+    rows = dd.from_pandas(frame, npartitions=5)
+    options = {"actual": "y", "predicted": "p", "scores": "s", "positive": "yes"}
+    for every in ("1mo", "1q", "1h"):
+        whole = Slices.from_frame(frame, by="g", time="t", every=every, **options)
+        assert Slices.from_frame(rows, by="g", time="t", every=every, **options) == whole
+        assert whole.by == (f"t ({every})", "g") and whole.keys[-1][0] is None
+    alone = slices(rows, time="t", every="1y", **options)
+    assert alone == Slices.from_frame(frame, time="t", every="1y", **options)
 
 
 def test_informed_dask_keeps_its_names() -> None:

@@ -106,6 +106,64 @@ def test_slices_of_a_database_equal_those_of_the_file(
     assert found == expected
 
 
+@pytest.mark.parametrize(("every", "days"), [("1mo", 200), ("1q", 200), ("6h", 4)])
+def test_time_windows_on_an_engine_equal_those_of_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], every: str, days: int
+) -> None:
+    """--by-time on a CSV read by DuckDB as text (--engine duckdb), on a database table of
+    TIMESTAMP values and a --sql query: the report of the CSV read by informed (it was
+    refused); --rolling merges the engine's windows as the file's."""
+    import duckdb
+
+    rng = np.random.default_rng(5)
+    n = 600
+    when = np.datetime64("2023-11-20T00:00") + rng.integers(0, days * 86400, n).astype(
+        "timedelta64[s]"
+    )
+    text = [str(w) if rng.random() > 0.05 else "" for w in when.astype("datetime64[s]")]
+    y = rng.choice(["yes", "no"], n)
+    p = np.where(rng.random(n) < 0.7, y, "no")
+    s = np.round(rng.random(n), 2)
+    csv = tmp_path / "rows.csv"
+    csv.write_text(
+        "t,y,p,s,g\n"
+        + "".join(
+            f"{t},{a},{b},{c},{g}\n"
+            for t, a, b, c, g in zip(text, y, p, s, rng.choice(["n", "s"], n), strict=True)
+        )
+    )
+    database = tmp_path / "rows.duckdb"
+    connection = duckdb.connect(str(database))
+    connection.sql(
+        "CREATE TABLE predictions AS SELECT * "
+        "REPLACE (CAST(t AS TIMESTAMP) AS t, CAST(s AS DOUBLE) AS s) "
+        f"FROM read_csv('{csv}', all_varchar = true)"
+    )
+    connection.close()
+    options = [*COLUMNS, "--by-time", "t", "--every", every, "--by", "g", "--format", "json"]
+    code, out, err = _run(["evaluate", str(csv), *options], capsys)
+    assert code == 0, err
+    expected = json.loads(out)
+    expected.pop("source", None)
+    assert expected["slices"][-1]["key"][0] is None  # blank timestamps: "missing"
+    for source in (
+        [str(csv), "--engine", "duckdb"],
+        ["--database", str(database), "--table", "predictions"],
+        # t detected as TIMESTAMP; yes and no would be booleans
+        ["--sql", f"SELECT * FROM read_csv('{csv}', types = {{'y': 'VARCHAR', 'p': 'VARCHAR'}})"],
+    ):
+        code, engine_out, err = _run(["evaluate", *source, *options], capsys)
+        assert code == 0, err
+        found = json.loads(engine_out)
+        found.pop("source", None)
+        assert found == expected, source
+    rolling = [*options, "--rolling", "2"]
+    code, out, err = _run(["evaluate", str(csv), *rolling], capsys)
+    code2, engine_out, err2 = _run(["evaluate", str(csv), "--engine", "duckdb", *rolling], capsys)
+    assert code == code2 == 0, err + err2
+    assert json.loads(out)["slices"] == json.loads(engine_out)["slices"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -113,8 +171,25 @@ def test_slices_of_a_database_equal_those_of_the_file(
         (["--database", "x.duckdb"], "--database needs --table NAME or --sql QUERY"),
         (["--database", "missing.duckdb", "--table", "t"], "no such DuckDB database file"),
         (["--sql", "SELECT * FROM nowhere"], "DuckDB: Catalog Error"),
-        (["--sql", "SELECT 1 AS y, 1 AS p, 0.5 AS s", "--by-time", "y", "--every", "1d"],
-         "--by-time is not available on a database"),
+        (
+            ["--sql", "SELECT 1 AS y, 1 AS p, 0.5 AS s", "--by-time", "y", "--every", "1d"],
+            "`time`: the column 'y' is Int32 on DuckDB, not timestamps",
+        ),
+        (
+            [
+                "--sql",
+                "SELECT TIMESTAMPTZ '2024-01-01 10:00+00' AS t, 1 AS y, 1 AS p, 0.5 AS s",
+                "--by-time",
+                "t",
+                "--every",
+                "1mo",
+            ],
+            "timestamps with a time zone",
+        ),
+        (
+            ["--sql", "SELECT 1 AS y, 1 AS p, 0.5 AS s", "--by-time", "y", "--every", "1m"],
+            "write 1min for minutes or 1mo for calendar months",
+        ),
         ([], "give FILE... to evaluate (or --database"),
     ],
 )

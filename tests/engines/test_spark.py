@@ -99,7 +99,9 @@ def test_the_plan_has_a_partial_and_a_final_aggregate_and_fetches_no_rows(
     query = grouped_query(lazy_frame(frame, {}), ["p", "y"], "w").to_native()
     plan = query._jdf.queryExecution().executedPlan().toString()
     partial = [line for line in plan.splitlines() if "HashAggregate" in line and "partial_" in line]
-    final = [line for line in plan.splitlines() if "HashAggregate" in line and "partial_" not in line]
+    final = [
+        line for line in plan.splitlines() if "HashAggregate" in line and "partial_" not in line
+    ]
     assert partial and final, plan
     assert "partial_count(1)" in partial[0] and "partial_sum(" in partial[0]
     assert "Exchange hashpartitioning(p" in plan
@@ -119,3 +121,42 @@ def test_a_lost_partition_is_refused(data: tuple[pa.Table, Any], monkeypatch: An
     monkeypatch.setattr(route, "count_rows", lambda engine_frame, lazy: held)
     with pytest.raises(InputError, match=rf"but the frame holds {held:,}: rows were lost"):
         Table.from_frame(lost, actual="y", predicted="p")
+
+
+def test_time_windows_on_spark_equal_those_in_memory(spark: Any) -> None:
+    """TIMESTAMP_NTZ values and ISO text windowed by calendar fields counted on Spark
+    (months, quarters, half hours; before 1970, nulls) equal the Slices in memory; a
+    TIMESTAMP (an instant shown in the session's zone) is refused in one line."""
+    rng = np.random.default_rng(12)
+    n = 400
+    when = np.datetime64("1969-12-01", "us") + rng.integers(0, 500 * 86400, n).astype(
+        "timedelta64[s]"
+    )
+    missing = rng.random(n) < 0.05
+    y = rng.choice(["yes", "no"], n)
+    memory = pa.table(
+        {
+            "t": pa.array(when, mask=missing),
+            "text": pa.array([None if m else str(w) for w, m in zip(when, missing, strict=True)]),
+            "y": y,
+            "p": np.where(rng.random(n) < 0.7, y, "no"),
+            "g": rng.choice(["a", "b"], n),
+        }
+    )
+    frame = spark.createDataFrame(
+        memory.to_pandas(), "t timestamp_ntz, text string, y string, p string, g string"
+    ).repartition(3)
+    options = {"by": "g", "actual": "y", "predicted": "p"}
+    for column, every in (("t", "1mo"), ("text", "1q"), ("t", "30min")):
+        found = Slices.from_frame(frame, time=column, every=every, **options)
+        assert found == Slices.from_frame(memory, time=column, every=every, **options)
+    ended = spark.createDataFrame(  # Java's $ matches before a final line end; \z does not
+        [("2024-01-01\n", "yes", "yes", "a"), ("2024-01-02", "no", "no", "a")],
+        "text string, y string, p string, g string",
+    )
+    with pytest.raises(InputError, match="1 values of the column 'text' on Spark"):
+        Slices.from_frame(ended, time="text", every="1d", **options)
+    instants = frame.selectExpr("CAST(t AS TIMESTAMP) AS t", "y", "p", "g")
+    with pytest.raises(InputError, match="AS TIMESTAMP_NTZ") as refused:
+        Slices.from_frame(instants, time="t", every="1d", **options)
+    assert "\n" not in str(refused.value)

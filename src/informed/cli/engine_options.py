@@ -76,9 +76,6 @@ def check_engine_options(args: argparse.Namespace) -> None:
     if args.dask is not None:
         msg = "--dask reads files on a cluster; a database or --engine counts where it lives."
         raise InputError(msg)
-    if args.by_time is not None:
-        msg = "--by-time is not available on a database or --engine yet; use --by COL."
-        raise InputError(msg)
 
 
 def _open(args: argparse.Namespace) -> Source:
@@ -135,7 +132,7 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
     from informed.cli.scale import coverage
 
     check_engine_options(args)
-    if args.by:
+    if args.by or args.by_time is not None:
         from informed.cli.slices import check_slice_options, report_slices
         from informed.engines.route import slices
 
@@ -150,6 +147,8 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
                 scores=args.score,
                 positive=args.positive,
                 weights=args.weight,
+                time=args.by_time,
+                every=args.every,
             )
         finally:
             _close(opened.connection)

@@ -168,8 +168,9 @@ def add_parser(commands: Any) -> None:
     ev.add_argument(
         "--every",
         metavar="SPAN",
-        help="the window of --by-time: 30min, 1h, 6h, 1d, 7d (weeks from Monday), in the "
-        "time zone the timestamps are stored or written in",
+        help="the window of --by-time: 30min, 1h, 6h, 1d, 7d (weeks from Monday), 1mo "
+        "(calendar months), 3mo or 1q (quarters), 1y (years), in the time zone the "
+        "timestamps are stored or written in",
     )
     ev.add_argument(
         "--reference",

@@ -45,11 +45,6 @@ def check_slice_options(args: argparse.Namespace) -> None:
     if args.predicted is None:
         msg = "slicing (--by, --by-time) needs --predicted COL: a slice's measures are its Table's."
         raise InputError(msg)
-    if getattr(args, "dask", None) is not None and (
-        args.by_time is not None or args.rolling is not None or args.cumulative
-    ):
-        msg = "--dask slices by --by columns; --by-time is not available with --dask yet."
-        raise InputError(msg)
     for option, name in _NOT_YET:
         if getattr(args, name, None) is not None:
             msg = f"{option} is not available with --by yet; run it without --by."
@@ -86,6 +81,8 @@ def _read_on_dask(args: argparse.Namespace) -> Slices:
             weights=args.weight,
             positive=args.positive,
             scheduler=client,
+            time=args.by_time,
+            every=args.every,
         )
     finally:
         client.close()

@@ -50,27 +50,41 @@ RANKING_WAY_OUT = (
 
 
 def _table_query(
-    frame: Any, lazy: Any, by: list[str], actual: str, predicted: str, weights: str | None
+    frame: Any,
+    lazy: Any,
+    by: list[str],
+    actual: str,
+    predicted: str,
+    weights: str | None,
+    shown: list[str] | None = None,
 ) -> Grouped:
+    named = ", ".join([*(by if shown is None else shown), "predicted", "actual"])
     return grouped_counts(
         frame,
         lazy,
         [*by, predicted, actual],
         weights,
-        what="the counts of {groups:,} distinct (" + ", ".join([*by, "predicted", "actual"]) + ")",
+        what="the counts of {groups:,} distinct (" + named + ")",
         way_out=TABLE_WAY_OUT,
     )
 
 
 def _ranking_query(
-    frame: Any, lazy: Any, by: list[str], actual: str, scores: str, weights: str | None
+    frame: Any,
+    lazy: Any,
+    by: list[str],
+    actual: str,
+    scores: str,
+    weights: str | None,
+    shown: list[str] | None = None,
 ) -> Grouped:
+    named = ", ".join([*(by if shown is None else shown), "score", "actual"])
     return grouped_counts(
         frame,
         lazy,
         [*by, scores, actual],
         weights,
-        what="a Ranking of {groups:,} distinct (" + ", ".join([*by, "score", "actual"]) + ")",
+        what="a Ranking of {groups:,} distinct (" + named + ")",
         way_out=RANKING_WAY_OUT,
     )
 
@@ -223,9 +237,12 @@ def slices(
     positive: Any = None,
     weights: str | None = None,
     clusters: bool = False,
+    time: str | None = None,
+    every: str | None = None,
 ) -> Any:
-    """The Slices of a lazy frame by the columns `by`: ``GROUP BY by..., predicted,
-    actual`` (and ``by..., score, actual``) on the engine (`informed.engines.sliced`)."""
+    """The Slices of a lazy frame by the columns `by` and the time windows of `time`:
+    ``GROUP BY window..., by..., predicted, actual`` (and ``..., score, actual``) on the
+    engine (`informed.engines.sliced`, the windows `informed.engines.windows`)."""
     from informed.engines.sliced import sliced
 
     if engine_of(frame) == "Dask":
@@ -239,19 +256,36 @@ def slices(
             scores=scores,
             weights=weights,
             positive=positive,
+            time=time,
+            every=every,
         )
     names = list(by)
     columns = {f"by[{i}]": name for i, name in enumerate(names)}
     named = {"actual": actual, "predicted": predicted, "scores": scores, "weights": weights}
-    lazy = lazy_frame(frame, {**columns, **named})
+    lazy = lazy_frame(frame, {**columns, **named, "time": time})
+    keys, shown, timed, counted = names, names, None, lazy
+    if time is not None and every is not None:
+        from informed.engines.windows import time_keys
+
+        lazy, timed = time_keys(frame, lazy, time, every)  # the rows counted on `counted`
+        keys, shown = [*timed.keys, *names], [f"{time} (calendar fields)", *names]
     table_groups = ranking_groups = None
     if predicted is not None:
-        table_groups = _table_query(frame, lazy, names, actual, predicted, weights)
+        table_groups = _table_query(frame, lazy, keys, actual, predicted, weights, shown)
     if scores is not None:
-        ranking_groups = _ranking_query(frame, lazy, names, actual, scores, weights)
-    _covered(frame, lazy, *(g for g in (table_groups, ranking_groups) if g is not None))
+        ranking_groups = _ranking_query(frame, lazy, keys, actual, scores, weights, shown)
+    _covered(frame, counted, *(g for g in (table_groups, ranking_groups) if g is not None))
     return sliced(
-        frame, names, actual, predicted, scores, positive, table_groups, ranking_groups, clusters
+        frame,
+        names,
+        actual,
+        predicted,
+        scores,
+        positive,
+        table_groups,
+        ranking_groups,
+        clusters,
+        timed,
     )
 
 

@@ -18,6 +18,7 @@ from informed.engines.keys import code_labels, score_values
 from informed.engines.query import Grouped, exact_sums, weight_sums
 from informed.engines.rankings import classes_of, rank_groups
 from informed.engines.tables import table_of
+from informed.engines.windows import TimeKeys, window_of
 from informed.errors import InputError
 from informed.labels import Coded, Label, as_label, keyed, positions_in
 from informed.ranking.grouping import NOT_GIVEN
@@ -28,17 +29,20 @@ from informed.slices.slices import Slices
 __all__ = ["sliced"]
 
 
-def _keys(names: list[str], found: list[Grouped]) -> tuple[Any, list[NDArray[np.intp]]]:
-    """The slice keys of every group of the grouped counts `found` (coded together)."""
+def _keys(
+    frame: Any, names: list[str], found: list[Grouped], time: TimeKeys | None
+) -> tuple[Any, list[NDArray[np.intp]]]:
+    """The slice keys of every group of the grouped counts `found` (coded together), the
+    time window first (`informed.engines.windows`)."""
     import pyarrow as pa
 
-    columns = []
+    columns: list[Any] = [] if time is None else [window_of(frame, time, found)]
     for name in names:
         parts = [g.keys[name] for g in found]
         if len({str(p.type) for p in parts}) > 1:  # pragma: no cover - one frame, one type
             parts = [p.cast(parts[0].type) for p in parts]
         columns.append(pa.chunked_array([c for p in parts for c in p.chunks], type=parts[0].type))
-    coded = code_keys(columns, names)
+    coded = code_keys(columns, names if time is None else [time.name, *names])
     sizes = np.cumsum([0, *(g.rows.size for g in found)])
     return coded, [coded.codes[sizes[i] : sizes[i + 1]] for i in range(len(found))]
 
@@ -82,9 +86,11 @@ def sliced(
     table_groups: Grouped | None,
     ranking_groups: Grouped | None,
     clusters: bool,
+    time: TimeKeys | None = None,
 ) -> Slices:
     """Slices from the grouped counts of (by..., predicted, actual) and (by..., score,
-    actual); either may be None."""
+    actual), with `time` the calendar fields of the time window in front; either count
+    may be None."""
     if table_groups is None and ranking_groups is None:
         msg = "pass `predicted` (a Table per slice), `scores` (a Ranking per slice), or both."
         raise InputError(msg)
@@ -92,7 +98,7 @@ def sliced(
         msg = "`scores` need `positive`: which class do high scores point to?"
         raise InputError(msg)
     found = [g for g in (table_groups, ranking_groups) if g is not None]
-    coded, codes = _keys(names, found)
+    coded, codes = _keys(frame, names, found, time)
     S = len(coded.keys)
     rows = np.zeros(S, dtype=np.int64)
     np.add.at(rows, codes[0], found[0].rows)
@@ -123,4 +129,5 @@ def sliced(
             values, is_positive, ranking_groups, codes[-1], S, classes=classes
         )
         rankings, overall_ranking = tuple(found_rankings[:-1]), found_rankings[-1]
-    return Slices(tuple(names), coded.keys, rows, cells, overall, label, rankings, overall_ranking)
+    by = tuple(names) if time is None else (time.name, *names)
+    return Slices(by, coded.keys, rows, cells, overall, label, rankings, overall_ranking)

@@ -4,8 +4,9 @@ The first column of a slice key is the time window (`informed.slices.windows`); 
 other columns, if any, are groups. `accumulate(slices)` gives each slice (window t,
 group g) the summaries of every window up to t for g (cumulative); with `last=k`, of the
 last k windows up to t (rolling): on the calendar when the windows' span `every` is
-given (a week of days is seven days, whether or not each day has rows), else the k
-windows up to t that occur in the data. The window "missing" (rows without a
+given (a week of days is seven days, whether or not each day has rows; three months of
+"1mo" windows are three calendar months, whatever their days), else the k windows up to
+t that occur in the data. The window "missing" (rows without a
 timestamp) is merged with no other. Counts are added cell by cell and Rankings merged,
 so the result equals slicing the rows of those windows again.
 
@@ -27,7 +28,7 @@ from informed.ranking import Ranking
 from informed.slices.counting import SlicedCells
 from informed.slices.keys import keyed_key
 from informed.slices.slices import Slices
-from informed.slices.windows import parse_every
+from informed.slices.windows import parse_every, window_start
 
 __all__ = ["accumulate"]
 
@@ -44,7 +45,7 @@ def accumulate(slices: Slices, last: int | None = None, every: str | None = None
     position = {t: i for i, t in enumerate(times)}
     starts = {}
     if span is not None:
-        starts = {t: _start(t[0][1], span) for t in times if t[0][1] is not None}
+        starts = {t: window_start(t[0][1], span) for t in times if t[0][1] is not None}
     by_group: dict[Any, list[tuple[int, int]]] = {}  # group -> (window, slice), in order
     for s, key in enumerate(slices.keys):
         by_group.setdefault(keyed_key(key[1:]), []).append((position[keyed_key(key[:1])], s))
@@ -62,7 +63,7 @@ def accumulate(slices: Slices, last: int | None = None, every: str | None = None
                     k
                     for window, k in group
                     if slices.keys[k][0] is not None
-                    and 0 <= end - starts[times[window]] < last * span
+                    and 0 <= end - starts[times[window]] < last * span.size
                 ]
             )
             continue
@@ -91,16 +92,6 @@ def accumulate(slices: Slices, last: int | None = None, every: str | None = None
         rankings,
         slices.overall_ranking,
     )
-
-
-def _start(key: Any, span: int) -> int:
-    """The start of a window from its ISO key, in seconds (wall-clock time)."""
-    try:
-        start = np.datetime64(str(key), "s")
-    except ValueError:
-        msg = f"the window {key!r} is not an ISO-8601 start of a window of {span} seconds."
-        raise InputError(msg) from None
-    return int(start.astype(np.int64))
 
 
 def _cells(cells: SlicedCells, sources: list[list[int]]) -> SlicedCells:

@@ -39,6 +39,7 @@ from informed.ranking import Ranking
 from informed.slices.counting import SlicedCells, count_sliced, rank_sliced
 from informed.slices.json_form import slices_dict, slices_parts
 from informed.slices.keys import Key, code_keys, key_name, key_order, keyed_key
+from informed.slices.windows import check_time, timed
 from informed.table.counting import check_weights
 from informed.table.storage import from_cells
 from informed.table.table import Table
@@ -86,7 +87,7 @@ class Slices:
     def from_labels(
         cls,
         *,
-        by: Any,
+        by: Any = None,
         actual: Any,
         predicted: Any = None,
         scores: Any = None,
@@ -94,14 +95,22 @@ class Slices:
         weights: Any = None,
         names: Sequence[str] | None = None,
         clusters: bool = False,
+        time: Any = None,
+        every: str | None = None,
     ) -> Slices:
-        """Slice rows by the column `by` (or a list of columns, crossed).
+        """Slice rows by the column `by` (or a list of columns, crossed), by time window
+        (`time` and `every`), or both (the window first).
 
         Parameters
         ----------
-        by : array-like, or a list of array-likes
+        by : array-like, or a list of array-likes, optional
             The slice key of each row; None, NaN and nulls form the slice "missing". A
             list of arrays (not of labels) is several columns crossed.
+        time : array-like, optional
+            Each row's timestamp, floored to its window of span `every` ("1h", "1d",
+            "7d", "1mo", "1q", "1y": `informed.slices.windows`) in the time zone it is
+            stored in; a missing one is the window "missing". The window's column is
+            named "time (every)".
         actual, predicted : array-like
             As in `Table.from_labels`; without `predicted` only Rankings are made.
         scores : array-like, optional
@@ -114,11 +123,20 @@ class Slices:
             The names of the `by` columns (default "by", or "by1", "by2", ...).
         """
         crossed = isinstance(by, list | tuple) and len(by) > 0 and _is_column(by[0])
-        columns = list(by) if crossed else [by]
+        columns = [] if by is None else list(by) if crossed else [by]
         if names is None:
             names = ["by"] if len(columns) == 1 else [f"by{i + 1}" for i in range(len(columns))]
+        check_time(time, every, bool(columns))
+        windows, named = timed(time, every, "time")
         return build_slices(
-            columns, list(names), actual, predicted, scores, positive, weights, clusters
+            [*windows, *columns],
+            [*named, *names],
+            actual,
+            predicted,
+            scores,
+            positive,
+            weights,
+            clusters,
         )
 
     @classmethod
@@ -126,19 +144,22 @@ class Slices:
         cls,
         frame: Any,
         *,
-        by: str | Sequence[str],
+        by: str | Sequence[str] = (),
         actual: str,
         predicted: str | None = None,
         scores: str | None = None,
         positive: Any = None,
         weights: str | None = None,
         clusters: bool = False,
+        time: str | None = None,
+        every: str | None = None,
         **aliases: Any,
     ) -> Slices:
-        """Slice a DataFrame's rows by the column(s) `by` (see `Table.from_frame`); the
+        """Slice a DataFrame's rows by the column(s) `by` (see `Table.from_frame`) and by
+        time window of the column `time` (with `every`, as in `Slices.from_labels`); the
         columns are named as in `Slices.from_labels` (``score=``, ``weight=``,
         ``sample_weight=`` are accepted). A lazy frame is counted where it lives,
-        ``GROUP BY by..., predicted, actual`` (`informed.engines`).
+        ``GROUP BY window..., by..., predicted, actual`` (`informed.engines`).
 
         >>> s = Slices.from_frame({"g": ["a", "b", "a"], "y": [1, 0, 1], "p": [1, 1, 0]},
         ...                       by="g", actual="y", predicted="p")
@@ -151,6 +172,7 @@ class Slices:
         )
         scores, weights = found.get("scores"), found.get("weights")
         names = [by] if isinstance(by, str) else list(by)
+        check_time(time, every, bool(names))  # before anything is read
         if engine_of(frame) is not None:  # counted on its engine (informed.engines)
             counted: Slices = engine_route().slices(
                 frame,
@@ -161,16 +183,20 @@ class Slices:
                 positive=positive,
                 weights=weights,
                 clusters=clusters,
+                time=time,
+                every=every,
             )
             return counted
         keys = {f"by[{i}]": name for i, name in enumerate(names)}
         frame = collected(
             frame, actual=actual, predicted=predicted, scores=scores, weights=weights, **keys
         )
+        stamps = None if time is None else frame_column(frame, time, "time")
+        windows, named = timed(stamps, every, time or "time")
         columns = [frame_column(frame, name, "by") for name in names]
         return build_slices(
-            columns,
-            names,
+            [*windows, *columns],
+            [*named, *names],
             frame_column(frame, actual, "actual"),
             None if predicted is None else frame_column(frame, predicted, "predicted"),
             None if scores is None else frame_column(frame, scores, "scores"),

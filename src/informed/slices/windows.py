@@ -1,12 +1,23 @@
 """Time windows as slice keys: each row's timestamp floored to the start of its window.
 
-A window is a span (`every`: "30min", "1h", "6h", "1d", "7d" or "1w") laid on the
-calendar: hours and days start at whole hours and midnights, weeks on Mondays, all in
-the time zone the timestamps are stored in (a pandas column in Europe/Paris has its days
-start at midnight in Paris, daylight saving included; naive timestamps are taken as
-they are). The key of a window is its start written in ISO 8601 ("2024-03-04" for days
-and weeks, "2024-03-04T13:00" below a day), so keys sort in time order and read as
-dates. Timestamps come as numpy datetime64, pandas (naive or zone-aware), Arrow
+A window is a span (`every`) laid on the calendar, in the time zone the timestamps are
+stored in (a pandas column in Europe/Paris has its days start at midnight in Paris,
+daylight saving included; naive timestamps are taken as they are):
+
+* fixed spans, "30min", "1h", "6h", "1d", "7d" or "1w" (min, h, d, w): hours and days
+  start at whole hours and midnights, weeks on Mondays (multiples of a week, "14d", from
+  Monday 5 January 1970);
+* calendar spans, "1mo", "3mo", "1q", "1y" (mo: calendar months, q: quarters, y:
+  years): a month is not a fixed span, so each timestamp is floored to the first instant
+  of its calendar month, and multiples of months are counted from January 1970 ("3mo"
+  and "1q" start in January, April, July and October; "2y" in even years).
+
+"m" alone is refused: it means minutes to some tools (polars) and months to others
+(pandas' "M"); write "min" or "mo". The key of a window is its start in ISO 8601
+("2024-03-04" for days and weeks, "2024-03-04T13:00" below a day, "2024-03" for
+months), a quarter "2024-Q1", a year "2024", so keys sort in time order and read as
+dates; a window's name follows the unit written ("3mo" gives "2024-01", "1q"
+"2024-Q1"). Timestamps come as numpy datetime64, pandas (naive or zone-aware), Arrow
 timestamps and dates (a Parquet or Arrow file's column, zone-aware or not) or ISO-8601
 text (an offset such as +01:00 is the zone the time is written in: its wall-clock time
 is kept, as pandas keeps it). A missing timestamp (None, NaN, NaT, an Arrow null, a
@@ -19,6 +30,8 @@ is not a timestamp is an error naming its row.
 ['2024-03-04', '2024-03-04']
 >>> window_keys(["2024-03-04T10:15", None], "1h").tolist()
 ['2024-03-04T10:00', None]
+>>> window_keys(["1969-12-31T23:59", "2024-02-29", "2024-12-31T23:59"], "1q").tolist()
+['1969-Q4', '2024-Q1', '2024-Q4']
 """
 
 from __future__ import annotations
@@ -27,7 +40,7 @@ import datetime as dt
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,39 +49,85 @@ from informed.columns import arrow, arrow_column
 from informed.errors import InputError, at_row
 from informed.slices.keys import CodedKeys
 
-__all__ = ["SPANS", "parse_every", "window_codes", "window_keys"]
+__all__ = [
+    "SPANS",
+    "Span",
+    "check_time",
+    "parse_every",
+    "timed",
+    "window_codes",
+    "window_keys",
+    "window_start",
+]
 
-SPANS = {"min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-"""The units of `every`, in seconds."""
+SPANS = {"min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "mo": 0, "q": 0, "y": 0}
+"""The units of `every`: fixed spans in seconds; calendar spans (months, quarters, years)
+are no number of seconds (0), see `MONTHS`."""
+MONTHS = {"mo": 1, "q": 3, "y": 12}
+"""The calendar units of `every`, in months."""
 
-_EVERY = re.compile(r"(\d+)(min|h|d|w)")
+_EVERY = re.compile(r"(\d+)(min|mo|h|d|w|q|y)")
 _MONDAY = 4  # 1970-01-05, the first Monday after the epoch, is day 4
 _DAY = 86400
 _WEEK = 7 * _DAY
 # Windows spanning at most this many spans are coded by a bincount, not a sort.
 _LOOKUP_LIMIT = 1 << 24
+_UNITS = (
+    "min (minutes), h, d, w (weeks), mo (calendar months), q (quarters) or y (years), "
+    "such as 30min, 1h, 1d, 7d, 1mo, 1q, 1y"
+)
+_NAMED = {"mo": "month", "q": "quarter", "y": "year"}
+_KEY_FORMS = {
+    "date": (re.compile(r"-?\d{4,}-\d\d-\d\d"), "2024-03-04"),
+    "minute": (re.compile(r"-?\d{4,}-\d\d-\d\dT\d\d:\d\d"), "2024-03-04T13:00"),
+    "month": (re.compile(r"-?\d{4,}-\d\d"), "2024-03"),
+    "quarter": (re.compile(r"(-?\d{4,})-Q([1-4])"), "2024-Q1"),
+    "year": (re.compile(r"-?\d{4,}"), "2024"),
+}
 
 
-def parse_every(every: str) -> int:
-    """The span of a window in seconds, from "30min", "1h", "1d", "7d", "1w".
+class Span(NamedTuple):
+    """A window's span: `seconds` for a fixed span (0 for a calendar one), `months` for a
+    calendar span (0 for a fixed one), and the form of its windows' names (`names`:
+    "minute", "date", "month", "quarter" or "year")."""
 
-    >>> parse_every("1h"), parse_every("7d") == parse_every("1w")
+    seconds: int
+    months: int
+    names: str
+
+    @property
+    def size(self) -> int:
+        """The span in its own unit: seconds, or months for a calendar span."""
+        return self.months or self.seconds
+
+
+def parse_every(every: str) -> Span:
+    """The span of a window from "30min", "1h", "1d", "7d", "1w", "1mo", "3mo", "1q", "1y".
+
+    >>> parse_every("1h").seconds, parse_every("7d") == parse_every("1w")
     (3600, True)
+    >>> parse_every("3mo"), parse_every("1q").names
+    (Span(seconds=0, months=3, names='month'), 'quarter')
     """
     found = _EVERY.fullmatch(every) if isinstance(every, str) else None
     if found is None or int(found.group(1)) == 0:
-        msg = (
-            f"`every` must be a whole number of min, h, d or w, such as 1h, 1d, 7d; got {every!r}."
-        )
+        hint = ""
+        if isinstance(every, str) and re.fullmatch(r"\d*[mM]", every):
+            hint = f" ({every[-1]!r} is ambiguous: write {every[:-1] or 1}min for minutes or "
+            hint += f"{every[:-1] or 1}mo for calendar months)"
+        msg = f"`every` must be a whole number of {_UNITS}; got {every!r}{hint}."
         raise InputError(msg)
-    seconds = int(found.group(1)) * SPANS[found.group(2)]
+    count, unit = int(found.group(1)), found.group(2)
+    if unit in MONTHS:
+        return Span(0, count * MONTHS[unit], _NAMED[unit])
+    seconds = count * SPANS[unit]
     if seconds >= _DAY and seconds % _DAY:
         msg = f"`every` above a day must be whole days; got {every!r}."
         raise InputError(msg)
     if seconds < _DAY and _DAY % seconds:
         msg = f"`every` below a day must divide a day (1h, 6h, 30min); got {every!r}."
         raise InputError(msg)
-    return seconds
+    return Span(seconds, 0, "date" if seconds % _DAY == 0 else "minute")
 
 
 def _not_a_timestamp(
@@ -115,6 +174,9 @@ def _arrow_times(column: Any, name: str, where: Callable[[int], str] | None) -> 
     if pa.types.is_dictionary(kind):
         column = column.cast(kind.value_type)
         kind = column.type
+    if getattr(pa.types, "is_string_view", lambda _: False)(kind):  # polars' strings
+        column = column.cast(pa.large_string())
+        kind = column.type
     if pa.types.is_timestamp(kind):
         if kind.tz:
             column = pa.compute.local_timestamp(column)
@@ -160,13 +222,76 @@ def _parse(
     return out
 
 
-def _iso(starts: NDArray[np.int64], span: int) -> list[str]:
-    """Window starts in ISO 8601: a date for a day or more, else to the minute."""
-    stamps = starts.astype("datetime64[s]")
-    if span % _DAY == 0:
-        days = np.datetime_as_string(stamps.astype("datetime64[D]"), unit="D")
-        return [str(day) for day in days]
-    return [str(minute) for minute in np.datetime_as_string(stamps, unit="m")]
+def _window_index(
+    seconds: NDArray[np.int64], missing: NDArray[np.bool_], span: Span
+) -> NDArray[np.int64]:
+    """Each timestamp's window, counted from the first one after the epoch (floored: a
+    time before 1970 is in a window of negative number); any value where missing."""
+    if span.months:
+        return _months(seconds, missing) // span.months  # floored: from January 1970
+    shift = _MONDAY * _DAY if span.seconds % _WEEK == 0 else 0  # weeks from a Monday
+    index = np.subtract(seconds, shift) if shift else seconds.copy()
+    index //= span.seconds
+    return index
+
+
+def _months(seconds: NDArray[np.int64], missing: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """Each wall-clock time's calendar month, counted from January 1970 (floored, as
+    numpy's datetime64[M] floors it): the month of each day that occurs, looked up by
+    day (numpy's calendar arithmetic per row costs six times the lookup)."""
+    days = seconds // _DAY
+    present = days[~missing] if missing.any() else days
+    if not present.size:
+        return days
+    low, high = int(present.min()), int(present.max())
+    if high - low >= _LOOKUP_LIMIT:  # dates over 45,000 years: the calendar row by row
+        return seconds.view("datetime64[s]").astype("datetime64[M]").view(np.int64)
+    month_of = np.arange(low, high + 1).astype("datetime64[D]").astype("datetime64[M]")
+    days -= low
+    days[missing] = 0
+    return np.take(month_of.view(np.int64), days)
+
+
+def _names(index: NDArray[np.int64], span: Span) -> list[str]:
+    """The names of the windows `index` (their starts in ISO 8601, see the module)."""
+    if not span.months:
+        shift = _MONDAY * _DAY if span.seconds % _WEEK == 0 else 0
+        stamps = (index * span.seconds + shift).astype("datetime64[s]")
+        if span.names == "date":
+            return [str(day) for day in np.datetime_as_string(stamps.astype("datetime64[D]"))]
+        return [str(minute) for minute in np.datetime_as_string(stamps, unit="m")]
+    months = (index * span.months).astype("datetime64[M]")
+    if span.names == "month":
+        return [str(month) for month in np.datetime_as_string(months)]
+    years = np.datetime_as_string(months.astype("datetime64[Y]"))
+    if span.names == "year":
+        return [str(year) for year in years]
+    quarters = (months.view(np.int64) % 12) // 3 + 1
+    return [f"{year}-Q{q}" for year, q in zip(years.tolist(), quarters.tolist(), strict=True)]
+
+
+def window_start(key: Any, span: Span) -> int:
+    """The start of a window from its key (`window_codes`' names), in the span's unit:
+    seconds of wall-clock time since 1970, or months since January 1970 for a calendar
+    span (`informed.slices.rolling` measures the calendar with it).
+
+    >>> window_start("2024-Q2", parse_every("1q")), window_start("1969-12", parse_every("1mo"))
+    (651, -1)
+    """
+    pattern, example = _KEY_FORMS[span.names]
+    found = pattern.fullmatch(key) if isinstance(key, str) else None
+    try:
+        if found is None:
+            raise ValueError
+        if span.names == "quarter":
+            year = np.datetime64(found.group(1), "Y").astype("datetime64[M]").view(np.int64)
+            return int(year) + 3 * (int(found.group(2)) - 1)
+        return int(np.datetime64(key, "M" if span.months else "s").view(np.int64))
+    except ValueError:
+        msg = (
+            f"the window {key!r} is not the name of a window of {span.names}s (such as {example})."
+        )
+        raise InputError(msg) from None
 
 
 def window_codes(
@@ -181,9 +306,7 @@ def window_codes(
     timestamp's message)."""
     span = parse_every(every)
     seconds, missing = _wall_seconds(values, name, where)
-    shift = _MONDAY * _DAY if span % _WEEK == 0 else 0  # weeks from a Monday
-    index = np.subtract(seconds, shift) if shift else seconds.copy()
-    index //= span  # each row's window, counted from the first one after the epoch
+    index = _window_index(seconds, missing, span)
     gaps = bool(missing.any())
     found = index[~missing] if gaps else index
     if not found.size:
@@ -207,7 +330,7 @@ def window_codes(
         codes[~missing] = inverse.reshape(-1)
     if gaps:
         codes[missing] = -1
-    return CodedKeys(tuple(_iso(distinct * span + shift, span)), codes)
+    return CodedKeys(tuple(_names(distinct, span)), codes)
 
 
 def window_keys(
@@ -223,3 +346,24 @@ def window_keys(
         return np.asarray(coded.values, dtype=str)[coded.codes]
     keys = np.asarray([*coded.values, None], dtype=object)
     return keys[coded.codes]
+
+
+def check_time(time: Any, every: Any, by: bool) -> None:
+    """Refuse `time` without `every` or the reverse, a bad span, and slices of nothing
+    (neither `by` columns nor a `time`)."""
+    if (time is None) != (every is None):
+        msg = "`time` and `every` go together: the timestamps and the window span (1d, 1mo...)."
+        raise InputError(msg)
+    if every is not None:
+        parse_every(every)
+    elif not by:
+        msg = "pass `by` (the columns to slice by), `time` and `every` (time windows), or both."
+        raise InputError(msg)
+
+
+def timed(values: Any, every: str | None, name: str) -> tuple[list[CodedKeys], list[str]]:
+    """The window column of the timestamps `values` (none without them) and its name,
+    "name (every)", as `build_slices` takes them in front of the `by` columns."""
+    if values is None or every is None:
+        return [], []
+    return [window_codes(values, every, name)], [f"{name} ({every})"]

@@ -32,14 +32,17 @@ def _slices_leaf(frame: Any, part: str, options: dict[str, Any]) -> Slices:
     """A DataFrame partition's Slices (it need not hold the positive class)."""
     from informed.columns import frame_column
     from informed.slices.slices import build_slices
+    from informed.slices.windows import timed
 
     def column(name: str | None) -> Any:
         return None if name is None else frame_column(frame, name, name)
 
-    try:
+    time = options["time"]
+    try:  # the windows of the partition's timestamps, floored as in one process
+        windows, named = timed(column(time), options["every"], time or "time")
         return build_slices(
-            [column(name) for name in options["by"]],
-            list(options["by"]),
+            [*windows, *(column(name) for name in options["by"])],
+            [*named, *options["by"]],
             column(options["actual"]),
             column(options["predicted"]),
             column(options["scores"]),
@@ -67,7 +70,7 @@ def _add(*found: Slices) -> Slices:
 def slices(
     data: Any,
     *,
-    by: str | Sequence[str],
+    by: str | Sequence[str] = (),
     actual: str,
     predicted: str | None = None,
     scores: str | None = None,
@@ -75,15 +78,22 @@ def slices(
     positive: Any = None,
     split_every: int = SPLIT_EVERY,
     scheduler: Any = None,
+    time: str | None = None,
+    every: str | None = None,
     **aliases: Any,
 ) -> Slices:
-    """The `informed.slices.Slices` of every row of `data` by the column(s) `by`: each
+    """The `informed.slices.Slices` of every row of `data` by the column(s) `by` and by
+    time window of the column `time` (with `every`: `informed.slices.windows`, each
+    partition's timestamps floored where they lie, as one process floors them): each
     partition (or file) sliced where it lies, the Slices merged in a tree; equal to
     `Slices.from_frame` on all the rows at once, and every row read is in one slice
     (checked against the rows of each partition). Parameters as in `summarise`.
     """
+    from informed.slices.windows import check_time
+
     score, weight = column_names("informed.dask.slices", scores, weights, aliases)
     names = [by] if isinstance(by, str) else list(by)
+    check_time(time, every, bool(names))
     if predicted is None and score is None:
         msg = "name a `predicted` column, a `scores` column, or both."
         raise InputError(msg)
@@ -100,9 +110,13 @@ def slices(
         "scores": score,
         "weights": weight,
         "positive": positive,
+        "time": time,
+        "every": every,
     }
     if _is_dask_frame(data):
-        columns = list(dict.fromkeys(c for c in (*names, actual, predicted, score, weight) if c))
+        columns = list(
+            dict.fromkeys(c for c in (time, *names, actual, predicted, score, weight) if c)
+        )
         missing = [c for c in columns if c not in list(data.columns)]
         if missing:
             msg = (
