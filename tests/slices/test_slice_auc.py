@@ -106,7 +106,7 @@ def test_a_rest_of_a_few_rows_is_read_directly(monkeypatch: pytest.MonkeyPatch) 
     scores[n:] = [3.0, 2.5, 0.1, 0.2, 2.0]  # the rest of 'big' ranked perfectly
     s = Slices.from_labels(by=by, actual=actual, scores=scores, positive=1)
     perfect = auc_differences(s, reference=0).vs_rest[0]
-    assert (perfect.reason or "").startswith("the DeLong variance of the rest of the rows is 0")
+    assert (perfect.reason or "").startswith("the rest of the rows: DeLong variance 0")
     assert perfect.estimate == pytest.approx(_delong(actual[:n], scores[:n])[0] - 1.0)
     assert len(calls) == 2
 
@@ -175,7 +175,7 @@ def test_an_auc_difference_without_an_estimate_says_why() -> None:
     assert reasons["one"] == (
         "slice 'one' has a single actual positive: DeLong's variance cannot be estimated"
     )
-    assert (reasons["perfect"] or "").startswith("the DeLong variance of slice 'perfect' is 0")
+    assert (reasons["perfect"] or "").startswith("slice 'perfect': DeLong variance 0")
     assert "too few to say" in (reasons["perfect"] or "")
     assert found.vs_reference[s.index("big")].reason == "the reference slice itself"
     for i, key in enumerate(s.keys):

@@ -102,7 +102,7 @@ def test_the_reports_say_which_slices_the_ranges_leave_out() -> None:
     assert document["left_out"] == [
         {"key": ["tiny"], "name": "tiny", "reason": "2 real positives, 1 real negatives"}
     ]
-    assert document["slices_in"] == 4
+    assert document["over"] == "slices of at least 30 real positives and 30 real negatives"
     assert document["every_slice"]["estimate"] == d.summary_all["informedness_spread"].estimate
     assert document["estimate"] == d.summary["informedness_spread"].estimate
     page = slices_report(result, d, overall=0.6, source="x.csv")

@@ -130,7 +130,6 @@ def summary_json(disparities: Disparities, key: str) -> dict[str, Any]:
     return {
         **_interval_json(disparities.summary[key]),
         "over": f"slices {disparities.rules[key]}",
-        "slices_in": len(slices.keys) - len(left_out),
         "left_out": [
             {"key": list(slices.keys[s]), "name": slices.name(slices.keys[s]), "reason": why}
             for s, why in left_out
