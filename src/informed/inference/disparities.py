@@ -157,25 +157,25 @@ def _statistics(
         rates = ("recall", "fallout", "bias")
         if index is not None:
             gaps = {name: _range(mine[name]) for name in rates}
-            kept = {name: _range(np.where(adequate[name], mine[name], np.nan)) for name in rates}
+            kept = {name: _kept(mine[name], adequate[name], gaps[name]) for name in rates}
             odds = np.maximum(kept["recall"], kept["fallout"])  # nan unless both are defined
             parity = kept["bias"]
         else:  # each label's gap, the largest over labels
-            gaps = {name: _largest(_range(mine_labels[name], axis=-2)) for name in rates}
-            kept_labels = {
-                name: _range(np.where(adequate[name], mine_labels[name], np.nan), axis=-2)
+            labelled = {name: _range(mine_labels[name], axis=-2) for name in rates}
+            gaps = {name: _largest(labelled[name]) for name in rates}
+            kept = {
+                name: _kept(mine_labels[name], adequate[name], labelled[name], axis=-2)
                 for name in rates
             }
-            odds = _largest(np.maximum(kept_labels["recall"], kept_labels["fallout"]))
-            parity = _largest(kept_labels["bias"])
+            odds = _largest(np.maximum(kept["recall"], kept["fallout"]))
+            parity = _largest(kept["bias"])
+        spread = _range(mine["informedness"])
         out["all:equalized_odds_difference"] = np.fmax(gaps["recall"], gaps["fallout"])
         out["all:demographic_parity_difference"] = gaps["bias"]
-        out["all:informedness_spread"] = _range(mine["informedness"])
+        out["all:informedness_spread"] = spread
         out["equalized_odds_difference"] = odds
         out["demographic_parity_difference"] = parity
-        out["informedness_spread"] = _range(
-            np.where(adequate["informedness"], mine["informedness"], np.nan)
-        )
+        out["informedness_spread"] = _kept(mine["informedness"], adequate["informedness"], spread)
     return out
 
 
@@ -201,6 +201,16 @@ def _adequate(
         ),
     }
     return adequate, {"real": real, "others": others, "total": total}
+
+
+def _kept(
+    values: Floats, adequate: NDArray[np.bool_], whole: Floats, axis: int = -1
+) -> Floats:
+    """The range over the `adequate` slices only (`whole`, the range over all, when every
+    slice is)."""
+    if adequate.all():
+        return whole
+    return _range(np.where(adequate, values, np.nan), axis=axis)
 
 
 def _range(values: Floats, axis: int = -1) -> Floats:
