@@ -58,8 +58,10 @@ def test_fairlearn_metricframe_and_differences_equal_ours(weighted: bool) -> Non
     dpd = fairlearn_metrics.demographic_parity_difference(
         actual, predicted, sensitive_features=group, sample_weight=w
     )
-    assert d.summary["equalized_odds_difference"].estimate == pytest.approx(eod, abs=1e-12)
-    assert d.summary["demographic_parity_difference"].estimate == pytest.approx(dpd, abs=1e-12)
+    for summary in (d.summary_all, d.summary):  # every group has 30 cases of each class
+        assert summary["equalized_odds_difference"].estimate == pytest.approx(eod, abs=1e-12)
+        assert summary["demographic_parity_difference"].estimate == pytest.approx(dpd, abs=1e-12)
+    assert not any(d.left_out.values())
 
 
 def test_differences_vs_rest_and_reference_equal_tables_built_directly() -> None:
@@ -211,11 +213,14 @@ def test_a_spread_over_one_defined_slice_is_undefined_not_zero() -> None:
     s = Slices.from_labels(
         by=["a", "a", "b", "b"], actual=[1, 0, 1, 0], predicted=[1, 0, 0, 0], weights=[1, 1, 0, 0]
     )
-    d = disparities(s, positive=1, replicates=20, seed=0)
-    for interval in d.summary.values():
+    d = disparities(s, positive=1, replicates=20, seed=0, min_count=1)
+    for interval in d.summary_all.values():
         assert (
             math.isnan(interval.estimate) and interval.reason == "defined in fewer than two slices"
         )
+    for interval in d.summary.values():
+        assert math.isnan(interval.estimate)
+        assert (interval.reason or "").startswith("defined in fewer than two slices of at least 1 ")
     empty = Slices.from_labels(by=[], actual=[], predicted=[])
     assert evaluate_slices(empty).values["informedness"].size == 0
 

@@ -10,7 +10,8 @@ Clopper-Pearson intervals. `significance` holds the result of every test: `indep
 for AUC); `holm` adjusts the p-values of several tests. `threshold` bootstraps the value
 at a ranking's best threshold. Slices (`informed.slices`): `slice_bootstrap` resamples
 every slice from its own cells at once, `disparities` compares slices with the rest and
-with a reference. `tally_intervals` gives the intervals of a Tally's micro, macro and
+with a reference (`auc_differences` their AUCs, by DeLong's variances of independent
+samples). `tally_intervals` gives the intervals of a Tally's micro, macro and
 per-category values.
 
 Comparing models on the same cases has its own home, `informed.comparison`, a layer
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
+    from informed.inference.auc_differences import AucDifferences, auc_differences
     from informed.inference.delong import delong_interval, delong_test
     from informed.inference.design import bootstrap_design, design_note
     from informed.inference.disparities import Disparities, disparities
@@ -103,6 +105,8 @@ _SOURCES = {
     "bootstrap_slices": "informed.inference.slice_bootstrap",
     "Disparities": "informed.inference.disparities",
     "disparities": "informed.inference.disparities",
+    "AucDifferences": "informed.inference.auc_differences",
+    "auc_differences": "informed.inference.auc_differences",
     "BOOTSTRAP_METHODS": "informed.inference.table_bootstrap",
     "WEIGHTS_ARE": "informed.inference.table_bootstrap",
     "Bootstrap": "informed.inference.table_bootstrap",
@@ -121,6 +125,7 @@ __all__ = [
     "RANKING_SUMMARIES",
     "TABLE_COMPARED",
     "WEIGHTS_ARE",
+    "AucDifferences",
     "Bootstrap",
     "Comparison",
     "Disparities",
@@ -132,6 +137,7 @@ __all__ = [
     "Significance",
     "SliceBootstrap",
     "TallyIntervals",
+    "auc_differences",
     "bootstrap",
     "bootstrap_design",
     "bootstrap_ranking",

@@ -8,7 +8,18 @@ demographic-parity difference (max-min pP) and the spread of informedness (max-m
 Every one has a percentile interval from the same stratified replicates as
 `informed.inference.slice_bootstrap` (the rest's replicate is the sum of the other
 slices' replicates), and each family of slice differences a bootstrap p-value with
-Holm's (1979) adjustment across slices.
+Holm's (1979) adjustment across slices. With scores, each slice's AUC minus the rest's
+and the reference's, with DeLong intervals for independent samples
+(`informed.inference.auc_differences`).
+
+The three summaries are ranges, and a range is as large as its most extreme slice: a
+perfect slice of 3 rows would make the spread of informedness look huge. Each range is
+taken over the slices whose value rests on at least `min_count` cases of its own
+denominator (the TPR range over slices of at least 30 real positives, the FPR range over
+slices of at least 30 real negatives, the range of pP over slices of at least 30 cases,
+the spread of B over slices of at least 30 real positives and 30 real negatives: the
+slices not flagged too small), the slices left out are named with their counts, and the
+range over every slice is kept beside it (`summary_all`).
 
 With two classes informedness is TPR - FPR (Powers 2011), so a slice's gap in
 informedness is its TPR gap minus its FPR gap: B measures how far a slice's
@@ -32,10 +43,14 @@ learning. Advances in Neural Information Processing Systems 29.
 >>> s = Slices.from_labels(by=["a"] * 4 + ["b"] * 4, actual=[1, 1, 0, 0] * 2,
 ...                        predicted=[1, 1, 0, 0, 1, 0, 1, 0])
 >>> d = disparities(s, positive=1, replicates=50, seed=0)
->>> d.vs_rest["informedness"][1].estimate, d.summary["informedness_spread"].estimate
+>>> d.vs_rest["informedness"][1].estimate, d.summary_all["informedness_spread"].estimate
 (-1.0, 1.0)
->>> d.summary["equalized_odds_difference"].estimate
+>>> d.summary_all["equalized_odds_difference"].estimate
 0.5
+>>> d.summary["informedness_spread"].reason  # 4 cases a slice: too few to range over
+'defined in fewer than two slices of at least 30 real positives and 30 real negatives'
+>>> d.left_out["informedness_spread"][1]
+(1, '2 real positives, 2 real negatives')
 """
 
 from __future__ import annotations
@@ -48,22 +63,26 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_memory
+from informed.inference.auc_differences import auc_differences
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval, replicate_intervals
 from informed.inference.significance import holm
 from informed.inference.slice_bootstrap import slice_replicates
 from informed.labels import as_label, keyed
-from informed.measures import Cells
+from informed.measures import Cells, margins
 from informed.slices.evaluation import present_labels, slice_values
 from informed.slices.slices import Slices
 
-__all__ = ["COMPARED", "Disparities", "differs", "disparities"]
+__all__ = ["COMPARED", "SUMMARIES", "Disparities", "differs", "disparities"]
 
 Floats = NDArray[np.float64]
 
 COMPARED = ("informedness", "markedness", "recall", "fallout", "bias")
 """The measures compared between slices: B, M, TPR, FPR and the selection rate pP."""
+
+SUMMARIES = ("equalized_odds_difference", "demographic_parity_difference", "informedness_spread")
+"""The ranges across slices."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,12 +97,23 @@ class Disparities:
         The key of the reference slice.
     vs_rest, vs_reference : dict
         Measure -> one Interval per slice: the slice's value minus the rest's (the
-        reference's); the reference itself gets nan with the reason.
+        reference's); the reference itself gets nan with the reason. With scores also
+        "auc": DeLong intervals for independent samples (method "delong-independent").
     p_rest, p_reference : dict
-        Measure -> Holm-adjusted bootstrap p-values per slice (nan where undefined).
+        Measure -> Holm-adjusted p-values per slice (nan where undefined): bootstrap
+        ones, and for "auc" DeLong's normal ones.
     summary : dict
         "equalized_odds_difference", "demographic_parity_difference",
-        "informedness_spread": one Interval each.
+        "informedness_spread": one Interval each, over the slices of adequate size
+        (`rules`); nan with the reason where fewer than two have a value.
+    summary_all : dict
+        The same ranges over every slice whose value is defined.
+    left_out : dict
+        Summary -> (slice position, why) of each slice left out of its range as too
+        small ("6 real positives").
+    rules : dict
+        Summary -> which slices its range is over ("of at least 30 cases").
+    min_count : float
     """
 
     slices: Slices
@@ -96,13 +126,22 @@ class Disparities:
     p_rest: dict[str, list[float]] = field(repr=False)
     p_reference: dict[str, list[float]] = field(repr=False)
     summary: dict[str, Interval] = field(default_factory=dict)
+    summary_all: dict[str, Interval] = field(default_factory=dict)
+    left_out: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    rules: dict[str, str] = field(default_factory=dict)
+    min_count: float = 30.0
 
 
 def _statistics(
-    cells: Cells, present: NDArray[np.bool_], index: int | None, reference: int | None
+    cells: Cells,
+    present: NDArray[np.bool_],
+    index: int | None,
+    reference: int | None,
+    adequate: dict[str, NDArray[np.bool_]],
 ) -> dict[str, Floats]:
     """Every compared quantity of tables values[..., S, M]: per slice, the slice minus
-    the rest and minus the reference, and the three summaries."""
+    the rest and minus the reference, and the three summaries over the slices (and
+    labels) `adequate` for each measure ("all:" over every slice)."""
     values = cells.values
     rest = Cells(values.sum(axis=-2, keepdims=True) - values, cells.rows, cells.cols, cells.shape)
     names = list(COMPARED)
@@ -115,17 +154,63 @@ def _statistics(
             out[f"rest:{name}"] = mine[name] - theirs[name]
             if reference is not None:
                 out[f"reference:{name}"] = mine[name] - mine[name][..., reference : reference + 1]
+        rates = ("recall", "fallout", "bias")
         if index is not None:
-            gaps = {name: _range(mine[name]) for name in ("recall", "fallout", "bias")}
+            gaps = {name: _range(mine[name]) for name in rates}
+            kept = {name: _kept(mine[name], adequate[name], gaps[name]) for name in rates}
+            odds = np.maximum(kept["recall"], kept["fallout"])  # nan unless both are defined
+            parity = kept["bias"]
         else:  # each label's gap, the largest over labels
-            gaps = {
-                name: _largest(_range(mine_labels[name], axis=-2))
-                for name in ("recall", "fallout", "bias")
+            labelled = {name: _range(mine_labels[name], axis=-2) for name in rates}
+            gaps = {name: _largest(labelled[name]) for name in rates}
+            kept = {
+                name: _kept(mine_labels[name], adequate[name], labelled[name], axis=-2)
+                for name in rates
             }
-        out["equalized_odds_difference"] = np.fmax(gaps["recall"], gaps["fallout"])
-        out["demographic_parity_difference"] = gaps["bias"]
-        out["informedness_spread"] = _range(mine["informedness"])
+            odds = _largest(np.maximum(kept["recall"], kept["fallout"]))
+            parity = _largest(kept["bias"])
+        spread = _range(mine["informedness"])
+        out["all:equalized_odds_difference"] = np.fmax(gaps["recall"], gaps["fallout"])
+        out["all:demographic_parity_difference"] = gaps["bias"]
+        out["all:informedness_spread"] = spread
+        out["equalized_odds_difference"] = odds
+        out["demographic_parity_difference"] = parity
+        out["informedness_spread"] = _kept(mine["informedness"], adequate["informedness"], spread)
     return out
+
+
+def _adequate(
+    cells: Cells, index: int | None, min_count: float
+) -> tuple[dict[str, NDArray[np.bool_]], dict[str, Any]]:
+    """Which slices (and labels) have at least `min_count` cases in each compared rate's
+    denominator: real positives for TPR, real negatives for FPR, cases for pP, both
+    classes for B (cases for multiclass B, as its flag); and the counts that say why."""
+    m = margins(cells)
+    total = np.asarray(m.total, dtype=np.float64)
+    real = np.asarray(m.cols, dtype=np.float64)
+    if index is not None:
+        real = real[..., index]
+    others = (total[..., None] if index is None else total) - real
+    cases = total if index is not None else np.broadcast_to(total[..., None], real.shape)
+    adequate = {
+        "recall": real >= min_count,
+        "fallout": others >= min_count,
+        "bias": cases >= min_count,
+        "informedness": (
+            np.minimum(real, others) >= min_count if index is not None else total >= min_count
+        ),
+    }
+    return adequate, {"real": real, "others": others, "total": total}
+
+
+def _kept(
+    values: Floats, adequate: NDArray[np.bool_], whole: Floats, axis: int = -1
+) -> Floats:
+    """The range over the `adequate` slices only (`whole`, the range over all, when every
+    slice is)."""
+    if adequate.all():
+        return whole
+    return _range(np.where(adequate, values, np.nan), axis=axis)
 
 
 def _range(values: Floats, axis: int = -1) -> Floats:
@@ -152,6 +237,7 @@ def disparities(
     replicates: int = 1000,
     level: float = 0.95,
     seed: int | np.random.Generator | None = None,
+    min_count: float = 30.0,
 ) -> Disparities:
     """Each slice against the rest and against `reference`, and the spread across slices.
 
@@ -167,6 +253,10 @@ def disparities(
         default the largest slice.
     replicates, level, seed
         As in `informed.inference.bootstrap`.
+    min_count : float
+        The ranges across slices are over the slices with at least this many cases in
+        each rate's denominator (the threshold of the slices' small-slice flags); those
+        left out are named in `left_out`, and `summary_all` holds the ranges over all.
     """
     if slices.cells is None:
         msg = "disparities need a Table per slice: build the slices with `predicted`."
@@ -185,11 +275,13 @@ def disparities(
         if index is None:
             msg = f"positive={positive!r} is not a label of the slices; labels: {list(labels)}."
             raise ValueError(msg)
+    adequate, counts = _adequate(original, index, min_count)
     estimates = _statistics(
         Cells(original.values[None], original.rows, original.cols, original.shape),
         present,
         index,
         ref,
+        adequate,
     )
     # every replicate of each difference is kept (its interval needs them all): checked
     # before they are allocated; of each slice's own values only the range is kept
@@ -206,7 +298,7 @@ def disparities(
     high = {name: np.full(S, -np.inf) for name in COMPARED}
     low = {name: np.full(S, np.inf) for name in COMPARED}
     for part, cells in batches:
-        for key, value in _statistics(cells, present, index, ref).items():
+        for key, value in _statistics(cells, present, index, ref, adequate).items():
             if key.startswith("own:"):
                 name = key[4:]
                 defined = ~np.isnan(value)
@@ -255,14 +347,19 @@ def disparities(
                 raw.append(float(p_values[s]))
             out[name] = found
             pvalues[name] = holm(raw)
+    rules = _rules(index is not None, min_count)
     summary = {
-        key: _interval(float(estimates[key][0]), draws[key], level, summary=True)
-        for key in (
-            "equalized_odds_difference",
-            "demographic_parity_difference",
-            "informedness_spread",
-        )
+        key: _interval(float(estimates[key][0]), draws[key], level, f"slices {rules[key]}")
+        for key in SUMMARIES
     }
+    summary_all = {
+        key: _interval(float(estimates[f"all:{key}"][0]), draws[f"all:{key}"], level, "slices")
+        for key in SUMMARIES
+    }
+    if slices.rankings is not None:
+        aucs = auc_differences(slices, reference=ref, level=level)
+        vs_rest["auc"], vs_reference["auc"] = aucs.vs_rest, aucs.vs_reference
+        p_rest["auc"], p_reference["auc"] = aucs.p_rest, aucs.p_reference
     return Disparities(
         slices,
         labels[index] if index is not None else None,
@@ -274,30 +371,92 @@ def disparities(
         p_rest,
         p_reference,
         summary,
+        summary_all,
+        _left_out(adequate, counts, index, labels, present),
+        rules,
+        min_count,
     )
 
 
-def _interval(estimate: float, values: Floats, level: float, summary: bool = False) -> Interval:
-    """A difference's interval, never silently degenerate."""
+def _rules(binary: bool, min_count: float) -> dict[str, str]:
+    """Which slices each range is over, as the reports say it."""
+    m = f"{min_count:g}"
+    if binary:
+        return {
+            "equalized_odds_difference": (
+                f"of at least {m} real positives for TPR, {m} real negatives for FPR"
+            ),
+            "demographic_parity_difference": f"of at least {m} cases",
+            "informedness_spread": f"of at least {m} real positives and {m} real negatives",
+        }
+    return {
+        "equalized_odds_difference": (
+            f"of at least {m} real cases of a label for its TPR, {m} others for its FPR"
+        ),
+        "demographic_parity_difference": f"of at least {m} cases",
+        "informedness_spread": f"of at least {m} cases",
+    }
+
+
+def _left_out(
+    adequate: dict[str, NDArray[np.bool_]],
+    counts: dict[str, Any],
+    index: int | None,
+    labels: tuple[Any, ...],
+    present: NDArray[np.bool_],
+) -> dict[str, list[tuple[int, str]]]:
+    """Per summary, each slice left out of its range and why (its counts; with more
+    classes, the first label of the slice too small for its TPR or FPR)."""
+
+    def count(value: float, what: str) -> str:
+        shown = f"{int(value):,}" if float(value).is_integer() else f"{value:,.3g}"
+        return f"{shown} {what}"
+
+    real, others, total = counts["real"], counts["others"], counts["total"]
+    S = total.shape[0]
+    out: dict[str, list[tuple[int, str]]] = {key: [] for key in SUMMARIES}
+    for s in range(S):
+        if not adequate["bias"][s].all():
+            out["demographic_parity_difference"].append((s, count(total[s], "cases")))
+        if index is None:
+            if not adequate["informedness"][s]:
+                out["informedness_spread"].append((s, count(total[s], "cases")))
+            enough = adequate["recall"][s] & adequate["fallout"][s]
+            short = np.flatnonzero(~enough & present[s])
+            if short.size:
+                k = int(short[0])
+                few = real[s, k] < others[s, k]
+                why = count(*((real[s, k], "real cases") if few else (others[s, k], "others")))
+                more = f" (and {short.size - 1} more labels)" if short.size > 1 else ""
+                out["equalized_odds_difference"].append((s, f"{labels[k]!r}: {why}{more}"))
+            continue
+        short_parts = []
+        if not adequate["recall"][s]:
+            short_parts.append(count(real[s], "real positives"))
+        if not adequate["fallout"][s]:
+            short_parts.append(count(others[s], "real negatives"))
+        if short_parts:
+            out["equalized_odds_difference"].append((s, ", ".join(short_parts)))
+            out["informedness_spread"].append((s, ", ".join(short_parts)))
+    return out
+
+
+def _interval(estimate: float, values: Floats, level: float, over: str) -> Interval:
+    """A range's interval, never silently degenerate; nan where fewer than two of the
+    slices it is `over` have a value."""
     if math.isnan(estimate):
-        return _checked(estimate, nan_interval(estimate, level, "percentile", ""), level, summary)
+        why = f"defined in fewer than two {over}"
+        return nan_interval(estimate, level, "percentile", why)
     return _checked(
-        estimate,
-        replicate_interval(estimate, values, level, "percentile", math.nan),
-        level,
-        summary,
+        estimate, replicate_interval(estimate, values, level, "percentile", math.nan), level
     )
 
 
-def _checked(estimate: float, found: Interval, level: float, summary: bool = False) -> Interval:
+def _checked(estimate: float, found: Interval, level: float) -> Interval:
     """A difference's interval as computed, or nan with the reason: undefined, or every
     replicate the same."""
     if math.isnan(estimate):
-        why = (
-            "defined in fewer than two slices"
-            if summary
-            else "undefined in a slice compared (see its flag)"
-        )
+        why = "undefined in a slice compared (see its flag)"
         return nan_interval(estimate, level, "percentile", why)
     if found.low == found.high:
         why = f"every replicate gives {found.low:.4g}: the slices are too small to say"

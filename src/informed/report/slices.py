@@ -2,11 +2,12 @@
 
 The terminal table lists slices sorted by informedness (n, B with its interval, M, with
 scores the AUC, the label-bias diagnosis, the flag of a slice too small to say
-anything), then each slice's difference from the rest and the summaries of the
-disparities. Ten thousand slices stay readable: the largest slices and those of lowest
-and highest informedness are shown and the others pooled into one row (their summed
-table); the JSON document and the CSV hold every slice, with scores every summary of
-each slice's ranking (`informed.inference.slice_rankings`).
+anything), then each slice's difference from the rest (with scores, its AUC's too) and
+the ranges across slices (`informed.report.slice_disparities`: each over the slices of
+adequate size, those left out named). Ten thousand slices stay readable: the largest
+slices and those of lowest and highest informedness are shown and the others pooled
+into one row (their summed table); the JSON document and the CSV hold every slice,
+with scores every summary of each slice's ranking (`informed.inference.slice_rankings`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import numpy as np
 
 from informed._common import json_float, printable
 from informed.inference.disparities import COMPARED, Disparities, differs
-from informed.inference.interval import Interval
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.slice_rankings import RankingOfSlice, SliceRankings, slice_rankings
 from informed.measures import MEASURES
@@ -27,6 +27,18 @@ from informed.ranking.document import AREAS, value_range
 from informed.ranking.document import SUMMARIES as RANKING_SUMMARIES
 from informed.ranking.registry import RANKING_MEASURES
 from informed.report.document import FORMULA_STARTS, csv_text
+from informed.report.slice_disparities import (
+    AUC_CSV,
+    AUC_NOTE,
+    SUMMARY_TITLES,
+    auc_csv_cells,
+    auc_json,
+    fixed,
+    interval_text,
+    summary_json,
+    summary_lines,
+    value_text,
+)
 from informed.slices.evaluation import SHOWN_SLICES
 from informed.slices.evaluation import shown_slices as shown
 from informed.table.evaluation import evaluate
@@ -47,11 +59,7 @@ __all__ = [
 ]
 
 
-SUMMARIES = {
-    "equalized_odds_difference": "equalized-odds difference, max(|dTPR|, |dFPR|)",
-    "demographic_parity_difference": "demographic-parity difference (bias pP)",
-    "informedness_spread": "spread of informedness (max - min)",
-}
+SUMMARIES = SUMMARY_TITLES
 _OTHER_SUMMARIES = tuple(name for name in RANKING_SUMMARIES if name != "auc")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
@@ -75,20 +83,8 @@ def rankings_of(
     return slice_rankings(slices, level=result.level, min_count=result.evaluation.min_count)
 
 
-def _value(value: float) -> str:
-    return "—" if math.isnan(value) else f"{value:+.3f}" if value < 0 else f"{value:.3f}"
-
-
-def _interval(interval: Interval) -> str:
-    if math.isnan(interval.low):
-        return "[—]"
-    return f"[{fixed(interval.low)}, {fixed(interval.high)}]"
-
-
-def fixed(value: float) -> str:
-    """A bound with three decimals, never "-0.000" (a bound just below 0 shows as 0)."""
-    text = f"{value:.3f}"
-    return "0.000" if text == "-0.000" else text
+_value = value_text
+_interval = interval_text
 
 
 def _n(value: float) -> str:
@@ -190,25 +186,34 @@ def slices_text(
         f"'differs' where its informedness minus that of {ref_name!r} (the reference) "
         "excludes 0:",
     ]
+    scored = "auc" in disparities.vs_rest
+    auc_head = f"  {'d AUC':>7} {'interval':<18} {'p':>6}" if scored else ""
     lines.append(
         f"{'slice':<{width}}  {'d informedness':>15} {'interval':<18} {'p':>6}  "
-        f"{'d TPR':>7}  {'d FPR':>7}  {'d bias pP':>9}  vs reference"
+        f"{'d TPR':>7}  {'d FPR':>7}  {'d bias pP':>9}{auc_head}  vs reference"
     )
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
         name = name if len(name) <= width else name[: width - 1] + "…"
         d = disparities.vs_rest
         p = disparities.p_rest["informedness"][s]
+        auc = ""
+        if scored:
+            q = disparities.p_rest["auc"][s]
+            auc = (
+                f"  {_value(d['auc'][s].estimate):>7} {_interval(d['auc'][s]):<18} "
+                f"{'—' if math.isnan(q) else f'{q:.3g}':>6}"
+            )
         lines.append(
             f"{name:<{width}}  {_value(d['informedness'][s].estimate):>15} "
             f"{_interval(d['informedness'][s]):<18} {'—' if math.isnan(p) else f'{p:.3g}':>6}  "
             f"{_value(d['recall'][s].estimate):>7}  {_value(d['fallout'][s].estimate):>7}  "
-            f"{_value(d['bias'][s].estimate):>9}  {differs(disparities, s)}"
+            f"{_value(d['bias'][s].estimate):>9}{auc}  {differs(disparities, s)}"
         )
+    if scored:
+        lines.append(AUC_NOTE)
     lines.append("")
-    for key, title in SUMMARIES.items():
-        interval = disparities.summary[key]
-        lines.append(f"{title}: {_value(interval.estimate)} {_interval(interval)}")
+    lines += summary_lines(disparities)
     if positive is not None:
         lines.append(
             "With two classes informedness = TPR - FPR (Powers 2011): a slice's gap in "
@@ -230,14 +235,6 @@ def _flags(flag: str, rankings: SliceRankings | None, s: int) -> str:
     if not found or found.split(": ", 1)[-1] in flag:
         return flag
     return f"{flag}; {found}" if flag else found
-
-
-def _interval_json(interval: Interval) -> dict[str, Any]:
-    return {
-        "estimate": json_float(interval.estimate),
-        "interval": interval.as_list(),
-        "reason": interval.reason,
-    }
 
 
 def slices_document(
@@ -295,8 +292,11 @@ def slices_document(
         "slices": entries,
         "disparities": None
         if disparities is None
-        else {key: _interval_json(disparities.summary[key]) for key in SUMMARIES},
+        else {key: summary_json(disparities, key) for key in SUMMARIES},
         "ranking_definitions": None if rankings is None else _ranking_definitions(),
+        "auc_differences": (
+            AUC_NOTE if disparities is not None and "auc" in disparities.vs_rest else None
+        ),
     }
 
 
@@ -304,10 +304,19 @@ def _versus(disparities: Disparities, s: int, family: str) -> dict[str, Any]:
     """A slice's differences from the rest (or the reference), each with its interval."""
     found = disparities.vs_rest if family == "rest" else disparities.vs_reference
     p = disparities.p_rest if family == "rest" else disparities.p_reference
-    return {
-        name: {**_interval_json(found[name][s]), "p_holm": json_float(p[name][s])}
+    document: dict[str, Any] = {
+        name: {
+            "estimate": json_float(found[name][s].estimate),
+            "interval": found[name][s].as_list(),
+            "reason": found[name][s].reason,
+            "p_holm": json_float(p[name][s]),
+        }
         for name in COMPARED
     }
+    auc = auc_json(disparities, s, family)
+    if auc is not None:
+        document["auc"] = auc
+    return document
 
 
 def _ranking(found: RankingOfSlice) -> dict[str, Any]:
@@ -362,7 +371,7 @@ def slices_csv(
     with scores, the ranking summaries (AUC with its interval, average hit rate, average
     Qrecall, PEM). Without disparities (windows merged) their cells are empty."""
     rankings = rankings_of(result, rankings)
-    scored = [] if rankings is None else ["auc", "auc_low", "auc_high", *_OTHER_SUMMARIES]
+    scored = [] if rankings is None else ["auc", "auc_low", "auc_high", *_OTHER_SUMMARIES, *AUC_CSV]
     evaluation = result.evaluation
     slices = evaluation.slices
     header = [
@@ -405,6 +414,7 @@ def slices_csv(
                 _text_cell(evaluation.bias_diagnosis(s), raw),
                 *_difference_cells(disparities, s),
                 *([] if rankings is None else _ranking_cells(rankings[s])),
+                *([] if rankings is None else auc_csv_cells(disparities, s)),
             ]
         )
     return csv_text(rows)

@@ -2,8 +2,10 @@
 against the overall value (and, over time, each group's line with its interval band,
 the windows that differ from the reference marked), the table of slices (with scores,
 each slice's AUC and its interval; beyond the slices shown, the rest pooled into one
-row) and the disparities. Presentation only; every slice name and reason is
-HTML-escaped."""
+row), each slice's difference from the rest (with scores, its AUC's too: DeLong
+variances of independent samples) and the ranges across slices, each over the slices of
+adequate size with those left out named. Presentation only; every slice name and reason
+is HTML-escaped."""
 
 from __future__ import annotations
 
@@ -15,10 +17,15 @@ from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.slice_rankings import SliceRankings
 from informed.report.html.figures import slices_svg, slices_time_svg
 from informed.report.html.markup import count, escaped, number
-from informed.report.slices import (
-    SUMMARIES,
-    differs,
+from informed.report.slice_disparities import (
+    AUC_NOTE,
+    LEFT_OUT,
+    SUMMARY_TITLES,
     fixed,
+    left_out_text,
+)
+from informed.report.slices import (
+    differs,
     merged_note,
     pooled_table,
     rankings_of,
@@ -46,6 +53,31 @@ def _with_interval(value: float, interval: Interval) -> str:
     else:
         under = f'<span class="small">[{fixed(interval.low)}, {fixed(interval.high)}]</span>'
     return f'<td class="num" style="white-space:nowrap">{number(value)}<br>{under}</td>'
+
+
+def _range(interval: Interval) -> str:
+    """A range's value and interval, or why it has none."""
+    if math.isnan(interval.estimate):
+        return f"undefined ({escaped(interval.reason or 'undefined')})"
+    bounds = (
+        "[—]" if math.isnan(interval.low) else f"[{fixed(interval.low)}, {fixed(interval.high)}]"
+    )
+    return f"{number(interval.estimate)} {bounds}"
+
+
+def _summary_item(disparities: Disparities, key: str, title: str) -> str:
+    """A range across slices, over those of adequate size; the slices left out and the
+    range over every slice where some were."""
+    item = f"<li>{escaped(title)}: {_range(disparities.summary[key])}"
+    if disparities.left_out[key]:
+        if not math.isnan(disparities.summary[key].estimate):
+            item += f" over the slices {escaped(disparities.rules[key])}"
+        item += (
+            f'<br><span class="small">{LEFT_OUT[key]}: '
+            f"{escaped(left_out_text(disparities, key))}; over every slice: "
+            f"{_range(disparities.summary_all[key])}</span>"
+        )
+    return item + "</li>"
 
 
 def _flag(flag: str, extra: str | None) -> str:
@@ -82,6 +114,7 @@ def slices_section(
             f"{escaped(caption)}</figcaption></figure>"
         )
     scored = rankings is not None
+    compared_auc = disparities is not None and "auc" in disparities.vs_rest
     rows = []
     for s in shown:
         name = escaped(slices.name(slices.keys[s]))
@@ -108,8 +141,13 @@ def slices_section(
             cells += [
                 _with_interval(d.estimate, d),
                 f'<td class="num">{"—" if math.isnan(p) else f"{p:.3g}"}</td>',
-                f'<td class="small">{escaped(differs(disparities, s))}</td>',
             ]
+            if compared_auc:  # its p under its interval: the table stays as wide as the page
+                d = disparities.vs_rest["auc"][s]
+                p = disparities.p_rest["auc"][s]
+                under = "" if math.isnan(p) else f'<br><span class="small">p {p:.3g}</span>'
+                cells.append(_with_interval(d.estimate, d).replace("</td>", f"{under}</td>"))
+            cells.append(f'<td class="small">{escaped(differs(disparities, s))}</td>')
         rows.append(
             f'<tr data-slice="{name}">'
             f'<th class="label" scope="row"><span style="white-space:nowrap">{name}</span>'
@@ -128,11 +166,14 @@ def slices_section(
             + ("<td></td>" if scored else "")
             + "<td></td>"
             + ("<td></td><td></td><td></td>" if disparities is not None else "")
+            + ("<td></td>" if compared_auc else "")
             + "</tr>"
         )
     auc_head = '<th class="num">AUC</th>' if scored else ""
     versus = (
-        '<th class="num">minus the rest</th><th class="num">p (Holm)</th><th>vs reference</th>'
+        '<th class="num">informedness minus the rest</th><th class="num">p (Holm)</th>'
+        + ('<th class="num">AUC minus the rest, p (Holm)</th>' if compared_auc else "")
+        + "<th>vs reference</th>"
         if disparities is not None
         else ""
     )
@@ -157,13 +198,14 @@ def slices_section(
             f"that of {escaped(repr(slices.name(reference)))} (the reference) has an interval "
             "that excludes 0."
             + (" AUC intervals: DeLong et al. (1988), on the logit scale." if scored else "")
+            + (
+                f" {escaped(AUC_NOTE.replace('d AUC', 'AUC minus the rest'))}"
+                if compared_auc
+                else ""
+            )
             + "</p>"
         )
-    items = "".join(
-        f"<li>{escaped(title)}: {number(disparities.summary[key].estimate)} "
-        f"[{number(disparities.summary[key].low)}, {number(disparities.summary[key].high)}]</li>"
-        for key, title in SUMMARIES.items()
-    )
+    items = "".join(_summary_item(disparities, key, title) for key, title in SUMMARY_TITLES.items())
     reading = (
         "<p>With two classes informedness is TPR − FPR (Powers 2011): a slice's gap in "
         "informedness is its TPR gap minus its FPR gap.</p>"

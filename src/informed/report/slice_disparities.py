@@ -1,0 +1,171 @@
+"""The disparities between slices as every report shows them: the ranges across slices
+(each over the slices of adequate size, those left out named with their counts, the range
+over every slice beside it) and each slice's AUC difference, as terminal lines, JSON and
+CSV cells. Nothing is computed here (`informed.inference.disparities` did it)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from informed._common import json_float, printable
+from informed.inference.auc_differences import AUC_METHOD_TEXT
+from informed.inference.disparities import SUMMARIES, Disparities
+from informed.inference.interval import Interval
+
+__all__ = [
+    "AUC_CSV",
+    "AUC_NOTE",
+    "LEFT_OUT",
+    "SUMMARY_TITLES",
+    "auc_csv_cells",
+    "auc_json",
+    "fixed",
+    "interval_text",
+    "left_out_text",
+    "summary_json",
+    "summary_lines",
+    "value_text",
+]
+
+SUMMARY_TITLES = {
+    "equalized_odds_difference": "equalized-odds difference, max(|dTPR|, |dFPR|)",
+    "demographic_parity_difference": "demographic-parity difference (bias pP)",
+    "informedness_spread": "spread of informedness (max - min)",
+}
+assert tuple(SUMMARY_TITLES) == SUMMARIES
+
+AUC_NOTE = f"d AUC: the slice's AUC minus the rest's, {AUC_METHOD_TEXT}."
+"""What the AUC differences are, as the terminal and the page say it."""
+
+AUC_CSV = (
+    "d_auc_vs_rest",
+    "d_auc_vs_rest_low",
+    "d_auc_vs_rest_high",
+    "p_holm_auc_vs_rest",
+    "d_auc_vs_reference",
+    "d_auc_vs_reference_low",
+    "d_auc_vs_reference_high",
+    "p_holm_auc_vs_reference",
+)
+"""The CSV columns of the AUC differences (with scores)."""
+
+# The slices left out of a range that the terminal and the page name (JSON: all of them).
+LEFT_OUT_SHOWN = 5
+
+LEFT_OUT = {
+    "equalized_odds_difference": "left out of the TPR or FPR range as too small",
+    "demographic_parity_difference": "left out as too small",
+    "informedness_spread": "left out as too small",
+}
+"""How each range says which slices it leaves out."""
+
+
+def fixed(value: float) -> str:
+    """A bound with three decimals, never "-0.000" (a bound just below 0 shows as 0)."""
+    text = f"{value:.3f}"
+    return "0.000" if text == "-0.000" else text
+
+
+def value_text(value: float) -> str:
+    """A value with three decimals, "—" where undefined."""
+    return "—" if math.isnan(value) else f"{value:+.3f}" if value < 0 else f"{value:.3f}"
+
+
+def interval_text(interval: Interval) -> str:
+    """[low, high], or [—] where there is no interval."""
+    if math.isnan(interval.low):
+        return "[—]"
+    return f"[{fixed(interval.low)}, {fixed(interval.high)}]"
+
+
+def left_out_text(disparities: Disparities, key: str, limit: int = LEFT_OUT_SHOWN) -> str:
+    """The slices left out of range `key`, each with its counts, the first `limit`; "all
+    S slices" when every one of more than two is."""
+    slices = disparities.slices
+    found = disparities.left_out[key]
+    if len(found) == len(slices.keys) > 2:
+        return f"all {len(found):,} slices (the counts of each: --format json)"
+    named = [f"{slices.name(slices.keys[s])!r} ({why})" for s, why in found[:limit]]
+    more = f" and {len(found) - limit:,} more" if len(found) > limit else ""
+    return ", ".join(named) + more
+
+
+def summary_lines(disparities: Disparities) -> list[str]:
+    """Each range across slices with its interval, over the slices of adequate size (or
+    why it has none); under it, where slices were left out, which, and the range over
+    every slice."""
+    lines = []
+    for key, title in SUMMARY_TITLES.items():
+        interval = disparities.summary[key]
+        left_out = disparities.left_out[key]
+        if math.isnan(interval.estimate):
+            lines.append(f"{title}: — ({interval.reason})")
+        else:
+            over = f" over the slices {disparities.rules[key]}" if left_out else ""
+            value = f"{value_text(interval.estimate)} {interval_text(interval)}"
+            lines.append(f"{title}: {value}{over}")
+        if left_out:
+            every = disparities.summary_all[key]
+            lines.append(
+                f"  {LEFT_OUT[key]}: {printable(left_out_text(disparities, key))}; "
+                f"over every slice: {value_text(every.estimate)} {interval_text(every)}"
+            )
+    return lines
+
+
+def _interval_json(interval: Interval) -> dict[str, Any]:
+    return {
+        "estimate": json_float(interval.estimate),
+        "interval": interval.as_list(),
+        "reason": interval.reason,
+    }
+
+
+def summary_json(disparities: Disparities, key: str) -> dict[str, Any]:
+    """A range across slices: over the slices of adequate size (`over`), those left out
+    with their counts, and the range over every slice."""
+    slices = disparities.slices
+    left_out = disparities.left_out[key]
+    return {
+        **_interval_json(disparities.summary[key]),
+        "over": f"slices {disparities.rules[key]}",
+        "left_out": [
+            {"key": list(slices.keys[s]), "name": slices.name(slices.keys[s]), "reason": why}
+            for s, why in left_out
+        ],
+        "every_slice": _interval_json(disparities.summary_all[key]),
+    }
+
+
+def auc_json(disparities: Disparities, s: int, family: str) -> dict[str, Any] | None:
+    """A slice's AUC minus the rest's (or the reference's), with the method; None
+    without scores."""
+    found = disparities.vs_rest if family == "rest" else disparities.vs_reference
+    if "auc" not in found:
+        return None
+    p = disparities.p_rest if family == "rest" else disparities.p_reference
+    interval = found["auc"][s]
+    return {
+        **_interval_json(interval),
+        "p_holm": json_float(p["auc"][s]),
+        "standard_error": json_float(interval.standard_error),
+        "method": interval.method,
+    }
+
+
+def auc_csv_cells(disparities: Disparities | None, s: int) -> list[str]:
+    """A slice's AUC differences as the cells of `AUC_CSV` (empty where there are none)."""
+    if disparities is None or "auc" not in disparities.vs_rest:
+        return [""] * len(AUC_CSV)
+    cells = []
+    for found, p in (
+        (disparities.vs_rest["auc"][s], disparities.p_rest["auc"][s]),
+        (disparities.vs_reference["auc"][s], disparities.p_reference["auc"][s]),
+    ):
+        cells += [_number(v) for v in (found.estimate, found.low, found.high, p)]
+    return cells
+
+
+def _number(value: float) -> str:
+    return "" if math.isnan(value) else repr(float(value))
