@@ -403,7 +403,6 @@ def build_slices(
         raise InputError(msg)
     w = check_weights(weights, n)
     S = len(coded.keys)
-    rows = np.bincount(coded.codes, minlength=S).astype(np.int64)
     cells = overall = None
     if predicted is not None:
         p = code_column(predicted, "predicted")
@@ -434,7 +433,28 @@ def build_slices(
         # each ranks the user's positive against all the other classes, as summarise_frame's
         rankings = tuple(r.with_classes(label) for r in rankings)
         overall_ranking = overall_ranking.with_classes(label)
+    rows = _rows(coded.codes, S, w, cells, rankings)
     return Slices(tuple(names), coded.keys, rows, cells, overall, label, rankings, overall_ranking)
+
+
+def _rows(
+    codes: NDArray[np.intp],
+    n_slices: int,
+    weights: NDArray[np.float64] | None,
+    cells: SlicedCells | None,
+    rankings: tuple[Ranking, ...] | None,
+) -> NDArray[np.int64]:
+    """The rows of each slice: without weights, the sum of its counts (exact integers),
+    else counted from the codes."""
+    if weights is None and cells is not None:
+        rows = np.zeros(n_slices, dtype=np.int64)
+        np.add.at(rows, cells.slice, cells.values)
+        return rows
+    if weights is None and rankings is not None:
+        return np.array(
+            [int(r.positives.sum()) + int(r.negatives.sum()) for r in rankings], dtype=np.int64
+        ).reshape(n_slices)
+    return np.bincount(codes, minlength=n_slices).astype(np.int64)
 
 
 def _merge_cells(
