@@ -11,10 +11,11 @@ and reruns scikit-learn per group for every replicate; it is timed with
 `bootstrap_slices` with 100 replicates (every slice from its own cells).
 Part 2: 10^7 rows, 100 slices, 10 labels, with scores: the sliced pass (Tables and
 Rankings of every slice, and the overall ones) against the unsliced one
-(`Table.from_labels` + `Ranking.from_scores`), in wall-clock and in CPU seconds (the
-machine may be shared); then where the difference lies: the one sort each pass makes
-(the unsliced keys hold few distinct values, the sliced ones a hundred times more) and
-the rest of each pass; 1,000 bootstrap replicates of 100 slices.
+(`Table.from_labels` + `Ranking.from_scores`), interleaved, in wall-clock and in CPU
+seconds (the machine may be shared); then where the time goes: the unsliced pass's
+sort, the sliced pass's hash of the scores and count of (slice, score, outcome) cells,
+and the packed sort the sliced pass made before (still its route where the cells would
+outnumber the rows); 1,000 bootstrap replicates of 100 slices.
 Part 3: 52 weeks x 100 groups x 10^7 rows with intervals: 10^7 timestamps over 52
 weeks floored to their calendar week (`informed.slices.windows.window_codes`, as
 `--by-time COL --every 1w` does) crossed with the group, sliced and bootstrapped.
@@ -169,27 +170,45 @@ def part2(args: argparse.Namespace) -> None:
 
 
 def floor(args: argparse.Namespace, actual: Any, group: Any, scores: Any) -> None:
-    """The one sort of each pass, on its own: the unsliced Ranking sorts (score, outcome)
-    keys, the sliced one (slice, score, outcome) keys packed in as many bits
-    (`informed.slices.ranked.pack_keys`): the same number of keys, but the sliced ones
-    hold as many distinct values as there are (slice, score, outcome) groups."""
-    from informed.slices.ranked import descending_codes, pack_keys
+    """Where the time of each pass goes: the unsliced Ranking sorts (score, outcome)
+    keys; the sliced one hashes the scores (pyarrow's `dictionary_encode`) and counts
+    (slice, score, outcome) cells with one bincount (`informed.slices.hashed`), where
+    it used to sort (slice, score, outcome) keys packed in as many bits
+    (`informed.slices.ranked.group_packed`, still the route where the cells would
+    outnumber the rows): the same number of keys as the unsliced sort, but as many
+    distinct values as there are (slice, score, outcome) groups."""
+    from informed.columns import arrow_numbers, numpy_arrow
+    from informed.slices.hashed import group_hashed
+    from informed.slices.ranked import descending_codes, group_packed, pack_keys
 
     positive = actual == 0
     plain = (descending_codes(scores) << np.uint64(1)) | positive.astype(np.uint64)
     packed = pack_keys(group, args.groups, scores, positive)
     assert packed is not None
+    bits = scores.view(np.uint64)
+    hashed = timed(lambda: numpy_arrow(bits).dictionary_encode(), args.repeat)
+    G = len(hashed[2].dictionary)
+    cells = arrow_numbers(hashed[2].indices) * 2 + group * (2 * G) + positive
+    count = timed(lambda: np.bincount(cells, minlength=2 * G * args.groups), args.repeat)
     sort_plain = timed(lambda: np.sort(plain), args.repeat)
     sort_cut = timed(lambda: np.sort(packed.keys), args.repeat)
+    by_hash = timed(lambda: group_hashed(group, args.groups, scores, positive, None), args.repeat)
+    by_sort = timed(lambda: group_packed(group, args.groups, scores, positive), args.repeat)
+    assert by_hash[2] is not None, "the hashed route declined"
+    assert by_sort[2] is not None, "the packed key did not fit"
+    for name in ("scores", "positives", "negatives", "bounds"):
+        assert np.array_equal(getattr(by_hash[2], name), getattr(by_sort[2], name)), name
     distinct = [int(np.count_nonzero(np.diff(np.sort(k)))) + 1 for k in (plain, packed.keys)]
-    print(
-        f"  {'the sort alone, unsliced keys':50s}{sort_plain[0]:8.3f}  {sort_plain[1]:8.3f} s"
-        f"   {distinct[0]:,} distinct keys"
-    )
-    print(
-        f"  {'the sort alone, sliced keys':50s}{sort_cut[0]:8.3f}  {sort_cut[1]:8.3f} s"
-        f"   {distinct[1]:,} distinct keys"
-    )
+    rows = [
+        ("the sort alone, unsliced keys", sort_plain, f"{distinct[0]:,} distinct keys"),
+        ("the hash of the scores alone", hashed, f"{G:,} distinct scores"),
+        ("the count of the sliced cells alone", count, f"{2 * G * args.groups:,} cells"),
+        ("every slice's groups: hash and count", by_hash, ""),
+        ("every slice's groups: packed sort (the fallback)", by_sort, ""),
+        ("  of which the sort alone, sliced keys", sort_cut, f"{distinct[1]:,} distinct keys"),
+    ]
+    for title, (wall, cpu, _), note in rows:
+        print(f"  {title:50s}{wall:8.3f}  {cpu:8.3f} s   {note}".rstrip())
 
 
 def part3(args: argparse.Namespace) -> None:
