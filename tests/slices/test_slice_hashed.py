@@ -17,7 +17,7 @@ import informed.columns
 from informed.ranking import Ranking
 from informed.slices import Slices
 from informed.slices.counting import rank_sliced
-from informed.slices.hashed import FEWEST_ROWS, exact_weights, group_hashed
+from informed.slices.hashed import FEWEST_ROWS, MOST_SCORES, exact_weights, group_hashed
 from informed.slices.ranked import group_packed
 
 pytest.importorskip("pyarrow")
@@ -212,16 +212,30 @@ def test_many_distinct_scores_fall_back_to_the_packed_sort() -> None:
     _check_every_slice(codes, 9, values, positive, None)
 
 
-def test_distinct_scores_past_the_first_rows_fall_back_too() -> None:
-    """Ties in the first rows, distinct scores after: the bound from the first rows
-    lets the column be hashed, the whole count of cells then declines."""
+def test_distinct_scores_the_sample_misses_fall_back_too() -> None:
+    """Ties in the rows sampled first (one in 64), distinct scores elsewhere: the sample
+    lets the column be hashed, the count of its distinct scores then declines."""
     rng = np.random.default_rng(18)
     values = rng.random(N)
-    values[: N // 32] = 0.5
+    values[::64] = 0.5
     codes = rng.integers(0, 3, N)
     positive = rng.random(N) < 0.5
     assert group_hashed(codes, 3, values, positive, None) is None
     _check_every_slice(codes, 3, values, positive, None)
+
+
+def test_more_distinct_scores_than_the_hash_keeps_in_cache_fall_back() -> None:
+    """One slice, MOST_SCORES + 1 distinct scores over 2^18 rows: the cells would be
+    fewer than the rows, but the hash would be slow; the packed route is taken."""
+    rng = np.random.default_rng(22)
+    n = 1 << 18
+    values = rng.permutation(np.resize(np.arange(MOST_SCORES + 1) / 7.0, n))
+    codes = np.zeros(n, dtype=np.intp)
+    positive = rng.random(n) < 0.5
+    assert group_hashed(codes, 1, values, positive, None) is None
+    fewer = values < 5000  # 35,000 distinct scores: hashed
+    assert group_hashed(codes[fewer], 1, values[fewer], positive[fewer], None) is not None
+    _check_every_slice(codes, 1, values, positive, None)
 
 
 def test_without_pyarrow_or_memory_or_rows_the_packed_route_is_exact(
