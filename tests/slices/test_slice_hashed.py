@@ -286,7 +286,11 @@ def test_slices_with_scores_on_the_hashed_route_equal_each_slice_alone() -> None
                 weights=None if w is None else w[rows],
             )
             _same(s.ranking(key), alone)
+            found = s.ranking(key)  # wrapped unchecked: the constructor's checks accept it
+            assert Ranking(found.scores, found.positives, found.negatives, positive=0) == found
             assert s.ranking(key).positive == 0
+            assert not s.ranking(key).scores.flags.writeable
+            assert s.ranking(key).scores.base is None  # its own copy, not a view
             assert s.rows[s.index(key)] == rows.sum()
         _same(
             s.overall_ranking,
