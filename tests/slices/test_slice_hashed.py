@@ -318,3 +318,35 @@ def test_rows_of_slices_without_weights_are_summed_from_their_counts() -> None:
         found = Slices.from_labels(by=group, actual=actual, **kwargs)
         assert found.rows.tolist() == expected
         assert found.rows.dtype == np.int64
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_slices_by_the_hashed_route_equal_slices_by_the_sort(
+    weighted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole Slices (Tables, Rankings, rows, overall, JSON) built with the hashed
+    route equal those built without pyarrow, where every Ranking comes from the sort."""
+    rng = np.random.default_rng(23)
+    n = N + 77
+    group = rng.integers(0, 6, n)
+    actual = rng.integers(0, 2, n)
+    scores = np.round(rng.normal(size=n) + actual, 1)
+    weights = rng.integers(0, 3, n).astype(np.float64) if weighted else None
+
+    def build() -> Slices:
+        return Slices.from_labels(
+            by=group,
+            actual=actual,
+            predicted=1 - actual,
+            scores=scores,
+            positive=1,
+            weights=weights,
+        )
+
+    assert group_hashed(group, 6, scores, actual == 1, weights) is not None
+    hashed = build()
+    monkeypatch.setattr(informed.columns, "ARROW_DISABLED", True)
+    assert group_hashed(group, 6, scores, actual == 1, weights) is None
+    sorted_ = build()
+    assert hashed == sorted_
+    assert hashed.to_json() == sorted_.to_json()
