@@ -2,6 +2,8 @@
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_slices.py [--n 1000000] [--groups 100]
         [--big 10000000] [--labels 10] [--fairlearn-boot 5] [--skip-fairlearn]
+        [--parts 123] [--repeat 2] [--scores decimal|continuous]
+        [--weights none|whole|fractional]
 
 Part 1: 10^6 rows x 100 groups, two classes, weights: fairlearn's `MetricFrame` with
 recall and selection rate against `Slices.from_labels` + `evaluate_slices` (every
@@ -11,10 +13,15 @@ and reruns scikit-learn per group for every replicate; it is timed with
 `bootstrap_slices` with 100 replicates (every slice from its own cells).
 Part 2: 10^7 rows, 100 slices, 10 labels, with scores: the sliced pass (Tables and
 Rankings of every slice, and the overall ones) against the unsliced one
-(`Table.from_labels` + `Ranking.from_scores`), in wall-clock and in CPU seconds (the
-machine may be shared); then where the difference lies: the one sort each pass makes
-(the unsliced keys hold few distinct values, the sliced ones a hundred times more) and
-the rest of each pass; 1,000 bootstrap replicates of 100 slices.
+(`Table.from_labels` + `Ranking.from_scores`), interleaved, in wall-clock and in CPU
+seconds (the machine may be shared); then where the time goes: the unsliced pass's
+sort, the sliced pass's hash of the scores and count of (slice, score, outcome) cells,
+and the packed sort the sliced pass made before (still its route where the cells would
+outnumber the rows); 1,000 bootstrap replicates of 100 slices. The scores have four
+decimals (15,001 distinct values) unless `--scores continuous` (10^7 distinct: the
+packed sort's route); `--weights whole` or `fractional` weighs the rows of both passes
+(whole weights are summed exactly by the hashed route, fractional ones slice by slice
+in the order `Ranking.from_scores` sums them); the breakdown is shown for the default.
 Part 3: 52 weeks x 100 groups x 10^7 rows with intervals: 10^7 timestamps over 52
 weeks floored to their calendar week (`informed.slices.windows.window_codes`, as
 `--by-time COL --every 1w` does) crossed with the group, sliced and bootstrapped.
@@ -125,21 +132,31 @@ def part1(args: argparse.Namespace) -> None:
 
 def part2(args: argparse.Namespace) -> None:
     n, rng = args.big, np.random.default_rng(1)
-    print(f"Part 2: {n:,} rows, {args.groups} slices, {args.labels} labels, with scores")
+    kind = f"{args.scores} scores" + ("" if args.weights == "none" else f", {args.weights} weights")
+    print(f"Part 2: {n:,} rows, {args.groups} slices, {args.labels} labels, {kind}")
     actual = rng.integers(0, args.labels, n)
     predicted = np.where(rng.random(n) < 0.6, actual, rng.integers(0, args.labels, n))
     group = rng.integers(0, args.groups, n)
-    scores = np.round(rng.random(n) + 0.5 * (actual == 0), 4)
+    scores = rng.random(n) + 0.5 * (actual == 0)
+    if args.scores == "decimal":  # four decimals: 15,001 distinct scores
+        scores = np.round(scores, 4)
+    weights = None
+    if args.weights == "whole":
+        weights = rng.integers(1, 4, n).astype(np.float64)
+    elif args.weights == "fractional":
+        weights = rng.random(n) + 0.5
 
     def unsliced() -> Any:
         return (
-            Table.from_labels(actual=actual, predicted=predicted),
-            Ranking.from_scores(actual=actual == 0, scores=scores, positive=True, negative=False),
+            Table.from_labels(actual=actual, predicted=predicted, weights=weights),
+            Ranking.from_scores(
+                actual=actual == 0, scores=scores, positive=True, negative=False, weights=weights
+            ),
         )
 
     def sliced() -> Slices:
         return Slices.from_labels(
-            by=group, actual=actual, predicted=predicted, scores=scores, positive=0
+            by=group, actual=actual, predicted=predicted, scores=scores, positive=0, weights=weights
         )
 
     # interleaved, so that both passes meet the same load on a shared machine
@@ -150,7 +167,8 @@ def part2(args: argparse.Namespace) -> None:
         *measured, s = timed(sliced, 1)
         cut = [min(a, b) for a, b in zip(cut, measured, strict=True)]
     tables = timed(
-        lambda: Slices.from_labels(by=group, actual=actual, predicted=predicted), args.repeat
+        lambda: Slices.from_labels(by=group, actual=actual, predicted=predicted, weights=weights),
+        args.repeat,
     )
     boot = timed(
         lambda: bootstrap_slices(s, ["informedness", "markedness"], replicates=1000, seed=0),
@@ -163,33 +181,52 @@ def part2(args: argparse.Namespace) -> None:
         f"{cut[1]:8.3f} s   {cut[0] / plain[0]:5.2f}x wall, {cut[1] / plain[1]:5.2f}x CPU"
     )
     print(f"  {'sliced Tables only':50s}{tables[0]:8.3f}  {tables[1]:8.3f} s")
-    floor(args, actual, group, scores)
+    if args.scores == "decimal" and args.weights == "none":
+        floor(args, actual, group, scores)
     title = f"1,000 replicates x {args.groups} slices, B and M"
     print(f"  {title:50s}{boot[0]:8.3f}  {boot[1]:8.3f} s")
 
 
 def floor(args: argparse.Namespace, actual: Any, group: Any, scores: Any) -> None:
-    """The one sort of each pass, on its own: the unsliced Ranking sorts (score, outcome)
-    keys, the sliced one (slice, score, outcome) keys packed in as many bits
-    (`informed.slices.ranked.pack_keys`): the same number of keys, but the sliced ones
-    hold as many distinct values as there are (slice, score, outcome) groups."""
-    from informed.slices.ranked import descending_codes, pack_keys
+    """Where the time of each pass goes: the unsliced Ranking sorts (score, outcome)
+    keys; the sliced one hashes the scores (pyarrow's `dictionary_encode`) and counts
+    (slice, score, outcome) cells with one bincount (`informed.slices.hashed`), where
+    it used to sort (slice, score, outcome) keys packed in as many bits
+    (`informed.slices.ranked.group_packed`, still the route where the cells would
+    outnumber the rows): the same number of keys as the unsliced sort, but as many
+    distinct values as there are (slice, score, outcome) groups."""
+    from informed.columns import arrow_numbers, numpy_arrow
+    from informed.slices.hashed import group_hashed
+    from informed.slices.ranked import descending_codes, group_packed, pack_keys
 
     positive = actual == 0
     plain = (descending_codes(scores) << np.uint64(1)) | positive.astype(np.uint64)
     packed = pack_keys(group, args.groups, scores, positive)
     assert packed is not None
+    bits = scores.view(np.uint64)
+    hashed = timed(lambda: numpy_arrow(bits).dictionary_encode(), args.repeat)
+    G = len(hashed[2].dictionary)
+    cells = arrow_numbers(hashed[2].indices) * 2 + group * (2 * G) + positive
+    count = timed(lambda: np.bincount(cells, minlength=2 * G * args.groups), args.repeat)
     sort_plain = timed(lambda: np.sort(plain), args.repeat)
     sort_cut = timed(lambda: np.sort(packed.keys), args.repeat)
+    by_hash = timed(lambda: group_hashed(group, args.groups, scores, positive, None), args.repeat)
+    by_sort = timed(lambda: group_packed(group, args.groups, scores, positive), args.repeat)
+    assert by_hash[2] is not None, "the hashed route declined"
+    assert by_sort[2] is not None, "the packed key did not fit"
+    for name in ("scores", "positives", "negatives", "bounds"):
+        assert np.array_equal(getattr(by_hash[2], name), getattr(by_sort[2], name)), name
     distinct = [int(np.count_nonzero(np.diff(np.sort(k)))) + 1 for k in (plain, packed.keys)]
-    print(
-        f"  {'the sort alone, unsliced keys':50s}{sort_plain[0]:8.3f}  {sort_plain[1]:8.3f} s"
-        f"   {distinct[0]:,} distinct keys"
-    )
-    print(
-        f"  {'the sort alone, sliced keys':50s}{sort_cut[0]:8.3f}  {sort_cut[1]:8.3f} s"
-        f"   {distinct[1]:,} distinct keys"
-    )
+    rows = [
+        ("the sort alone, unsliced keys", sort_plain, f"{distinct[0]:,} distinct keys"),
+        ("the hash of the scores alone", hashed, f"{G:,} distinct scores"),
+        ("the count of the sliced cells alone", count, f"{2 * G * args.groups:,} cells"),
+        ("every slice's groups: hash and count", by_hash, ""),
+        ("every slice's groups: packed sort (the fallback)", by_sort, ""),
+        ("  of which the sort alone, sliced keys", sort_cut, f"{distinct[1]:,} distinct keys"),
+    ]
+    for title, (wall, cpu, _), note in rows:
+        print(f"  {title:50s}{wall:8.3f}  {cpu:8.3f} s   {note}".rstrip())
 
 
 def part3(args: argparse.Namespace) -> None:
@@ -227,6 +264,8 @@ def main() -> None:
     parser.add_argument("--fairlearn-boot", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--skip-fairlearn", action="store_true")
+    parser.add_argument("--scores", choices=["decimal", "continuous"], default="decimal")
+    parser.add_argument("--weights", choices=["none", "whole", "fractional"], default="none")
     parser.add_argument("--parts", default="123")
     args = parser.parse_args()
     if "1" in args.parts:

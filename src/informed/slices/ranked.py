@@ -18,7 +18,8 @@ slice, then by descending score, then by outcome, and each (slice, score) tie gr
 run of the sorted keys, counted as the unsliced grouping counts its runs. Where the
 compressed key and the slice code do not fit in 63 bits (scores spread over many binary
 orders of magnitude and many slices), `group_packed` returns None and the caller groups
-slice by slice.
+slice by slice. `informed.slices.counting.rank_sliced` takes this route only where the
+hash of the scores and a count of their cells (`informed.slices.hashed`) declines.
 
 >>> import numpy as np
 >>> found = group_packed(np.array([1, 0, 1, 1]), 2, np.array([.5, .9, .5, .5]),

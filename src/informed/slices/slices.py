@@ -36,7 +36,7 @@ from informed.errors import InputError
 from informed.labels import Label, as_label, code_column, keyed, positions_in, sort_labels
 from informed.measures import Cells
 from informed.ranking import Ranking
-from informed.slices.counting import SlicedCells, count_sliced, rank_sliced
+from informed.slices.counting import SlicedCells, count_sliced, merge_cells, rank_sliced
 from informed.slices.json_form import slices_dict, slices_parts
 from informed.slices.keys import Key, code_keys, key_name, key_order, keyed_key
 from informed.slices.windows import check_time, timed
@@ -325,7 +325,7 @@ class Slices:
         np.add.at(rows, theirs, other.rows)
         cells = overall = None
         if self.cells is not None and other.cells is not None:
-            cells = _merge_cells(self.cells, other.cells, mine, theirs)
+            cells = merge_cells(self.cells, other.cells, mine, theirs)
             assert self.overall is not None
             assert other.overall is not None
             overall = self.overall + other.overall
@@ -429,7 +429,6 @@ def build_slices(
         raise InputError(msg)
     w = check_weights(weights, n)
     S = len(coded.keys)
-    rows = np.bincount(coded.codes, minlength=S).astype(np.int64)
     cells = overall = None
     if predicted is not None:
         p = code_column(predicted, "predicted")
@@ -460,32 +459,25 @@ def build_slices(
         # each ranks the user's positive against all the other classes, as summarise_frame's
         rankings = tuple(r.with_classes(label) for r in rankings)
         overall_ranking = overall_ranking.with_classes(label)
+    rows = _rows(coded.codes, S, w, cells, rankings)
     return Slices(tuple(names), coded.keys, rows, cells, overall, label, rankings, overall_ranking)
 
 
-def _merge_cells(
-    a: SlicedCells, b: SlicedCells, mine: NDArray[np.intp], theirs: NDArray[np.intp]
-) -> SlicedCells:
-    """Two slices' cells over the union of slices and labels, equal cells added."""
-    predicted = sort_labels((*a.predicted, *b.predicted))
-    actual = sort_labels((*a.actual, *b.actual))
-    K, C = len(predicted), len(actual)
-    parts = []
-    for cells, where in ((a, mine), (b, theirs)):
-        s = where[cells.slice].astype(np.int64)
-        r = positions_in(cells.predicted, predicted)[cells.row]
-        c = positions_in(cells.actual, actual)[cells.col]
-        parts.append(((s * K + r) * C + c, cells.values))
-    keys = np.concatenate([k for k, _ in parts])
-    values = np.concatenate([v for _, v in parts])
-    order = np.argsort(keys, kind="stable")
-    keys, values = keys[order], values[order]
-    first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if keys.size else keys
-    if keys.size:
-        values = np.add.reduceat(values, first)
-        keys = keys[first]
-    rest, col = np.divmod(keys, C) if C else (keys, keys)
-    s, row = np.divmod(rest, K) if K else (rest, rest)
-    return SlicedCells(
-        s.astype(np.intp), row.astype(np.intp), col.astype(np.intp), values, predicted, actual
-    )
+def _rows(
+    codes: NDArray[np.intp],
+    n_slices: int,
+    weights: NDArray[np.float64] | None,
+    cells: SlicedCells | None,
+    rankings: tuple[Ranking, ...] | None,
+) -> NDArray[np.int64]:
+    """The rows of each slice: without weights, the sum of its counts (exact integers),
+    else counted from the codes."""
+    if weights is None and cells is not None:
+        rows = np.zeros(n_slices, dtype=np.int64)
+        np.add.at(rows, cells.slice, cells.values)
+        return rows
+    if weights is None and rankings is not None:
+        return np.array(
+            [int(r.positives.sum()) + int(r.negatives.sum()) for r in rankings], dtype=np.int64
+        ).reshape(n_slices)
+    return np.bincount(codes, minlength=n_slices).astype(np.int64)
