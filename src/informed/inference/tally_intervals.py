@@ -145,8 +145,7 @@ def _draws(counts: Floats, replicates: int, rng: np.random.Generator) -> Floats:
     its table's size with its cells' proportions; shape (replicates, ..., 2, 2)."""
     flat = counts.reshape(-1, 4)
     n = flat.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        probabilities = np.where(n[:, None] > 0, flat / np.maximum(n, 1)[:, None], 0.0)
+    probabilities = flat / np.maximum(n, 1)[:, None]  # an empty table's cells are all 0
     probabilities[n == 0, 0] = 1.0  # an empty table draws nothing; pvals must sum to 1
     draws = rng.multinomial(n.astype(np.int64), probabilities, size=(replicates, n.size))
     return draws.reshape(replicates, *counts.shape).astype(np.float64)
