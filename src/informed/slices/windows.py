@@ -160,10 +160,28 @@ def _wall_seconds(
         if array.dtype.kind not in "OUS":
             msg = f"`{name}` holds {array.dtype} values, not timestamps or ISO-8601 text."
             raise InputError(msg)
-        array = _parse(array, name, where)
+        array = _text_times(array, name, where)
     missing = np.isnat(array)
     seconds = array.astype("datetime64[s]", copy=False).view(np.int64)  # floored to seconds
     return seconds, missing
+
+
+def _text_times(
+    array: NDArray[Any], name: str, where: Callable[[int], str] | None
+) -> NDArray[np.datetime64]:
+    """Text (or Python datetimes) from numpy or a list: read as an Arrow column of text
+    is read (pyarrow's cast, then Python's reader for what it refuses), where pyarrow is
+    installed and the values are all text or missing; else row by row (`_parse`)."""
+    pa = arrow()
+    if pa is not None and array.dtype.kind in "OU":
+        try:
+            column = pa.array(array.tolist() if array.dtype.kind == "O" else array)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
+            column = None  # mixed values (text and datetimes, nan): row by row
+        if column is not None and pa.types.is_string(column.type):
+            found: NDArray[np.datetime64] = _arrow_times(column, name, where)
+            return found
+    return _parse(array, name, where)
 
 
 def _arrow_times(column: Any, name: str, where: Callable[[int], str] | None) -> Any:
