@@ -277,3 +277,24 @@ def test_terminal_names_are_as_wide_as_the_longest_shown() -> None:
     assert any(row.startswith("size=large ") for row in rows)
     assert any(row.startswith("x" * 29 + "…") for row in rows)
     assert not any(row.startswith("size=la…") for row in rows)
+
+
+def test_terminal_sentences_wrap_to_the_width_and_table_rows_keep_their_columns() -> None:
+    """At a terminal of 60 columns every sentence of the report fits, its words all kept;
+    the table rows are left whole (their columns aligned); without a width (a pipe or a
+    file) each sentence stays one line."""
+    rng = np.random.default_rng(5)
+    keys = np.array(["north", "south", "east"])[rng.integers(0, 3, 3000)]
+    actual = rng.integers(0, 2, 3000)
+    predicted = np.where(rng.random(3000) < 0.8, actual, 1 - actual)
+    slices = Slices.from_labels(by=keys, names=["region"], actual=actual, predicted=predicted)
+    result = bootstrap_slices(slices, ["informedness"], positive=1, replicates=20, seed=0)
+    found = disparities(slices, positive=1, replicates=20, seed=0)
+    whole = slices_text(result, found, "x.csv")
+    narrow = slices_text(result, found, "x.csv", width=60)
+    rows = [line for line in whole.splitlines() if "  " in line.strip()]
+    assert rows and all(row in narrow.splitlines() for row in rows)  # rows as they were
+    sentences = [line for line in narrow.splitlines() if line and line not in rows]
+    assert all(len(line) <= 60 for line in sentences)
+    assert " ".join(whole.split()) == " ".join(narrow.split())  # every word, in order
+    assert max(len(line) for line in whole.splitlines()) > 60

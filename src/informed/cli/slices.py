@@ -120,6 +120,7 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
 
 def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     """Evaluate, bootstrap and compare the slices read, and print (and write --html)."""
+    from informed.cli.output import terminal_width
     from informed.inference.disparities import disparities
     from informed.inference.slice_bootstrap import bootstrap_slices
     from informed.inference.slice_rankings import slice_rankings
@@ -178,6 +179,7 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
                 rankings=rankings,
                 merged=merged,
                 rows=rows,
+                width=terminal_width() if sys.stdout.isatty() else None,
             )
         )
     if args.html:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -134,11 +135,14 @@ def slices_text(
     rankings: SliceRankings | None = None,
     merged: str | None = None,
     rows: int | None = None,
+    width: int | None = None,
 ) -> str:
     """The terminal report (user text escaped); slices sorted by informedness, or by key
     (`order="key"`: time windows in time order); with scores, each slice's AUC. Windows
     `merged` ("cumulative", "rolling, 4 of 7d each") overlap: there are no
-    `disparities` then, and the header counts the `rows` read."""
+    `disparities` then, and the header counts the `rows` read. With a `width` (a
+    terminal's), its sentences are wrapped to it and the tables' rows keep their columns;
+    without, each sentence is one line (for a file or a pipe, to be searched)."""
     rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
@@ -152,17 +156,17 @@ def slices_text(
     ]
     shown = shown_slices(result, order=order)
     # as wide as the longest name shown (up to 30), so no shown name is cut short of that
-    width = min(30, max([5, *(len(printable(slices.name(slices.keys[s]))) for s in shown)]))
-    head = f"{'slice':<{width}}  {'n':>9}  {'informedness':>12} {level + ' interval':<18}"
+    names = min(30, max([5, *(len(printable(slices.name(slices.keys[s]))) for s in shown)]))
+    head = f"{'slice':<{names}}  {'n':>9}  {'informedness':>12} {level + ' interval':<18}"
     auc_head = f"  {'AUC':>6}" if rankings is not None else ""
     lines.append(f"{head}  {'markedness':>10}{auc_head}  {'bias diagnosis':<31}  flag")
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
-        name = name if len(name) <= width else name[: width - 1] + "…"
+        name = name if len(name) <= names else name[: names - 1] + "…"
         interval = result.intervals["informedness"][s]
         flag = evaluation.row_flag(s)
         lines.append(
-            f"{name:<{width}}  {_n(evaluation.n[s]):>9}  "
+            f"{name:<{names}}  {_n(evaluation.n[s]):>9}  "
             f"{_value(evaluation.values['informedness'][s]):>12} {_interval(interval):<18}  "
             f"{_value(evaluation.values['markedness'][s]):>10}{_auc(rankings, s)}  "
             f"{printable(evaluation.bias_diagnosis(s)):<31}  {printable(_flags(flag, rankings, s))}"
@@ -171,13 +175,13 @@ def slices_text(
     if pooled is not None:
         found = evaluate(pooled, positive=positive)
         lines.append(
-            f"{'… ' + f'{len(slices.keys) - len(shown):,} more, pooled':<{width}}  "
+            f"{'… ' + f'{len(slices.keys) - len(shown):,} more, pooled':<{names}}  "
             f"{_n(pooled.n):>9}  {_value(found.measures['informedness']):>12} {'':<18}  "
             f"{_value(found.measures['markedness']):>10}  (every slice: --format json)"
         )
     if disparities is None:
         lines += ["", merged_note(merged or "merged")]
-        return "\n".join(line.rstrip() for line in lines) + "\n"
+        return _joined(lines, width)
     reference = disparities.reference or ()
     ref_name = printable(slices.name(reference)) if reference else ""
     lines += [
@@ -189,12 +193,12 @@ def slices_text(
     scored = "auc" in disparities.vs_rest
     auc_head = f"  {'d AUC':>7} {'interval':<18} {'p':>6}" if scored else ""
     lines.append(
-        f"{'slice':<{width}}  {'d informedness':>15} {'interval':<18} {'p':>6}  "
+        f"{'slice':<{names}}  {'d informedness':>15} {'interval':<18} {'p':>6}  "
         f"{'d TPR':>7}  {'d FPR':>7}  {'d bias pP':>9}{auc_head}  vs reference"
     )
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
-        name = name if len(name) <= width else name[: width - 1] + "…"
+        name = name if len(name) <= names else name[: names - 1] + "…"
         d = disparities.vs_rest
         p = disparities.p_rest["informedness"][s]
         auc = ""
@@ -205,7 +209,7 @@ def slices_text(
                 f"{'—' if math.isnan(q) else f'{q:.3g}':>6}"
             )
         lines.append(
-            f"{name:<{width}}  {_value(d['informedness'][s].estimate):>15} "
+            f"{name:<{names}}  {_value(d['informedness'][s].estimate):>15} "
             f"{_interval(d['informedness'][s]):<18} {'—' if math.isnan(p) else f'{p:.3g}':>6}  "
             f"{_value(d['recall'][s].estimate):>7}  {_value(d['fallout'][s].estimate):>7}  "
             f"{_value(d['bias'][s].estimate):>9}{auc}  {differs(disparities, s)}"
@@ -219,7 +223,28 @@ def slices_text(
             "With two classes informedness = TPR - FPR (Powers 2011): a slice's gap in "
             "informedness is its TPR gap minus its FPR gap."
         )
-    return "\n".join(line.rstrip() for line in lines) + "\n"
+    return _joined(lines, width)
+
+
+def _joined(lines: list[str], width: int | None) -> str:
+    """The report's lines: a table row as it is (its columns stay aligned), a sentence
+    (a line with no run of two spaces after its indent) wrapped to `width` columns, its
+    continuation indented as it is, two more spaces."""
+    out: list[str] = []
+    for line in lines:
+        indent = line[: len(line) - len(line.lstrip())]
+        if width is None or len(line) <= width or "  " in line.strip():
+            out.append(line.rstrip())
+            continue
+        out += textwrap.wrap(
+            line.strip(),
+            width=max(width, 40),
+            initial_indent=indent,
+            subsequent_indent=indent + "  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    return "\n".join(out) + "\n"
 
 
 def _auc(rankings: SliceRankings | None, s: int) -> str:
