@@ -52,7 +52,13 @@ napoleon_use_ivar = True
 napoleon_preprocess_types = False
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
-autodoc_default_options = {"members": True}
+# a class's methods from its mixins are its methods (Ranking.at_threshold, Tally.stats_table):
+# members inherited from informed's own classes are documented on the class; those of
+# Python's built-in bases (tuple's count, an exception's args) are not
+autodoc_default_options = {
+    "members": True,
+    "inherited-members": "object,BaseException,tuple,dict,list,str,int,float,Enum",
+}
 autosummary_generate = False
 # `name` in a docstring is code (as a reference it would be ambiguous: `n` is many things)
 default_role = "literal"

@@ -102,3 +102,36 @@ def test_first_calls_show_every_input_and_every_spelling() -> None:
     }
     for alias, spelling in ALIASES.items():
         assert f"`{alias}`" in rows[spelling], (alias, spelling)
+
+
+IMPORTED = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", re.M)
+EXTRA_NAMED = re.compile(r"informed\[([\w,]+)\]|\.\[([\w,]+)\]")
+DISTRIBUTION = {"sklearn": "scikit-learn"}  # import name -> the name pip installs
+
+
+def test_every_package_a_snippet_imports_is_declared() -> None:
+    """A reader who ran `make run` and `pip install '.[guides]'` can run the guides: every
+    package a snippet imports is a core dependency, in the `guides` extra, or in an extra
+    its page names (`informed[sql]` on the engines page)."""
+    import sys
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+
+    def names(requirements: list[str]) -> set[str]:
+        return {re.split(r"[<>=\[ ;]", r)[0].lower() for r in requirements}
+
+    undeclared = []
+    for document in DOCUMENTS:
+        text = document.read_text(encoding="utf-8")
+        allowed = names(project["dependencies"]) | names(extras["guides"]) | {"informed"}
+        for match in EXTRA_NAMED.finditer(text):
+            for extra in (match.group(1) or match.group(2)).split(","):
+                allowed |= names(extras.get(extra, []))
+        for snippet in FENCE.finditer(text):
+            for module in IMPORTED.findall(snippet.group(1)):
+                package = DISTRIBUTION.get(module, module).lower()
+                if module not in sys.stdlib_module_names and package not in allowed:
+                    undeclared.append(f"{document.relative_to(ROOT)}: {module}")
+    assert undeclared == []

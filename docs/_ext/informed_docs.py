@@ -6,6 +6,8 @@
   module page that documents it, with the first line of its docstring.
 - ``.. argument-spellings::`` (API reference): the one spelling of each argument and the
   aliases accepted for it, read from ``informed._arguments.ALIASES``.
+- A dataclass's signature shows what its fields' default factories make (``reasons={}``),
+  not ``<factory>`` (see `factory_defaults`).
 - Docstrings write counts in the papers' notation, |+P+R| for the size of a set: a bar
   in a docstring is a bar, never a reStructuredText substitution (see `bars_as_text`).
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import importlib
 import inspect
 import io
@@ -238,10 +241,31 @@ class ArgumentSpellings(PublicNames):
         return self._parse(lines)
 
 
+def factory_defaults(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: Any,
+    options: Any,
+    signature: str | None,
+    return_annotation: str | None,
+) -> tuple[str | None, str | None] | None:
+    """A dataclass's signature shows the value a field's default factory makes
+    (``reasons={}``), where Python's signature of the class shows ``reasons=<factory>``."""
+    if not signature or "=<factory>" not in signature or not dataclasses.is_dataclass(obj):
+        return None
+    for field in dataclasses.fields(obj):
+        if field.default_factory is not dataclasses.MISSING:
+            shown = repr(field.default_factory())
+            signature = signature.replace(f"{field.name}=<factory>", f"{field.name}={shown}")
+    return signature, return_annotation
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("source-read", _append_gallery)
     # after napoleon (registered first), on the reStructuredText it makes of the sections
     app.connect("autodoc-process-docstring", _process_docstring)
+    app.connect("autodoc-process-signature", factory_defaults)
     app.add_directive("public-names", PublicNames)
     app.add_directive("argument-spellings", ArgumentSpellings)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

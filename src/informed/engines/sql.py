@@ -34,7 +34,19 @@ __all__ = ["Source", "source"]
 
 
 class Source(NamedTuple):
-    """A lazy frame, how reports name it, and the connection to close after."""
+    """A lazy frame, how reports name it, and the connection to close after.
+
+    Attributes
+    ----------
+    frame : lazy frame
+        The rows where they live (a DuckDB relation, an ibis table, ...).
+    name : str
+        How reports name the source (a file, a table, a query).
+    engine : str
+        The engine that counts it: "duckdb", "ibis", ...
+    connection : object or None
+        The connection opened for the source, closed when the count is done.
+    """
 
     frame: Any
     name: str

@@ -68,6 +68,8 @@ class RankingBootstrap:
         ("hit_rate", "qrecall", "lift", "pearson") -> Interval.
     distribution : dict
         Summary name -> replicate values; and "name@quota" -> replicate values.
+    method : str
+        How the intervals were read from the replicates: "percentile".
     """
 
     ranking: Ranking

@@ -73,7 +73,7 @@ class Margins:
 
 
 class Cells:
-    """Cells of tables of shape (K, C): values[..., n] at (rows[n], cols[n]).
+    """Cells of tables of `shape` (K, C): `values[..., n]` at (`rows[n]`, `cols[n]`).
 
     Cells not listed are zero. The cells are in row-major order with no cell twice (as
     `as_cells` and a sparse Table give them); any leading axes of `values` are a batch of

@@ -48,12 +48,13 @@ from informed.ranking.thresholds import (
     roc_curve,
 )
 
-__all__ = [
+# the summary first: the API reference lists a page's names in this order
+__all__ = [  # noqa: RUF022
+    "Ranking",
     "RANKING_MEASURES",
     "THRESHOLD_CRITERIA",
     "LiftTable",
     "OperatingPoint",
-    "Ranking",
     "RankingMeasure",
     "RankingSummary",
     "RocCurve",

@@ -147,7 +147,9 @@ class Ranking(OperatingPoints, RankingMeasures):
         allow_infinite: bool = False,
         **named: Any,
     ) -> Ranking:
-        """Summarise rows of (actual outcome, score[, weight]) by distinct score.
+        """from_scores(actual, scores, weights=None, *, positive, negative=None, allow_infinite=False)
+
+        Summarise rows of (actual outcome, score[, weight]) by distinct score.
 
         ``Ranking.from_scores(actual, scores, positive=...)``: `actual` and `scores` by
         position or by name (``y_true``, ``y_score`` and ``score`` are accepted too).
@@ -201,7 +203,7 @@ class Ranking(OperatingPoints, RankingMeasures):
         >>> r = Ranking.from_scores(["y", "n", "n"], [2, 1, 1], positive="y")
         >>> r.n_positive, r.n_negative, r.n_groups, r.positive, r.negative
         (1, 2, 2, 'y', 'n')
-        """
+        """  # noqa: E501 (the signature line autodoc shows)
         found = call_arguments(
             "Ranking.from_scores",
             "Ranking.from_scores(actual, scores, positive=...)",
@@ -230,7 +232,9 @@ class Ranking(OperatingPoints, RankingMeasures):
 
     @classmethod
     def from_frame(cls, frame: Any, *args: Any, **named: Any) -> Ranking:
-        """`from_scores` on the named columns of a DataFrame (see `Table.from_frame`):
+        """from_frame(frame, *, actual, scores, weights=None, positive, negative=None, allow_infinite=False)
+
+        `from_scores` on the named columns of a DataFrame (see `Table.from_frame`):
         ``Ranking.from_frame(frame, actual="y", scores="s", positive=1)``; `weights=` names
         a column too (``score=`` and ``weight=`` are accepted), the other options are those
         of `from_scores`. A lazy frame (polars, DuckDB, Spark, ibis, Dask) is counted where
@@ -239,7 +243,7 @@ class Ranking(OperatingPoints, RankingMeasures):
         >>> Ranking.from_frame({"y": [1, 0, 0], "s": [0.9, 0.2, 0.2]}, actual="y",
         ...                    scores="s", positive=1).n_groups
         2
-        """
+        """  # noqa: E501 (the signature line autodoc shows)
         found = frame_arguments(frame, args, named)  # a lazy frame's Ranking, counted already
         return found if isinstance(found, Ranking) else cls.from_scores(**found)
 
@@ -247,7 +251,9 @@ class Ranking(OperatingPoints, RankingMeasures):
     def one_vs_rest(
         cls, *args: Any, classes: Sequence[ClassLabel], allow_infinite: bool = False, **named: Any
     ) -> dict[ClassLabel, Ranking]:
-        """One Ranking per class from a score matrix: class k against all the others.
+        """one_vs_rest(actual, scores, weights=None, *, classes, allow_infinite=False)
+
+        One Ranking per class from a score matrix: class k against all the others.
 
         Parameters
         ----------

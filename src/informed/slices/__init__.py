@@ -16,10 +16,11 @@ from informed.slices.rolling import accumulate
 from informed.slices.slices import Slices
 from informed.slices.windows import window_keys
 
-__all__ = [
+# the summary first: the API reference lists a page's names in this order
+__all__ = [  # noqa: RUF022
+    "Slices",
     "MISSING",
     "SliceEvaluation",
-    "Slices",
     "accumulate",
     "evaluate_slices",
     "key_name",

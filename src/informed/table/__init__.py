@@ -29,14 +29,15 @@ from informed.table.table import (
     Table,
 )
 
-__all__ = [
+# the summary first: the API reference lists a page's names in this order
+__all__ = [  # noqa: RUF022
+    "Table",
     "Abstention",
     "Evaluation",
     "Matching",
     "OneVsRest",
     "Payoff",
     "Stakes",
-    "Table",
     "abstain",
     "average",
     "evaluate",
