@@ -184,8 +184,9 @@ def test_time_plot_draws_a_line_per_group_and_marks_windows_that_differ() -> Non
     # the last week is far less informed: its windows must differ from the first
     right = np.where(weeks == "2024-01-22", 0.55, 0.95)
     predicted = np.where(RNG.random(1600) < right, actual, 1 - actual)
-    slices = Slices.from_labels(by=[weeks, group], names=["week", "channel"], actual=actual,
-                                predicted=predicted)
+    slices = Slices.from_labels(
+        by=[weeks, group], names=["week", "channel"], actual=actual, predicted=predicted
+    )
     result = informed.bootstrap_slices(slices, ["informedness"], positive=1, replicates=200, seed=0)
     found = informed.disparities(slices, positive=1, reference=("2024-01-01", "app"), seed=0)
     axes = informed.plot_slices_over_time(result, disparities=found)
@@ -200,7 +201,9 @@ def test_time_plot_draws_a_line_per_group_and_marks_windows_that_differ() -> Non
         s
         for s in range(len(slices.keys))
         if slices.keys[s] != found.reference
-        and not found.vs_reference["informedness"][s].low <= 0 <= found.vs_reference["informedness"][s].high
+        and not found.vs_reference["informedness"][s].low
+        <= 0
+        <= found.vs_reference["informedness"][s].high
     }
     assert {int(g.split("-")[1]) for g in gids if g.startswith("differs-")} == expected
     # both channels of the last week are far from the reference
@@ -221,7 +224,9 @@ def test_time_caption_names_the_square_only_where_the_reference_is_drawn() -> No
     result = informed.bootstrap_slices(slices, ["informedness"], positive=1, replicates=50, seed=0)
     undefined = informed.disparities(slices, positive=1, reference=("2024-01-01",), seed=0)
     caption = time_caption(result, undefined)
-    assert "No window is compared: the reference (2024-01-01) has no defined informedness" in caption
+    assert (
+        "No window is compared: the reference (2024-01-01) has no defined informedness" in caption
+    )
     assert "square" not in caption
     gids = set(_gids(informed.plot_slices_over_time(result, disparities=undefined)))
     assert not {g for g in gids if g.startswith("differs-") or g == "reference"}
