@@ -184,8 +184,9 @@ def test_time_plot_draws_a_line_per_group_and_marks_windows_that_differ() -> Non
     # the last week is far less informed: its windows must differ from the first
     right = np.where(weeks == "2024-01-22", 0.55, 0.95)
     predicted = np.where(RNG.random(1600) < right, actual, 1 - actual)
-    slices = Slices.from_labels(by=[weeks, group], names=["week", "channel"], actual=actual,
-                                predicted=predicted)
+    slices = Slices.from_labels(
+        by=[weeks, group], names=["week", "channel"], actual=actual, predicted=predicted
+    )
     result = informed.bootstrap_slices(slices, ["informedness"], positive=1, replicates=200, seed=0)
     found = informed.disparities(slices, positive=1, reference=("2024-01-01", "app"), seed=0)
     axes = informed.plot_slices_over_time(result, disparities=found)
@@ -200,7 +201,9 @@ def test_time_plot_draws_a_line_per_group_and_marks_windows_that_differ() -> Non
         s
         for s in range(len(slices.keys))
         if slices.keys[s] != found.reference
-        and not found.vs_reference["informedness"][s].low <= 0 <= found.vs_reference["informedness"][s].high
+        and not found.vs_reference["informedness"][s].low
+        <= 0
+        <= found.vs_reference["informedness"][s].high
     }
     assert {int(g.split("-")[1]) for g in gids if g.startswith("differs-")} == expected
     # both channels of the last week are far from the reference
@@ -221,7 +224,9 @@ def test_time_caption_names_the_square_only_where_the_reference_is_drawn() -> No
     result = informed.bootstrap_slices(slices, ["informedness"], positive=1, replicates=50, seed=0)
     undefined = informed.disparities(slices, positive=1, reference=("2024-01-01",), seed=0)
     caption = time_caption(result, undefined)
-    assert "No window is compared: the reference (2024-01-01) has no defined informedness" in caption
+    assert (
+        "No window is compared: the reference (2024-01-01) has no defined informedness" in caption
+    )
     assert "square" not in caption
     gids = set(_gids(informed.plot_slices_over_time(result, disparities=undefined)))
     assert not {g for g in gids if g.startswith("differs-") or g == "reference"}
@@ -386,3 +391,50 @@ def test_table_and_evaluation_are_drawn_alike() -> None:
         == by_evaluation
         == ["58", "+0.829", "20", "-0.667", "12", "-0.171", "10", "+0.333"]
     )
+
+
+def test_the_roc_curve_names_its_positive_class() -> None:
+    """As scikit-learn's RocCurveDisplay does ("Positive label: 1"), the ROC plot says
+    which class the curve is about: a reader of a binary problem must know."""
+    labels = np.where(ACTUAL, "malignant", "benign")
+    axes = informed.plot_roc(labels, SCORES, positive="malignant")
+    assert axes.get_title() == "ROC curve (positive: malignant)"
+    axes = informed.plot_roc(Ranking.from_scores(labels, SCORES, positive="benign"))
+    assert "positive: benign" in axes.get_title()
+
+
+def test_ten_close_labels_fill_the_per_label_plot_and_are_all_named() -> None:
+    """Ten labels with informedness and markedness between about 0.45 and 0.65 were drawn
+    in one corner of the 0-to-1 square, their names on top of each other: the axes now
+    span the values drawn (one range for both, the diagonal at 45 degrees), every point
+    inside, and every label named without two names overlapping."""
+    rng = np.random.default_rng(0)
+    names = [f"category-{i}" for i in range(10)]
+    actual = rng.choice(names, 2000)
+    predicted = np.where(rng.random(2000) < 0.6, actual, rng.choice(names, 2000))
+    axes = informed.plot_per_label(actual, predicted)
+    points = np.asarray(_gids(axes)["labels"].get_offsets())  # type: ignore[attr-defined]
+    (x0, x1), (y0, y1) = axes.get_xlim(), axes.get_ylim()
+    assert (x0, x1) == (y0, y1)
+    assert np.all((points >= x0) & (points <= x1))
+    spread = points.max() - points.min()
+    assert spread >= 0.4 * (x1 - x0)  # the points fill the plot, not a corner of it
+    notes = [t for t in axes.texts if t.get_text().startswith("category-")]
+    assert sorted(t.get_text() for t in notes) == sorted(names)
+    boxes = [t.get_window_extent() for t in notes]
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+
+
+def test_the_two_label_contingency_title_fits_its_figure() -> None:
+    """The title of a 2-label heat map ran to the figure's edges: it now lies inside them
+    with a margin of at least a tenth of an inch on each side."""
+    labels = np.where(ACTUAL, "malignant", "benign")
+    predicted = np.where(SCORES > 0.5, "malignant", "benign")
+    axes = informed.plot_contingency(labels, predicted)
+    figure = axes.get_figure(root=True)
+    figure.canvas.draw()
+    title = axes.title.get_window_extent()
+    frame = figure.bbox
+    margin = 0.1 * figure.dpi
+    assert title.x0 - frame.x0 >= margin and frame.x1 - title.x1 >= margin
+    assert title.y1 <= frame.y1

@@ -94,6 +94,8 @@ def draw_contingency(
         if with_payoff
         else ("Contingency table: counts")
     )
+    if with_payoff and size <= 4:  # a narrow figure (5 inches): the title on two lines
+        title = title.replace(": ", "\n", 1)
     where = label_index(pay.labels)
     row_at, col_at = [where[keyed(x)] for x in rows], [where[keyed(x)] for x in columns]
     payoffs = pay.block(row_at, col_at)

@@ -125,14 +125,8 @@ def draw_per_label(
             label="overall" if evaluation.positive is None else "positive label",
             gid="overall",
         )
-    # from chance (or the lowest value, if below it) to the top of the range: the
-    # worse-than-chance corner is drawn only when a label lies in it
-    chances = [c for c in (informedness.chance, markedness.chance) if c is not None]
-    values = [v for p in points for v in p[1:]] + [overall_b, overall_m]
-    bottom = max(low, min([*chances, *(v for v in values if math.isfinite(v))], default=low))
-    pad = 0.05 * (high - bottom)
-    axes.set_xlim(bottom - pad, high + pad)
-    axes.set_ylim(bottom - pad, high + pad)
+    axes.set_xlim(*_extent(points, (overall_b, overall_m), low, high))
+    axes.set_ylim(*axes.get_xlim())
     # labels drawn at one spot (as both labels of a binary table are) share one note
     spots: dict[tuple[float, float], list[str]] = {}
     for label, b, m in points:
@@ -146,6 +140,29 @@ def draw_per_label(
     axes.set_title(title)
     legend_below(axes, columns=3)
     return title
+
+
+def _extent(
+    points: Sequence[tuple[Label, float, float]],
+    star: tuple[float, float],
+    low: float,
+    high: float,
+) -> tuple[float, float]:
+    """One range for both axes (the diagonal stays at 45 degrees): the square around the
+    values drawn, padded, within the measures' range. Ten labels between 0.45 and 0.65
+    fill the plot rather than a corner of the 0 to 1 square; chance (0) is inside it only
+    when a value is near it.
+
+    >>> _extent([("a", 0.5, 0.6), ("b", 0.45, 0.62)], (0.55, 0.58), -1.0, 1.0)
+    (0.41, 0.66)
+    """
+    values = [v for p in points for v in p[1:]] + [v for v in star if math.isfinite(v)]
+    if not values:
+        return low, high
+    bottom, top = min(values), max(values)
+    pad = max(0.1 * (top - bottom), 0.04)
+    bottom, top = max(low, bottom - pad), min(high, top + pad)
+    return round(bottom, 6), round(top, 6)
 
 
 def plot_per_label(

@@ -20,7 +20,7 @@ from informed.errors import InputTypeError
 from informed.measures import MEASURES
 from informed.plots.axes import Frame, draw_message, drawing
 from informed.plots.inputs import ranking_of
-from informed.plots.style import BLUE, GREEN, GREY, ORANGE, RED, legend_below, named
+from informed.plots.style import BLUE, GREEN, GREY, ORANGE, RED, legend_below, named, short_label
 from informed.ranking import (
     OperatingPoint,
     Ranking,
@@ -147,7 +147,9 @@ def draw_roc(
     axes.set_aspect("equal")
     axes.set_xlabel(named(fallout, "false positive rate"))
     axes.set_ylabel(named(recall, "true positive rate"))
-    axes.set_title("ROC curve")
+    # the class the curve is about, as scikit-learn's RocCurveDisplay says it
+    positive = short_label(ranking.positive, 24)
+    axes.set_title(f"ROC curve (positive: {positive})")
     legend = legend_below(axes)
     if not marked:
         return None

@@ -16,10 +16,12 @@ from informed.inference.interval import Interval
 __all__ = [
     "AUC_CSV",
     "AUC_NOTE",
+    "FAIRLEARN_NAMES",
     "LEFT_OUT",
     "SUMMARY_TITLES",
     "auc_csv_cells",
     "auc_json",
+    "fairlearn_name",
     "fixed",
     "interval_text",
     "left_out_text",
@@ -34,6 +36,23 @@ SUMMARY_TITLES = {
     "informedness_spread": "spread of informedness (max - min)",
 }
 assert tuple(SUMMARY_TITLES) == SUMMARIES
+
+FAIRLEARN_NAMES = {
+    "equalized_odds_difference": "fairlearn's equalized_odds_difference",
+    "demographic_parity_difference": "fairlearn's demographic_parity_difference",
+}
+"""The ranges over every slice that are fairlearn's numbers (fairlearn.metrics, worst case
+over the groups): said beside the value, so a fairlearn user recognises it."""
+
+
+def fairlearn_name(disparities: Disparities, key: str) -> str:
+    """" (fairlearn's ...)" after a range over every slice that fairlearn computes too:
+    for two labels (fairlearn's functions take binary predictions; over more labels the
+    range is informed's own, over every label's one-vs-rest view)."""
+    overall = disparities.slices.overall
+    if key not in FAIRLEARN_NAMES or overall is None or len(overall.labels) != 2:
+        return ""
+    return f" ({FAIRLEARN_NAMES[key]})"
 
 AUC_NOTE = f"d AUC: the slice's AUC minus the rest's, {AUC_METHOD_TEXT}."
 """What the AUC differences are, as the terminal and the page say it."""
@@ -104,12 +123,13 @@ def summary_lines(disparities: Disparities) -> list[str]:
         else:
             over = f" over the slices {disparities.rules[key]}" if left_out else ""
             value = f"{value_text(interval.estimate)} {interval_text(interval)}"
-            lines.append(f"{title}: {value}{over}")
+            lines.append(f"{title}: {value}{over or fairlearn_name(disparities, key)}")
         if left_out:
             every = disparities.summary_all[key]
             lines.append(
                 f"  {LEFT_OUT[key]}: {printable(left_out_text(disparities, key))}; "
                 f"over every slice: {value_text(every.estimate)} {interval_text(every)}"
+                f"{fairlearn_name(disparities, key)}"
             )
     return lines
 

@@ -31,7 +31,7 @@ from informed.plots.quotas import (
 from informed.plots.roc import ROC_FRAME, draw_roc
 from informed.plots.slices import TIME_FRAME, draw_slices, draw_slices_over_time, time_caption
 from informed.plots.svg import drawn_svg, message_svg
-from informed.plots.tally import draw_tally, tally_frame
+from informed.plots.tally import draw_tally, shown_categories
 from informed.ranking import OperatingPoint, Ranking, auc, undefined_reason
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff
@@ -135,13 +135,18 @@ def lift_svg(ranking: Ranking, *, bins: int = 10, name: str = "plot-lift") -> st
     return drawn_svg(LIFT_FRAME, name, lambda axes: draw_lift(axes, ranking, bins), str)
 
 
+PAGE_FOREST_WIDTH = 10.0
+"""A forest plot on a page is drawn as wide as the page's column (about 1,000 pixels): at
+a notebook's 5 inches it sat in a third of its box, the intervals squeezed together."""
+
+
 def slices_svg(
     result: SliceBootstrap, shown: list[int], overall: float, *, name: str = "plot-slices"
 ) -> str:
     """Each shown slice's informedness with its interval against the overall value
     (`informed.plot_slices`)."""
     return drawn_svg(
-        forest_frame(len(shown), width=5.0),
+        forest_frame(len(shown), width=PAGE_FOREST_WIDTH),
         name,
         lambda axes: draw_slices(axes, result, shown, overall),
         lambda title: f"{title}: {len(shown)} slices with intervals",
@@ -173,7 +178,7 @@ def tally_svg(
     if not result.tally.categories:
         return message_svg(name, "Categories", "no categories")
     return drawn_svg(
-        tally_frame(result, measure),
+        forest_frame(len(shown_categories(result, measure)), width=PAGE_FOREST_WIDTH),
         name,
         lambda axes: draw_tally(axes, result, measure),
         lambda title: f"{title}, with intervals",

@@ -21,6 +21,7 @@ from informed.report.slice_disparities import (
     AUC_NOTE,
     LEFT_OUT,
     SUMMARY_TITLES,
+    fairlearn_name,
     fixed,
     left_out_text,
 )
@@ -69,13 +70,16 @@ def _summary_item(disparities: Disparities, key: str, title: str) -> str:
     """A range across slices, over those of adequate size; the slices left out and the
     range over every slice where some were."""
     item = f"<li>{escaped(title)}: {_range(disparities.summary[key])}"
-    if disparities.left_out[key]:
+    fairlearn = escaped(fairlearn_name(disparities, key))
+    if not disparities.left_out[key]:
+        item += fairlearn
+    else:
         if not math.isnan(disparities.summary[key].estimate):
             item += f" over the slices {escaped(disparities.rules[key])}"
         item += (
             f'<br><span class="small">{LEFT_OUT[key]}: '
             f"{escaped(left_out_text(disparities, key))}; over every slice: "
-            f"{_range(disparities.summary_all[key])}</span>"
+            f"{_range(disparities.summary_all[key])}{fairlearn}</span>"
         )
     return item + "</li>"
 

@@ -201,9 +201,14 @@ def tally_page(
         caption = (
             "Each category's informedness (recall + inverse recall − 1: how far its "
             "assignments beat chance, Powers (2011)) with the percentile bootstrap interval "
-            "of its own table; the solid line is the micro value, the dashed one the macro. "
-            "<b>Good:</b> near 1. <b>Chance:</b> 0. A hollow red dot has no interval (why: "
-            "in the table)."
+            "of its own table; the solid line is the micro value"
+            + (
+                ", the dashed one the macro. "
+                if math.isfinite(intervals.macro["informedness"].estimate)
+                else " (the macro value is undefined: no dashed line). "
+            )
+            + "<b>Good:</b> near 1. <b>Chance:</b> 0. A hollow red dot has no interval (why: "
+            "in the table); a category whose informedness is undefined has no dot."
             + (
                 f" The plot shows the {shown} categories with the most real positives."
                 if shown < len(tally.categories)
