@@ -87,15 +87,17 @@ def construct(cls: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _release(made: Any) -> None:
-    """Close a half-made Client or LocalCluster and stop its IO loop thread."""
-    runner = getattr(made, "_loop_runner", None)
-    if runner is None:  # it failed before it made a loop: nothing runs (as its __del__ says)
-        return
-    with contextlib.suppress(Exception):  # the constructor's error is the one to report
+    """Close a half-made Client or LocalCluster and stop its IO loop thread. Errors are
+    passed over: the constructor's is the one to report (and an object that failed before
+    it made its loop has nothing to close)."""
+    with contextlib.suppress(Exception):
         made.close()
     # A Client that could not connect closed itself (its _start calls _close), which keeps
     # its loop running and makes close() do nothing: the loop is stopped here. Idempotent.
-    runner.stop()
+    runner = getattr(made, "_loop_runner", None)
+    if runner is not None:
+        with contextlib.suppress(Exception):
+            runner.stop()
 
 
 def read_on_dask(args: argparse.Namespace, source: str | list[str]) -> Summaries:
