@@ -191,22 +191,79 @@ def test_a_socket_a_folder_a_loop_and_an_empty_path_are_refused_first(
         server.close()
 
 
-def test_a_read_only_file_is_treated_as_a_shell_treats_it(
+def test_a_read_only_file_is_refused_for_root_too(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Refused when this user may not write it; root may (its shell's `>` would), and the
-    file keeps its read-only mode."""
-    target = tmp_path / "kept.json"
+    """Issue 27, item 17: a file whose mode lets nobody write it (0444) is refused by every
+    output option, before any work, with its mode, as docs/cli.md says; also for root,
+    whom the system would let replace it. It keeps its text and its mode."""
+    target = tmp_path / "kept.html"
     target.write_text("an earlier file")
     target.chmod(0o444)
-    code, _, err = _run(_evaluate(_data(tmp_path), "--partial", str(target)), capsys)
-    if ROOT:
-        assert code == 0, err
-        assert Summaries.from_json(target.read_text()).rows == 5
-        assert stat.S_IMODE(target.stat().st_mode) == 0o444
-    else:
-        assert code == 2 and "read-only" in _one_line(err)
-        assert target.read_text() == "an earlier file"
+    assert os.access(target, os.W_OK) == ROOT  # as root, the system alone would replace it
+    outcomes = list(_outputs(tmp_path, capsys, target))
+    assert len(outcomes) == 4
+    for outcome in outcomes:
+        assert outcome.startswith("2 informed: error: cannot write "), outcome
+        assert "the file is read-only (mode r--r--r--, 0444)" in _one_line(outcome[2:])
+        assert repr(str(target)) in outcome
+    assert target.read_text() == "an earlier file"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o444
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_read_only_folder_or_fifo_is_refused_for_root_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder whose mode lets nobody write in it (0555) takes no new file and no file
+    replaced through a temporary file beside it; a FIFO of mode 0444 is not written
+    through. For root too, for every output option."""
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    writable = folder / "writable.json"
+    writable.write_text("an earlier file")
+    folder.chmod(0o555)
+    mode = "(mode r-xr-xr-x, 0555)"
+    cases = {
+        folder / "new.json": f"the folder {str(folder)!r} is read-only {mode}.",
+        writable: f"the folder {str(folder)!r} is read-only {mode} (the file is replaced whole",
+    }
+    try:
+        for path, why in cases.items():
+            outcomes = list(_outputs(tmp_path, capsys, path))
+            assert len(outcomes) == 4
+            for outcome in outcomes:
+                assert outcome.startswith("2 ") and why in _one_line(outcome[2:]), outcome
+        assert sorted(p.name for p in folder.iterdir()) == ["writable.json"]
+        assert writable.read_text() == "an earlier file"
+    finally:
+        folder.chmod(0o755)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo, 0o444)
+    # a reader takes whatever would be written (a write through would not block), until
+    # the writer's end kept open here is closed
+    reading = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    keeper = os.open(fifo, os.O_WRONLY)
+    os.set_blocking(reading, True)
+    received: list[bytes] = []
+
+    def read() -> None:
+        with os.fdopen(reading, "rb") as stream:
+            received.append(stream.read())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        outcomes = list(_outputs(tmp_path, capsys, fifo))
+    finally:
+        os.close(keeper)
+        reader.join()
+    assert len(outcomes) == 4
+    for outcome in outcomes:
+        assert outcome.startswith("2 ") and "it is read-only (mode r--r--r--, 0444)" in outcome
+        _one_line(outcome[2:])
+    assert received == [b""]
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
 # -- item 2: a failed write is an error, for every command, on stdout too -------------------

@@ -4,10 +4,12 @@ report says about the rows it covers, and summaries written for `informed merge`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from informed.errors import InputError
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "check_not_input",
     "check_save_path",
+    "construct",
     "coverage",
     "dask_client",
     "read_on_dask",
@@ -27,28 +30,74 @@ __all__ = [
 ]
 
 
-def dask_client(address: str) -> tuple[Any, Any]:
-    """(client, cluster or None) for --dask: a LocalCluster of one single-threaded worker
-    process per core for 'local', else a client of the scheduler at `address`."""
+CONNECT_TIMEOUT = "10s"
+"""How long `--dask ADDRESS` waits for a scheduler that does not answer."""
+
+
+@contextlib.contextmanager
+def dask_client(address: str) -> Iterator[Any]:
+    """The client for --dask, closed when the block ends: a client of a LocalCluster of one
+    single-threaded worker process per core for 'local' (the cluster closed after it),
+    else a client of the scheduler at `address`. Nothing is left half made (`construct`)."""
     try:
         distributed = importlib.import_module("distributed")
     except ImportError:
         msg = "--dask needs dask and distributed: pip install 'informed[dask]'."
         raise InputError(msg) from None
-    if address == "local":
-        cluster = distributed.LocalCluster(
-            n_workers=os.cpu_count() or 1,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # a free port: never "8787 is already in use"
-            silence_logs=logging.CRITICAL,
-        )
-        return distributed.Client(cluster), cluster
+    with contextlib.ExitStack() as stack:  # closed last made first, each whatever happens
+        if address == "local":
+            cluster = construct(
+                distributed.LocalCluster,
+                n_workers=os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # a free port: never "8787 is already in use"
+                silence_logs=logging.CRITICAL,
+            )
+            stack.callback(cluster.close)
+            client = construct(distributed.Client, cluster)
+        else:
+            try:
+                client = construct(distributed.Client, address, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError, ValueError) as exc:
+                msg = f"--dask {address}: cannot reach a Dask scheduler there ({exc})."
+                raise InputError(msg) from None
+        stack.callback(client.close)
+        yield client
+
+
+def construct(cls: Any, *args: Any, **kwargs: Any) -> Any:
+    """`cls(*args, **kwargs)` for a distributed Client or LocalCluster; if the constructor
+    raises, the half-made object is closed before its error goes on.
+
+    A constructor of distributed that raises has already started an IO loop thread (and
+    a Client has made itself dask's default scheduler). Held by its traceback's frames in
+    a reference cycle, the half-made object would be closed by the garbage collector at a
+    moment of its choosing: inside the next LocalCluster's start, which holds the lock
+    that closing takes, its `__del__` waited for that lock for ever (issue 27: the test
+    suite hung). So it is made in two steps, to keep hold of it, and closed at once.
+    """
+    made = cls.__new__(cls)
     try:
-        return distributed.Client(address, timeout="10s"), None
-    except (OSError, TimeoutError, ValueError) as exc:
-        msg = f"--dask {address}: cannot reach a Dask scheduler there ({exc})."
-        raise InputError(msg) from None
+        made.__init__(*args, **kwargs)
+    except BaseException:
+        _release(made)
+        raise
+    return made
+
+
+def _release(made: Any) -> None:
+    """Close a half-made Client or LocalCluster and stop its IO loop thread. Errors are
+    passed over: the constructor's is the one to report (and an object that failed before
+    it made its loop has nothing to close)."""
+    with contextlib.suppress(Exception):
+        made.close()
+    # A Client that could not connect closed itself (its _start calls _close), which keeps
+    # its loop running and makes close() do nothing: the loop is stopped here. Idempotent.
+    runner = getattr(made, "_loop_runner", None)
+    if runner is not None:
+        with contextlib.suppress(Exception):
+            runner.stop()
 
 
 def read_on_dask(args: argparse.Namespace, source: str | list[str]) -> Summaries:
@@ -56,8 +105,7 @@ def read_on_dask(args: argparse.Namespace, source: str | list[str]) -> Summaries
     cluster closed afterwards whatever happens."""
     from informed.engines.dask import summarise
 
-    client, cluster = dask_client(args.dask)
-    try:
+    with dask_client(args.dask) as client:
         found = summarise(
             source,
             actual=args.actual,
@@ -68,10 +116,6 @@ def read_on_dask(args: argparse.Namespace, source: str | list[str]) -> Summaries
             scheduler=client,
             partial=args.partial is not None,
         )
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
     if found.rows == 0 and args.partial is None:
         msg = f"{source_text(source)}: the files hold no data rows: nothing to evaluate."
         raise InputError(msg)

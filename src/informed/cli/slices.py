@@ -70,8 +70,7 @@ def _read_on_dask(args: argparse.Namespace) -> Slices:
     from informed.cli.scale import dask_client
     from informed.engines.dask.slices import slices
 
-    client, cluster = dask_client(args.dask)
-    try:
+    with dask_client(args.dask) as client:
         return slices(
             args.file[0] if len(args.file) == 1 else args.file,
             by=args.by,
@@ -84,10 +83,6 @@ def _read_on_dask(args: argparse.Namespace) -> Slices:
             time=args.by_time,
             every=args.every,
         )
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def run_slices(args: argparse.Namespace, source: str) -> None:

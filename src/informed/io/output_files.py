@@ -5,8 +5,12 @@ half written.
 - A regular file, or a new name in an existing folder: the text goes to a temporary
   file in the same folder, which is then moved over the path (`os.replace`), so a
   reader never sees half a file and an error leaves an earlier file as it was. An
-  existing file keeps its permissions; one this user may not write (read-only) is
-  refused, not replaced.
+  existing file keeps its permissions. A read-only file is refused, not replaced: one
+  this user may not write, and one whose mode lets nobody write it (``chmod a-w``,
+  0444) also when the user is root, whom the system lets write any file: the mode says
+  the file is to be kept, and a file replaced cannot be had back. A folder is read
+  alike, since a new file, or the temporary file of a replacement, is made in it; so is
+  a device or FIFO, which is written through.
 - A symbolic link is followed: its target is written as above and the link is kept (a
   link to a missing file creates that file). A loop of links is refused.
 - A character device (``/dev/null``, ``/dev/stdout``, a terminal) or a named pipe (FIFO)
@@ -69,23 +73,26 @@ def _resolve(path: str | os.PathLike[str], what: str) -> tuple[Path, bool]:
         if not folder.is_dir():
             why = f"the folder {str(folder)!r} does not exist; create it first"
             raise _refuse(what, path, why)
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise _refuse(what, path, f"the folder {str(folder)!r} is not writable")
+        refusal = _folder_refusal(folder)
+        if refusal is not None:
+            raise _refuse(what, path, refusal)
         return target, False
     mode = found.st_mode
     if stat.S_ISDIR(mode):
         raise _refuse(what, path, "it is a folder; give a file name")
     if stat.S_ISREG(mode):
+        if not mode & _ANY_WRITE:
+            raise _refuse(what, path, f"the file is read-only (mode {_mode(mode)})")
         if not os.access(target, os.W_OK):
             raise _refuse(what, path, "the file is read-only")
-        if not os.access(target.parent, os.W_OK | os.X_OK):
-            why = (
-                f"the folder {str(target.parent)!r} is not writable (the file is replaced "
-                "whole, through a temporary file beside it)"
-            )
-            raise _refuse(what, path, why)
+        refusal = _folder_refusal(target.parent)
+        if refusal is not None:
+            refusal += " (the file is replaced whole, through a temporary file beside it)"
+            raise _refuse(what, path, refusal)
         return target, False
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        if not mode & _ANY_WRITE:
+            raise _refuse(what, path, f"it is read-only (mode {_mode(mode)})")
         if not os.access(target, os.W_OK):
             raise _refuse(what, path, "permission denied")
         return target, True
@@ -93,6 +100,29 @@ def _resolve(path: str | os.PathLike[str], what: str) -> tuple[Path, bool]:
     if not stat.S_ISBLK(mode) and not stat.S_ISSOCK(mode):
         kind = "not a regular file"
     raise _refuse(what, path, f"it is {kind}; give a file name")
+
+
+_ANY_WRITE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+
+
+def _mode(mode: int) -> str:
+    """A file's permissions as `ls -l` and `chmod` write them.
+
+    >>> _mode(0o100444)
+    'r--r--r--, 0444'
+    """
+    return f"{stat.filemode(mode)[1:]}, {stat.S_IMODE(mode):04o}"
+
+
+def _folder_refusal(folder: Path) -> str | None:
+    """Why no file may be made in `folder`, or None: this user may not, or its mode lets
+    nobody write in it (root included, as for a file)."""
+    mode = os.stat(folder).st_mode
+    if not mode & _ANY_WRITE:
+        return f"the folder {str(folder)!r} is read-only (mode {_mode(mode)})"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {str(folder)!r} is not writable"
+    return None
 
 
 def check_output(path: str | os.PathLike[str], what: str) -> Path:
