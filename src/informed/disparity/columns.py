@@ -18,6 +18,7 @@ is a value of its own, "missing", in both kinds.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,8 +66,7 @@ def _numbers(values: Any, text: bool) -> NDArray[np.float64] | None:
                 return None
             kind = column.type
         if pa.types.is_integer(kind) or pa.types.is_floating(kind):
-            found = np.asarray(arrow_numbers(column.cast(pa.float64())), dtype=np.float64)
-            return found
+            return np.asarray(arrow_numbers(column.cast(pa.float64())), dtype=np.float64)
         return None
     try:
         array = np.asarray(getattr(values, "to_numpy", lambda: values)())
@@ -87,7 +87,7 @@ def range_names(edges: tuple[float, ...]) -> tuple[str, ...]:
     last = len(edges) - 2
     return tuple(
         f"[{_shown(lo)}, {_shown(hi)}{']' if i == last else ')'}"
-        for i, (lo, hi) in enumerate(zip(edges[:-1], edges[1:], strict=True))
+        for i, (lo, hi) in enumerate(itertools.pairwise(edges))
     )
 
 

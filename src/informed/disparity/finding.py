@@ -334,7 +334,8 @@ def _on_engine(
     some = first[names[0]]
     where = [{keyed_key((v,)): i for i, v in enumerate(c.values)} for c in columns]
     if predicted is not None:
-        assert some.overall is not None and some.cells is not None
+        assert some.overall is not None
+        assert some.cells is not None
         labels = sort_labels((*some.cells.predicted, *some.cells.actual))
         overall = _dense(some, labels).sum(axis=0)  # every row is in one slice of a column
         index = _index(labels, positive)

@@ -18,7 +18,14 @@ from informed._common import json_float
 from informed.inference.interval import Interval
 from informed.slices.keys import Value
 
-__all__ = ["MEASURE_TITLES", "METHOD_TEXT", "Condition", "FoundSlice", "LevelFigures", "SliceSearch"]
+__all__ = [
+    "MEASURE_TITLES",
+    "METHOD_TEXT",
+    "Condition",
+    "FoundSlice",
+    "LevelFigures",
+    "SliceSearch",
+]
 
 Condition = tuple[str, Value]
 
@@ -85,7 +92,7 @@ class FoundSlice:
 
     def to_dict(self, measure: str) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "slice": {c: v for c, v in self.slice},
+            "slice": dict(self.slice),
             "name": self.name,
             "n": self.n,
             "positives": self.positives,
@@ -100,7 +107,7 @@ class FoundSlice:
                 "gap": json_float(self.within.estimate),
                 "interval": [json_float(self.within.low), json_float(self.within.high)],
             }
-        out["group"] = None if self.group is None else {c: v for c, v in self.group}
+        out["group"] = None if self.group is None else dict(self.group)
         return out
 
 
@@ -231,5 +238,5 @@ def _blank(x: int | None) -> Any:
     return "" if x is None else x
 
 
-def _number(x: float) -> Any:
-    return "" if math.isnan(x) else repr(float(x))
+def _number(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)

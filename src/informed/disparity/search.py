@@ -100,7 +100,8 @@ def _class_counts(counted: Counted, searched: Searched) -> tuple[Floats, Floats,
         pos = np.array([float(np.sum(r.positives)) for r in counted.rankings])
         neg = np.array([float(np.sum(r.negatives)) for r in counted.rankings])
         return pos + neg, pos, neg
-    assert counted.counts is not None and searched.overall is not None
+    assert counted.counts is not None
+    assert searched.overall is not None
     real = counted.counts.sum(axis=1).astype(np.float64)  # [S, M] actual classes
     n = real.sum(axis=1)
     if searched.index is not None:
@@ -117,9 +118,9 @@ def _adequate(pos: Floats, neg: Floats, min_size: int, multiclass: bool) -> NDAr
     return np.asarray((pos >= min_size) & (neg >= min_size))
 
 
-def _gaps(counted: Counted, at: NDArray[np.intp], searched: Searched, measure: str) -> tuple[
-    Floats, Floats, Floats, Floats, Floats
-]:
+def _gaps(
+    counted: Counted, at: NDArray[np.intp], searched: Searched, measure: str
+) -> tuple[Floats, Floats, Floats, Floats, Floats]:
     """(value, rest, gap, adjusted gap, standard error) of the tested slices `at`."""
     if counted.counts is not None:
         assert searched.overall is not None
@@ -128,7 +129,8 @@ def _gaps(counted: Counted, at: NDArray[np.intp], searched: Searched, measure: s
         with np.errstate(invalid="ignore"):
             se = np.sqrt(found.variance)
         return found.value, found.rest, found.gap, found.centre, se
-    assert counted.rankings is not None and searched.overall_ranking is not None
+    assert counted.rankings is not None
+    assert searched.overall_ranking is not None
     rankings = tuple(counted.rankings[i] for i in at.tolist())
     if not rankings:
         empty = np.zeros(0)
@@ -331,9 +333,7 @@ def _report(
     candidates.sort(key=lambda c: len(c.combination))
     reported: list[_Candidate] = []
     for candidate in candidates:
-        enclosing = [
-            r for r in reported if set(r.conditions) < set(candidate.conditions)
-        ]
+        enclosing = [r for r in reported if set(r.conditions) < set(candidate.conditions)]
         within: Interval | None = None
         keep = True
         for outer in enclosing:
@@ -377,7 +377,8 @@ def _within(
         with np.errstate(invalid="ignore"):
             se = float(np.sqrt(found.variance[0]))
         return _interval(float(found.centre[0]), se, float(found.gap[0]), z, level, method, bound)
-    assert a.counted.rankings is not None and b.counted.rankings is not None
+    assert a.counted.rankings is not None
+    assert b.counted.rankings is not None
     _, _, gap, variance = ranking_gap(a.counted.rankings[i], b.counted.rankings[j])
     se = math.sqrt(variance) if variance > 0 else math.nan
     return _interval(gap, se, gap, z, level, method, bound)
