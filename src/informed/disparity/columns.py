@@ -11,7 +11,7 @@ is a value of its own, "missing", in both kinds.
 
 >>> found = code_column([1.0, 2.0, 3.0, 4.0, None, 6.0, 7.0, 8.0], "x", bins=2)
 >>> found.values, found.codes.tolist()
-(('[1, 6)', '[6, 8]', None), [0, 0, 0, 0, 2, 1, 1, 1])
+(('[1, 4)', '[4, 8]', None), [0, 0, 0, 1, 2, 1, 1, 1])
 >>> code_column(["b", "a", "b"], "g", bins=4).values
 ('a', 'b')
 """
@@ -74,6 +74,10 @@ def _numbers(values: Any, text: bool) -> NDArray[np.float64] | None:
         return None
     if array.dtype.kind in "iuf" and array.ndim == 1:
         return array.astype(np.float64)
+    if array.dtype.kind == "O" and array.ndim == 1 and array.size:
+        kinds = set(map(type, array.tolist()))
+        if kinds <= {int, float, type(None)} and kinds & {int, float}:
+            return np.array([np.nan if x is None else x for x in array.tolist()], np.float64)
     return None
 
 

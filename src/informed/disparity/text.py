@@ -49,37 +49,51 @@ def render_search(
 
 def _found(search: SliceSearch, title: str) -> Any:
     table = grid()
-    for heading, right in (
-        ("#", True), ("slice", False), ("n", True), ("+R", True), ("-R", True),
-        (title, True), ("rest", True), ("gap", True), ("interval", True), ("group", False),
-    ):  # fmt: skip
-        table.add_column(heading, justify="right" if right else "left", no_wrap=heading != "slice")
+    longest = max(len(f.name) for f in search.found)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("slice", no_wrap=True, min_width=min(longest, 40))
+    for heading in ("n", "+R", "-R", "slice", "rest", "gap", "low", "high"):
+        table.add_column(heading, justify="right", no_wrap=True)
     for rank, f in enumerate(search.found, start=1):
         table.add_row(
             str(rank),
-            user(f.name, 48),
+            user(f.name, 60),
             f"{f.n:,}",
             "" if f.positives is None else f"{f.positives:,}",
             "" if f.negatives is None else f"{f.negatives:,}",
             value(f.value),
             value(f.rest),
             value(f.gap),
-            f"[{value(f.interval.low)}, {value(f.interval.high)}]",
-            "" if f.group is None else user(condition_name(f.group), 24),
+            value(f.interval.low),
+            value(f.interval.high),
         )
     shown = f"{100 * search.level:g} %"
     return titled(
-        f"{len(search.found)} slices, ranked by the lower bound of the gap (rest - slice), "
-        f"{shown} simultaneous intervals",
+        f"{len(search.found)} slices less informed than the rest: {title} of the slice and "
+        f"of the rest, the gap (rest - slice) and its {shown} simultaneous interval (low, high), "
+        "ranked by its lower bound",
         table,
     )
 
 
+def _groups(search: SliceSearch) -> list[str]:
+    """One line per group of overlapping slices: the condition and the ranks under it."""
+    groups: dict[str, list[int]] = {}
+    for rank, f in enumerate(search.found, start=1):
+        if f.group is not None:
+            groups.setdefault(condition_name(f.group), []).append(rank)
+    return [
+        f"overlapping, grouped under {printable(name)}: " + ", ".join(f"#{r}" for r in ranks)
+        for name, ranks in groups.items()
+    ]
+
+
 def _figures(search: SliceSearch) -> str:
     lines = [
+        *_groups(search),
         f"tested {search.tested:,} slices; pruned {search.pruned:,} (too few real cases "
         f"of a class to test or to extend); {search.hypotheses:,} hypotheses in the family"
-        + (f"; {search.untestable:,} without a variance" if search.untestable else "")
+        + (f"; {search.untestable:,} without a variance" if search.untestable else ""),
     ]
     for level in search.levels:
         lines.append(
