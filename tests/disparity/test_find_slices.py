@@ -58,9 +58,28 @@ def _informedness(actual: Any, predicted: Any) -> float:
     return float(np.mean(predicted[positives] == 1) - np.mean(predicted[~positives] == 1))
 
 
-def test_every_slice_found_has_the_counts_and_values_of_the_rows_it_names() -> None:
+ROUTES = ["cube", "units", "rows"]
+
+
+def _route(route: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Count by the full cube's marginals (small crossings), by the distinct units of the
+    rows, or by the rows, one combination at a time."""
+    from informed.disparity import counting, finding
+
+    if route != "cube":
+        monkeypatch.setattr(counting, "_CUBE", 0)
+    if route == "rows":
+        monkeypatch.setattr(finding, "compress", lambda *args: None)
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_every_slice_found_has_the_counts_and_values_of_the_rows_it_names(
+    route: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """n, real positives and negatives, the slice's and the rest's informedness and the gap
-    of every slice found equal a brute force over the rows its conditions select."""
+    of every slice found equal a brute force over the rows its conditions select, by every
+    route of the counts."""
+    _route(route, monkeypatch)
     data = _data(1, 6000, {"region": "east", "device": "phone"})
     found = find_slices(**data, depth=3, min_size=10, bins=3)
     assert found.found, "the planted slice and its parents are found"
@@ -97,9 +116,13 @@ def _brute_force_figures(columns: dict[str, Any], actual: Any, depth: int, min_s
     return counted, tested
 
 
-def test_counted_tested_and_pruned_equal_a_brute_force_over_every_conjunction() -> None:
+@pytest.mark.parametrize("route", ROUTES)
+def test_counted_tested_and_pruned_equal_a_brute_force_over_every_conjunction(
+    route: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The search counts exactly the conjunctions whose every parent can be tested, tests
     those of min_size real positives and negatives, and reports the others as pruned."""
+    _route(route, monkeypatch)
     data = _data(2, 1500)
     columns = {k: v for k, v in data["columns"].items() if k != "age"}
     found = find_slices(columns=columns, actual=data["actual"], predicted=data["predicted"],

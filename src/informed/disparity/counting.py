@@ -35,17 +35,29 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import check_memory
+from informed._common import check_memory, memory_budget
 from informed.disparity.columns import SearchColumn
 from informed.errors import InputError
 from informed.hashing import code_keys
 from informed.ranking import Ranking
 from informed.slices.counting import rank_sliced
 
-__all__ = ["Counted", "Scored", "count_level", "crossed", "key_codes", "rows_of"]
+__all__ = [
+    "Counted",
+    "Cube",
+    "Scored",
+    "compress",
+    "count_level",
+    "crossed",
+    "full_cube",
+    "key_codes",
+    "rows_of",
+]
 
 # Crossed keys x cells up to which one bincount counts them; beyond, a hash of the keys.
 _DENSE = 1 << 22
+# Cells of the full cube (every column crossed, with the cells) counted at once.
+_CUBE = 1 << 24
 # Crossed keys beyond this do not fit one 64-bit code.
 _SPACE = 1 << 62
 
@@ -128,27 +140,25 @@ def rows_of(
 ) -> NDArray[np.intp] | None:
     """The rows whose every parent (the combination less one column) is an adequate
     slice: `parents` maps each parent combination to its adequate slices' crossed keys,
-    sorted. None for all rows (the first level)."""
+    sorted. None for all rows (the first level, or no row left out)."""
     if len(combination) == 1:
         return None
-    keep: NDArray[np.intp] = np.arange(n, dtype=np.intp)
+    keep = np.ones(n, dtype=bool)
     for drop in range(len(combination)):
         parent = combination[:drop] + combination[drop + 1 :]
         adequate = parents.get(parent)
         if adequate is None or adequate.size == 0:
             return np.zeros(0, dtype=np.intp)
-        key = crossed(columns, parent, keep)
+        key = crossed(columns, parent, None)
         space = _space(columns, parent)
         if space <= _DENSE:
             table = np.zeros(space, dtype=bool)
             table[adequate] = True
-            keep = keep[table[key]]
+            keep &= table[key]
         else:
             at = np.minimum(np.searchsorted(adequate, key), adequate.size - 1)
-            keep = keep[adequate[at] == key]
-        if keep.size == 0:
-            break
-    return keep
+            keep &= adequate[at] == key
+    return None if bool(keep.all()) else np.flatnonzero(keep).astype(np.intp)
 
 
 def _decode(
@@ -169,18 +179,35 @@ def count_level(
     labels: int,
     scored: Scored | None,
     rows: NDArray[np.intp] | None = None,
+    weights: NDArray[np.int64] | None = None,
 ) -> Counted:
     """Count the slices of one combination of columns over `rows` (None: every row):
-    with `cells` (each row's predicted x actual cell over `labels` labels) a square table
-    per slice, with `scored` a Ranking per slice."""
+    with `cells` (each row's predicted x actual cell over `labels` labels; `weights`:
+    how many rows each stands for) a square table per slice, with `scored` a Ranking per
+    slice."""
     key = crossed(columns, combination, rows)
     space = _space(columns, combination)
     n = key.size
+    LL = max(1, labels * labels)
     if n == 0:
         empty = np.zeros((0, len(combination)), dtype=np.intp)
         square = None if cells is None else np.zeros((0, labels, labels), dtype=np.int64)
         return Counted(combination, empty, square, () if scored is not None else None)
-    if space <= n or space * max(1, labels * labels) <= _DENSE:
+    w = None if weights is None or rows is None else weights[rows]
+    w = weights if rows is None else w
+    if cells is not None and space * LL <= max(_DENSE, n):  # one bincount of key and cell
+        check_memory(
+            16 * space * LL,
+            f"up to {space:,} candidate slices of columns {[columns[j].name for j in combination]}",
+            "search fewer columns, a smaller depth, or a larger min_size",
+        )
+        cell = cells if rows is None else cells[rows]
+        flat = np.bincount(key * LL + cell, weights=w, minlength=space * LL)
+        per_slice = flat.reshape(space, LL)
+        present = np.flatnonzero(per_slice.any(axis=1)).astype(np.int64)
+        square = per_slice[present].reshape(-1, labels, labels).astype(np.int64)
+        return Counted(combination, _decode(columns, combination, present), square, None)
+    if space <= n or space * LL <= _DENSE:
         present, slice_of = _dense(key, space)
     else:
         distinct, codes = code_keys(key.view(np.uint64))
@@ -192,15 +219,14 @@ def count_level(
     S = present.size
     square = None
     if cells is not None:
-        LL = labels * labels
         check_memory(
             8 * S * LL,
             f"{S:,} candidate slices of columns {[columns[j].name for j in combination]}",
             "search fewer columns, a smaller depth, or a larger min_size",
         )
         cell = cells if rows is None else cells[rows]
-        flat = np.bincount(slice_of * LL + cell, minlength=S * LL)
-        square = flat.reshape(S, labels, labels).astype(np.int64, copy=False)
+        flat = np.bincount(slice_of * LL + cell, weights=w, minlength=S * LL)
+        square = flat.reshape(S, labels, labels).astype(np.int64)
     rankings = None
     if scored is not None:
         positive = scored.is_positive if rows is None else scored.is_positive[rows]
@@ -216,3 +242,82 @@ def _dense(key: NDArray[np.int64], space: int) -> tuple[NDArray[np.int64], NDArr
     lookup = np.zeros(space, dtype=np.intp)
     lookup[present] = np.arange(present.size)
     return present.astype(np.int64), lookup[key]
+
+
+def full_cube(
+    columns: Sequence[SearchColumn], cells: NDArray[np.intp], labels: int
+) -> NDArray[np.int64] | None:
+    """The counts of every crossing of every column and cell, counts[v1, ..., vd, M, M],
+    from one bincount of the rows, where it holds at most `_CUBE` cells (else None):
+    every combination's slices are then its marginals, and no row is read again."""
+    LL = labels * labels
+    sizes = [c.size for c in columns]
+    space = math.prod(sizes) * LL
+    budget = memory_budget()
+    if space > _CUBE or (budget is not None and 8 * (space + cells.shape[0]) > budget):
+        return None  # the combinations are counted one by one (and refused if too many)
+    key = crossed(columns, tuple(range(len(columns))), None) * LL + cells
+    return np.bincount(key, minlength=space).reshape(*sizes, labels, labels)
+
+
+class Cube:
+    """The full cube's marginals, each summed from a cached marginal of fewer columns:
+    the cube less one column, less two, ..., so that each combination costs a sum over
+    an array a few times smaller than the cube, not over the cube."""
+
+    def __init__(self, cube: NDArray[np.int64], columns: Sequence[SearchColumn]) -> None:
+        self.columns = columns
+        self.cache: dict[tuple[int, ...], NDArray[np.int64]] = {(): cube}
+
+    def dropped(self, drop: tuple[int, ...]) -> NDArray[np.int64]:
+        """The cube summed over the columns `drop` (ascending)."""
+        found = self.cache.get(drop)
+        if found is None:
+            parent = self.dropped(drop[:-1])
+            found = parent.sum(axis=drop[-1] - (len(drop) - 1))
+            self.cache[drop] = found
+        return found
+
+    def marginal(self, combination: tuple[int, ...], labels: int) -> Counted:
+        """A combination's slices (those holding rows) from its marginal."""
+        others = tuple(j for j in range(len(self.columns)) if j not in combination)
+        cached = others[:2]
+        summed = self.dropped(cached)
+        rest = [j - sum(1 for d in cached if d < j) for j in others[2:]]
+        if rest:
+            summed = summed.sum(axis=tuple(rest))
+        space = math.prod(self.columns[j].size for j in combination)
+        flat = summed.reshape(space, labels, labels)
+        present = np.flatnonzero(flat.reshape(space, -1).any(axis=1)).astype(np.int64)
+        keys = _decode(self.columns, combination, present)
+        return Counted(combination, keys, flat[present].astype(np.int64))
+
+
+def compress(
+    columns: Sequence[SearchColumn], cells: NDArray[np.intp], labels: int
+) -> tuple[list[SearchColumn], NDArray[np.intp], NDArray[np.int64]] | None:
+    """The rows as their distinct (every column's value, cell) units and how many rows
+    each stands for, when they are at most half the rows (else None): every level then
+    counts units, not rows, with the same counts (a sum of whole numbers)."""
+    n = cells.shape[0]
+    LL = labels * labels
+    sizes = [c.size for c in columns]
+    space = math.prod(sizes) * LL
+    if space > 4 * n:  # units cannot be few enough to pay for finding them
+        return None
+    key = crossed(columns, tuple(range(len(columns))), None) * LL + cells
+    counts = np.bincount(key, minlength=space)
+    present = np.flatnonzero(counts)
+    if present.size > n // 2:
+        return None
+    rest, unit_cells = np.divmod(present, LL)
+    codes = []
+    for size in reversed(sizes):
+        rest, code = np.divmod(rest, size)
+        codes.append(code.astype(np.intp))
+    codes.reverse()
+    units = [
+        SearchColumn(c.name, c.values, code, c.edges)
+        for c, code in zip(columns, codes, strict=True)
+    ]
+    return units, unit_cells.astype(np.intp), counts[present].astype(np.int64)

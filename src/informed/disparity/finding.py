@@ -29,7 +29,16 @@ from numpy.typing import NDArray
 
 from informed.columns import arrow, engine_of, frame_column
 from informed.disparity.columns import BINS, SearchColumn, check_bins, code_column
-from informed.disparity.counting import Counted, Scored, count_level, key_codes, rows_of
+from informed.disparity.counting import (
+    Counted,
+    Cube,
+    Scored,
+    compress,
+    count_level,
+    full_cube,
+    key_codes,
+    rows_of,
+)
 from informed.disparity.result import SliceSearch
 from informed.disparity.search import Searched, run_search
 from informed.errors import InputError
@@ -265,10 +274,22 @@ def _in_memory(
         index = _index(labels, positive)
         searched = Searched(columns, overall, index, None,
                             None if index is None else labels[index], measure, labels)  # fmt: skip
+        full = full_cube(columns, cells, M)
+        cube = None if full is None else Cube(full, columns)
+        units = None if cube is not None else compress(columns, cells, M)
+        weights = None
+        if units is not None:  # each distinct (values, cell) once, with its count
+            columns, cells, weights = units
+        size = cells.shape[0]
 
         def count(combination: tuple[int, ...], parents: dict[Any, Any]) -> Counted:
-            rows = rows_of(columns, combination, parents, n)
-            return count_level(columns, combination, cells, M, None, rows)
+            if cube is not None:  # every combination a marginal of the one count
+                found = cube.marginal(combination, M)
+                keep = _kept(columns, combination, found.keys, parents)
+                assert found.counts is not None
+                return Counted(combination, found.keys[keep], found.counts[keep])
+            rows = rows_of(columns, combination, parents, size)
+            return count_level(columns, combination, cells, M, None, rows, weights)
 
     else:
         a = code_labels(actual, "actual")
