@@ -8,7 +8,9 @@ runs, and reports its time and its peak memory above the loaded data (ru_maxrss)
 
 1. SliceLine's own benchmark (Sagadeeva & Boehm 2021, the `sliceline` package): 10,000
    rows x 5 columns of 1,000 values each, a random 0/1 error (no slice differs);
-   SliceLine with its defaults but max_l=3 (informed's depth), min_sup=30.
+   SliceLine with its defaults (alpha 0.6, k=1, max_l=4, min_sup=10); informed with
+   depth 3 and min_size 30, and ("informed-small") min_size 5, as small as SliceLine's
+   support.
 2. A planted data set: 200,000 rows x 6 columns of 10 values; three slices where the
    model is less informed (TPR 0.5, FPR 0.25 against 0.8 and 0.05), of depth 1 (c0=3),
    2 (c1=5, c2=7) and 3 (c3=1, c4=2, c5=4), and one slice that differs only in
@@ -66,15 +68,19 @@ def _peak() -> int:
 
 def child(task: str) -> None:
     """Run one task in this process and print its figures as JSON."""
-    X, actual, predicted = own_benchmark() if task.endswith("own") else planted()
+    import pandas as pd
+
+    from informed import find_slices
+
+    if task.startswith("sliceline"):
+        from sliceline import Slicefinder
+    X, actual, predicted = own_benchmark() if "own" in task else planted()
     base = _peak()
     start = time.perf_counter()
     if task.startswith("sliceline"):
-        from sliceline import Slicefinder
-
         errors = (actual != predicted).astype(float)
-        if task.endswith("own"):
-            finder = Slicefinder(alpha=0.6, k=1, max_l=3, min_sup=30, verbose=False)
+        if task.endswith("own"):  # its defaults
+            finder = Slicefinder(alpha=0.6, k=1, max_l=4, min_sup=10, verbose=False)
         else:
             finder = Slicefinder(alpha=0.95, k=10, max_l=3, min_sup=30, verbose=False)
         finder.fit(X, errors)
@@ -83,13 +89,10 @@ def child(task: str) -> None:
             for row in (finder.top_slices_ if finder.top_slices_ is not None else [])
         ]
     else:
-        import pandas as pd
-
-        from informed import find_slices
-
         columns = {f"c{j}": pd.Categorical(X[:, j]) for j in range(X.shape[1])}
+        small = task.endswith("-small")  # as small as SliceLine's support: 10 rows
         result = find_slices(columns=columns, actual=actual, predicted=predicted, depth=3,
-                             min_size=30)  # fmt: skip
+                             min_size=5 if small else 30)  # fmt: skip
         found = [f.name for f in result.found]
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "memory": _peak() - base, "found": found}))
@@ -107,10 +110,11 @@ def side_by_side(skip_sliceline: bool) -> None:
         title = ("SliceLine's benchmark, 10,000 rows x 5 columns of 1,000 values"
                  if data == "own" else "planted, 200,000 rows x 6 columns of 10 values")  # fmt: skip
         print(f"\n== {title}")
-        for tool in ("informed", "sliceline"):
+        for tool in ("informed", "informed-small", "sliceline"):
             if tool == "sliceline" and skip_sliceline:
                 continue
-            got = run_child(f"{tool}-{data}")
+            task = f"informed-{data}-small" if tool == "informed-small" else f"{tool}-{data}"
+            got = run_child(task)
             print(f"{tool:>10}: {got['seconds']:8.2f} s, peak {got['memory'] / 2**20:8.1f} MiB "
                   f"above the data; found {len(got['found'])}")  # fmt: skip
             for name in got["found"][:12]:
