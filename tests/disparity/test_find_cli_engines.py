@@ -139,3 +139,17 @@ def test_bad_options_are_one_line_errors(
     assert message in done.stderr
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_command_line_on_duckdb_equals_the_search_of_the_file(tmp_path: Path) -> None:
+    """--engine duckdb counts each combination on DuckDB: the same document."""
+    pytest.importorskip("duckdb")
+    pq = pytest.importorskip("pyarrow.parquet")
+    pa = pytest.importorskip("pyarrow")
+    path = tmp_path / "rows.parquet"
+    pq.write_table(pa.table(_table()), path)
+    done = _run(path, "--format", "json", "--engine", "duckdb")
+    assert done.returncode == 0, done.stderr
+    expected = find_slices(path, columns=["region", "device", "plan"], actual="y",
+                           predicted="p", min_size=25).to_dict()  # fmt: skip
+    assert _essentials(json.loads(done.stdout)) == _essentials(expected)

@@ -29,7 +29,7 @@ def render_search(
     head = Text(
         f"{printable(source)}: N = {search.rows:,}{positive}; {title} overall "
         f"{value(search.overall)}\nSlices least informed: by {', '.join(search.columns)}, "
-        f"up to {search.depth} conditions, at least {search.min_size} real positives and "
+        f"up to {min(search.depth, len(search.columns))} conditions, at least {search.min_size} real positives and "
         "negatives",
         style="bold",
     )
