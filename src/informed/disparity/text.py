@@ -29,8 +29,8 @@ def render_search(
     head = Text(
         f"{printable(source)}: N = {search.rows:,}{positive}; {title} overall "
         f"{value(search.overall)}\nSlices least informed: by {', '.join(search.columns)}, "
-        f"up to {min(search.depth, len(search.columns))} conditions, at least {search.min_size} real positives and "
-        "negatives",
+        f"up to {min(search.depth, len(search.columns))} conditions, at least "
+        f"{search.min_size} real positives and negatives",
         style="bold",
     )
     parts: list[Any] = [head, ""]
