@@ -254,7 +254,8 @@ def test_more_classes_rank_by_powers_multiclass_informedness() -> None:
     [
         ({"depth": 0}, "`depth` must be from 1 to 6"),
         ({"depth": 2.5}, "`depth` must be a whole number"),
-        ({"min_size": 0}, "`min_size` must be a whole number of cases >= 1"),
+        ({"min_size": 0}, "`min_size` must be a whole number of cases >= 10"),
+        ({"min_size": 5}, "the normal interval of a gap does not hold"),
         ({"columns": []}, "`columns` names no column"),
         ({"bins": 1}, "`bins`"),
         ({"measure": "accuracy"}, "`measure` must be one of"),
@@ -282,7 +283,7 @@ def test_candidates_beyond_memory_are_refused_naming_how_many_and_what_to_change
     monkeypatch.setenv("INFORMED_MEMORY_LIMIT", "1000")
     data = _data(8, 2000)
     with pytest.raises(MemoryLimitError, match=r"candidate slices of columns .*min_size"):
-        find_slices(**data, depth=2, min_size=5, bins=1000)
+        find_slices(**data, depth=2, min_size=10, bins=1000)
 
 
 def test_intervals_are_simultaneous_over_the_family() -> None:

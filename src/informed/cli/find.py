@@ -39,7 +39,7 @@ def add_options(parser: Any) -> None:
         metavar="N",
         help="with --find-slices: test only slices of at least N real positives and N real "
         "negatives (with more classes: N cases of every class); smaller ones and their "
-        "children are pruned (default 30)",
+        "children are pruned (default 30, at least 10)",
     )
     parser.add_argument(
         "--ranges",
