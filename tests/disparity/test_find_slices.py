@@ -297,3 +297,16 @@ def test_intervals_are_simultaneous_over_the_family() -> None:
     assert (f.interval.high - f.interval.low) / 2 == pytest.approx(z * f.interval.standard_error)
     assert found.hypotheses > found.tested
     assert math.isclose(found.level, 0.95)
+
+
+def test_markedness_on_request_is_the_markedness_of_the_rows() -> None:
+    """measure="markedness": each slice's value is PPV + NPV - 1 of its rows."""
+    data = _data(12, 20000, {"region": "east"})
+    found = find_slices(**data, depth=1, measure="markedness")
+    assert found.measure == "markedness" and found.found
+    actual, predicted = data["actual"], data["predicted"]
+    for f in found.found:
+        mask = _mask(data["columns"], dict(f.slice), found.cuts)
+        said, real = predicted[mask] == 1, actual[mask] == 1
+        expected = np.mean(real[said]) - np.mean(real[~said])
+        assert f.value == pytest.approx(expected, abs=1e-12)
