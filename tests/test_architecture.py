@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("slices",),
     ("io", "inference"),
     ("plots",),
-    ("comparison",),
+    ("comparison", "disparity"),
     ("report",),
     ("engines", "sklearn"),
     ("dask",),

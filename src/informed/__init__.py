@@ -22,6 +22,7 @@ from informed._routes import register_engine_route
 
 if TYPE_CHECKING:
     from informed.comparison import Comparison, compare, plot_differences, plot_models_roc
+    from informed.disparity import SliceSearch, find_slices
     from informed.errors import (
         InputError,
         InputTypeError,
@@ -103,6 +104,8 @@ _SOURCES = {
     "evaluate_slices": "informed.slices",
     "bootstrap_slices": "informed.inference",
     "disparities": "informed.inference",
+    "SliceSearch": "informed.disparity",
+    "find_slices": "informed.disparity",
 }
 
 __all__ = [
@@ -121,6 +124,7 @@ __all__ = [
     "OperatingPoint",
     "Payoff",
     "Ranking",
+    "SliceSearch",
     "Slices",
     "Stakes",
     "Table",
@@ -134,6 +138,7 @@ __all__ = [
     "disparities",
     "evaluate",
     "evaluate_slices",
+    "find_slices",
     "match",
     "payoff",
     "plot_contingency",

@@ -16,7 +16,15 @@ if TYPE_CHECKING:
     from informed.engines.sql import Source
     from informed.io import Summaries
 
-__all__ = ["add_options", "check_engine_options", "read_engine", "requested", "run_engine"]
+__all__ = [
+    "add_options",
+    "check_engine_options",
+    "close",
+    "open_source",
+    "read_engine",
+    "requested",
+    "run_engine",
+]
 
 
 def add_options(parser: Any) -> None:
@@ -85,6 +93,16 @@ def _open(args: argparse.Namespace) -> Source:
     return source(
         database=args.database, table=args.table, sql=args.sql, files=args.file, numbers=numbers
     )
+
+
+def open_source(args: argparse.Namespace) -> Source:
+    """The source the options name, opened as a lazy frame (`informed.engines.sql`)."""
+    return _open(args)
+
+
+def close(connection: Any) -> None:
+    """Close the connection `open_source` opened."""
+    _close(connection)
 
 
 def read_engine(args: argparse.Namespace) -> tuple[Summaries, str, str]:

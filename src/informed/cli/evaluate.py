@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from informed.cli import engine_options
+from informed.cli import engine_options, find
 from informed.cli.output import (
     FORMATS,
     OUTPUT_FILE,
@@ -198,6 +198,7 @@ def add_parser(commands: Any) -> None:
         "parts of the data; a part may hold no rows or lack the positive class" + OUTPUT_FILE,
     )
     engine_options.add_options(ev)
+    find.add_options(ev)
 
 
 QUOTA_RULE = "--quota must be a whole number of cases from 1 to the number of scored rows"
@@ -402,6 +403,9 @@ def run(args: argparse.Namespace) -> None:
     from informed.cli.scale import check_not_input
 
     check_options(args)
+    if args.find_slices:  # where is the model least informed (informed.find_slices)
+        find.run_find(args, source_name(args.file) if args.file else "")
+        return
     if engine_options.requested(args):  # a database, a query or --engine: counted there
         engine_options.run_engine(args, report_summaries)
         return

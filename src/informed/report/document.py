@@ -32,6 +32,7 @@ from informed.table.per_label import LabelValues
 __all__ = [
     "FORMULA_STARTS",
     "bootstrap_document",
+    "cells_text",
     "csv_text",
     "evaluation_document",
     "intervals_document",
@@ -203,6 +204,12 @@ def _label_cell(label: Any, raw: bool) -> str:
     if isinstance(label, int | float):
         return repr(label)
     return _text_cell(str(label), raw)
+
+
+def cells_text(rows: list[list[Any]], raw: bool = False) -> str:
+    """Rows of values (labels, numbers, None) as CSV text, text cells guarded against
+    formula injection unless `raw`, as every CSV document of informed writes them."""
+    return csv_text([[_label_cell(cell, raw) for cell in row] for row in rows])
 
 
 def csv_text(rows: list[list[str]]) -> str:

@@ -28,6 +28,9 @@ class Progress:
         False silences it; it is also silent when `stream` is not a terminal.
     delay : float
         Seconds before the first line appears: quick inputs show nothing.
+    verb, unit : str
+        What is done and what is counted ("reading ... rows"; a slice search: "searching
+        ... combinations of columns").
     """
 
     def __init__(
@@ -38,6 +41,8 @@ class Progress:
         enabled: bool = True,
         delay: float = 1.0,
         stream: TextIO | None = None,
+        verb: str = "reading",
+        unit: str = "rows",
     ) -> None:
         self.label = printable(label)  # a file name: its control characters escaped
         self.total = total
@@ -46,13 +51,14 @@ class Progress:
         self.start = time.monotonic()
         self.delay = delay
         self.shown = False
+        self.verb, self.unit = verb, unit
 
     def update(self, done: int, rows: int) -> None:
         """Redraw the line if more than `delay` seconds have passed."""
         if not self.enabled or time.monotonic() - self.start < self.delay:
             return
         share = f"{100 * done / self.total:5.1f} %" if self.total else ""
-        self.stream.write(f"\rreading {self.label}: {share} {rows:,} rows")
+        self.stream.write(f"\r{self.verb} {self.label}: {share} {rows:,} {self.unit}")
         self.stream.flush()
         self.shown = True
 

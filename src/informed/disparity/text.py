@@ -1,0 +1,115 @@
+"""The terminal report of a slice search: the slices found, then the search's figures.
+
+Presentation only: every number is read from the `SliceSearch`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from informed._common import printable
+from informed._terminal import WIDTH, grid, render, titled, user, value
+from informed.disparity.result import MEASURE_TITLES, SliceSearch, condition_name
+
+__all__ = ["render_search"]
+
+
+def render_search(
+    search: SliceSearch, source: str, *, color: bool = False, width: int = WIDTH
+) -> str:
+    """The search as text, `width` columns wide (ANSI colours only when `color`)."""
+    title = MEASURE_TITLES[search.measure]
+    positive = (
+        f", positive class {printable(repr(search.positive))}"
+        if search.positive is not None
+        else ""
+    )
+    head = Text(
+        f"{printable(source)}: N = {search.rows:,}{positive}; {title} overall "
+        f"{value(search.overall)}\nSlices least informed: by {', '.join(search.columns)}, "
+        f"up to {min(search.depth, len(search.columns))} conditions, at least "
+        f"{search.min_size} real positives and negatives",
+        style="bold",
+    )
+    parts: list[Any] = [head, ""]
+    if search.found:
+        parts.append(_found(search, title))
+    else:
+        parts.append(
+            Text(
+                f"No slice is less informed than the rest of the rows: no simultaneous "
+                f"{100 * search.level:g} % interval of a gap excludes 0."
+            )
+        )
+    parts.append(Text(_figures(search), style="dim"))
+    return render(parts, color, width)
+
+
+def _found(search: SliceSearch, title: str) -> Any:
+    table = grid()
+    longest = max(len(f.name) for f in search.found)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("slice", no_wrap=True, min_width=min(longest, 40))
+    for heading in ("n", "+R", "-R", "slice", "rest", "gap", "low", "high"):
+        table.add_column(heading, justify="right", no_wrap=True)
+    for rank, f in enumerate(search.found, start=1):
+        table.add_row(
+            str(rank),
+            user(f.name, 60),
+            f"{f.n:,}",
+            "" if f.positives is None else f"{f.positives:,}",
+            "" if f.negatives is None else f"{f.negatives:,}",
+            value(f.value),
+            value(f.rest),
+            value(f.gap),
+            value(f.interval.low),
+            value(f.interval.high),
+        )
+    shown = f"{100 * search.level:g} %"
+    return titled(
+        f"{len(search.found)} slices less informed than the rest: {title} of the slice and "
+        f"of the rest, the gap (rest - slice) and its {shown} simultaneous interval (low, high), "
+        "ranked by its lower bound",
+        table,
+    )
+
+
+def _groups(search: SliceSearch) -> list[str]:
+    """One line per group of overlapping slices: the condition and the ranks under it."""
+    groups: dict[str, list[int]] = {}
+    for rank, f in enumerate(search.found, start=1):
+        if f.group is not None:
+            groups.setdefault(condition_name(f.group), []).append(rank)
+    return [
+        f"overlapping, grouped under {printable(name)}: " + ", ".join(f"#{r}" for r in ranks)
+        for name, ranks in groups.items()
+    ]
+
+
+def _figures(search: SliceSearch) -> str:
+    lines = [
+        *_groups(search),
+        f"tested {search.tested:,} slices; pruned {search.pruned:,} (too few real cases "
+        f"of a class to test or to extend); {search.hypotheses:,} hypotheses in the family"
+        + (f"; {search.untestable:,} without a variance" if search.untestable else ""),
+    ]
+    for level in search.levels:
+        lines.append(
+            f"  depth {level.depth}: counted {level.counted:,}, tested {level.tested:,}, "
+            f"pruned {level.pruned:,}, found {level.found:,}"
+        )
+    for name, edges in search.cuts.items():
+        lines.append(
+            f"  {printable(name)} cut into {len(edges) - 1} quantile ranges at "
+            + ", ".join(f"{x:.6g}" for x in edges)
+        )
+    lines.append(f"method: {search.method_text}")
+    nested = [f for f in search.found if f.within is not None]
+    if nested:
+        lines.append(
+            "a slice inside another slice found is reported only where it is less informed "
+            "than the rest of that slice's rows (its interval there excludes 0 too)"
+        )
+    return "\n".join(lines)
