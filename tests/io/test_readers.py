@@ -198,3 +198,29 @@ def test_unknown_extension_and_zero_bytes(tmp_path: Path) -> None:
     empty.write_bytes(b"")
     with pytest.raises(InputError, match="empty"):
         list(iter_batches(empty, labels=["y"]))
+
+
+def test_an_empty_pandas_column_written_as_type_null_is_read(tmp_path: Path) -> None:
+    """pandas writes the object column of an empty frame as Arrow type null (pyarrow 20 and
+    later): the empty part of a partitioned data set adds no rows and no error, and a
+    null-typed column that does hold rows is refused at its first row, as any missing
+    label is."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    pd = pytest.importorskip("pandas")
+    from informed.io import read_summaries
+
+    empty = pa.table(
+        pd.DataFrame({"y": pd.Series([], dtype=object), "p": pd.Series([], dtype=object)})
+    )
+    assert pa.types.is_null(empty.schema.field("y").type)
+    pq.write_table(empty, tmp_path / "part-0.parquet")
+    pq.write_table(
+        pa.table({"y": ["a", "b", "a"], "p": ["a", "a", "b"]}), tmp_path / "part-1.parquet"
+    )
+    found = read_summaries(str(tmp_path / "part-*.parquet"), actual="y", predicted="p")
+    assert found.rows == 3
+    assert found.table == Table.from_labels(["a", "b", "a"], ["a", "a", "b"])
+    pq.write_table(pa.table({"y": pa.nulls(2), "p": ["a", "b"]}), tmp_path / "nulls.parquet")
+    with pytest.raises(InputError, match=r"data row 1, column 'y': the label is missing \(null\)"):
+        read_summaries(str(tmp_path / "nulls.parquet"), actual="y", predicted="p")

@@ -84,6 +84,9 @@ def _check_types(
         if not (
             pa.types.is_string(kind)
             or pa.types.is_large_string(kind)
+            # an empty pandas object column is written as type null: no value to refuse,
+            # and a null in it is refused row by row as any missing label is
+            or pa.types.is_null(kind)
             or getattr(pa.types, "is_string_view", pa.types.is_string)(kind)
             or pa.types.is_integer(kind)
             or pa.types.is_boolean(kind)
