@@ -240,9 +240,7 @@ def test_the_page_and_the_plot_name_both_slices_apart(tmp_path: Path) -> None:
     )
     html = page.read_text()
     assert 'data-slice="missing"' in html and 'data-slice="&quot;missing&quot;"' in html
-    found = Slices.from_labels(
-        by=[None, "missing", None], actual=[1, 0, 1], predicted=[1, 0, 0]
-    )
+    found = Slices.from_labels(by=[None, "missing", None], actual=[1, 0, 1], predicted=[1, 0, 0])
     result = bootstrap_slices(found, ["informedness"], replicates=20, seed=0)
     ax = plot_slices(result)
     labels = [t.get_text() for t in ax.get_yticklabels()]
