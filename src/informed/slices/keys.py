@@ -229,9 +229,11 @@ def value_name(value: Value, *, quote: bool = False, separator: str = "") -> str
     bare = (
         not quote
         and value not in ("", "missing")
-        and not value.startswith('"')
-        and value.strip() == value
-        and printable(value) == value
+        and value[0] != '"'
+        and not value[0].isspace()
+        and not value[-1].isspace()
+        # every character printable: nothing `printable` escapes (checked in C first)
+        and (value.isprintable() or printable(value) == value)
         and not (separator and separator in value)
     )
     return value if bare else json.dumps(value, ensure_ascii=False)
@@ -258,13 +260,15 @@ def key_name(key: Key, by: Sequence[str], quoted: Sequence[bool] = ()) -> str:
     """How a report names a slice: its value, or "column=value, ..." when crossed, each
     value as `value_name` writes it (`quoted`: the columns whose text is always quoted,
     `quoted_columns` of all the keys named together)."""
-    quote = [bool(q) for q in quoted] or [False] * len(key)
     if len(key) == 1:
-        return value_name(key[0], quote=quote[0])
-    shown = [
-        value_name(value, quote=q, separator=", ") for value, q in zip(key, quote, strict=True)
-    ]
-    return ", ".join(f"{name}={value}" for name, value in zip(by, shown, strict=True))
+        return value_name(key[0], quote=bool(quoted and quoted[0]))
+    quote = quoted or (False,) * len(key)
+    return ", ".join(
+        [
+            f"{name}={value_name(value, quote=q, separator=', ')}"
+            for name, value, q in zip(by, key, quote, strict=True)
+        ]
+    )
 
 
 def key_names(keys: Sequence[Key], by: Sequence[str]) -> list[str]:
