@@ -153,6 +153,7 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
     if args.by or args.by_time is not None:
         from informed.cli.slices import check_slice_options, report_slices
         from informed.engines.route import slices
+        from informed.labels import as_label, keyed, sort_labels
 
         check_slice_options(args)
         opened = _open(args)
@@ -170,6 +171,17 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
             )
         finally:
             _close(opened.connection)
+        if int(found_slices.rows.sum()) == 0:  # as without --by, and as a file's rows
+            msg = f"{opened.name}: no rows: nothing to evaluate."
+            raise InputError(msg)
+        if found_slices.overall is not None and args.positive is not None:
+            labels = sort_labels((*found_slices.overall.predicted, *found_slices.overall.actual))
+            if keyed(as_label(args.positive)) not in {keyed(x) for x in labels}:
+                msg = (
+                    f"--positive {args.positive!r} is not a label in {opened.name}; labels "
+                    f"are {list(labels[:20])}."
+                )
+                raise InputError(msg)
         report_slices(args, found_slices, opened.name)
         return
     if args.html is not None:

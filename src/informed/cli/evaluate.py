@@ -176,7 +176,8 @@ def add_parser(commands: Any) -> None:
         "--reference",
         metavar="SLICE",
         help="with --by or --by-time: the slice the others are compared with, as the report "
-        "names it (default: the largest slice; over time, the first window)",
+        "names it: missing is the slice of blank or null values, '\"missing\"' (quoted) "
+        "the text missing (default: the largest slice; over time, the first window)",
     )
     ev.add_argument(
         "--rolling",

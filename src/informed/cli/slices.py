@@ -141,14 +141,11 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     )
     # over time the first window is the reference; across groups, the largest slice
     reference = found.keys[0] if args.by_time is not None and found.keys else None
-    if args.reference is not None:
-        named = [key for key in found.keys if found.name(key) == args.reference]
-        if not named:
-            shown = [found.name(key) for key in found.keys[:10]]
-            more = " ..." if len(found.keys) > 10 else ""
-            msg = f"--reference {args.reference!r} is not a slice; the slices are {shown}{more}."
-            raise InputError(msg)
-        reference = named[0]
+    if args.reference is not None:  # as the report names it: missing, or "missing"
+        try:
+            reference = found.named(args.reference)
+        except InputError as exc:
+            raise InputError(f"--reference {exc}") from None
     # merged windows overlap: no difference between them is reported (merged_note)
     differences = (
         None

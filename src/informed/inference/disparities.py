@@ -68,10 +68,20 @@ from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval, replicate_intervals
 from informed.inference.significance import holm
-from informed.inference.slice_bootstrap import slice_replicates
+from informed.inference.slice_bootstrap import case_draws, no_cases_reason, slice_replicates
+from informed.inference.slice_ranges import (
+    SUMMARIES,
+    adequate_slices,
+    kept_range,
+    largest,
+    left_out,
+    range_rules,
+    value_range,
+)
 from informed.labels import as_label, keyed
-from informed.measures import Cells, margins
+from informed.measures import Cells
 from informed.slices.evaluation import present_labels, slice_values
+from informed.slices.keys import keyed_key
 from informed.slices.slices import Slices
 
 __all__ = ["COMPARED", "SUMMARIES", "Disparities", "differs", "disparities"]
@@ -80,9 +90,6 @@ Floats = NDArray[np.float64]
 
 COMPARED = ("informedness", "markedness", "recall", "fallout", "bias")
 """The measures compared between slices: B, M, TPR, FPR and the selection rate pP."""
-
-SUMMARIES = ("equalized_odds_difference", "demographic_parity_difference", "informedness_spread")
-"""The ranges across slices."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,77 +163,29 @@ def _statistics(
                 out[f"reference:{name}"] = mine[name] - mine[name][..., reference : reference + 1]
         rates = ("recall", "fallout", "bias")
         if index is not None:
-            gaps = {name: _range(mine[name]) for name in rates}
-            kept = {name: _kept(mine[name], adequate[name], gaps[name]) for name in rates}
+            gaps = {name: value_range(mine[name]) for name in rates}
+            kept = {name: kept_range(mine[name], adequate[name], gaps[name]) for name in rates}
             odds = np.maximum(kept["recall"], kept["fallout"])  # nan unless both are defined
             parity = kept["bias"]
         else:  # each label's gap, the largest over labels
-            labelled = {name: _range(mine_labels[name], axis=-2) for name in rates}
-            gaps = {name: _largest(labelled[name]) for name in rates}
+            labelled = {name: value_range(mine_labels[name], axis=-2) for name in rates}
+            gaps = {name: largest(labelled[name]) for name in rates}
             kept = {
-                name: _kept(mine_labels[name], adequate[name], labelled[name], axis=-2)
+                name: kept_range(mine_labels[name], adequate[name], labelled[name], axis=-2)
                 for name in rates
             }
-            odds = _largest(np.maximum(kept["recall"], kept["fallout"]))
-            parity = _largest(kept["bias"])
-        spread = _range(mine["informedness"])
+            odds = largest(np.maximum(kept["recall"], kept["fallout"]))
+            parity = largest(kept["bias"])
+        spread = value_range(mine["informedness"])
         out["all:equalized_odds_difference"] = np.fmax(gaps["recall"], gaps["fallout"])
         out["all:demographic_parity_difference"] = gaps["bias"]
         out["all:informedness_spread"] = spread
         out["equalized_odds_difference"] = odds
         out["demographic_parity_difference"] = parity
-        out["informedness_spread"] = _kept(mine["informedness"], adequate["informedness"], spread)
+        out["informedness_spread"] = kept_range(
+            mine["informedness"], adequate["informedness"], spread
+        )
     return out
-
-
-def _adequate(
-    cells: Cells, index: int | None, min_count: float
-) -> tuple[dict[str, NDArray[np.bool_]], dict[str, Any]]:
-    """Which slices (and labels) have at least `min_count` cases in each compared rate's
-    denominator: real positives for TPR, real negatives for FPR, cases for pP, both
-    classes for B (cases for multiclass B, as its flag); and the counts that say why."""
-    m = margins(cells)
-    total = np.asarray(m.total, dtype=np.float64)
-    real = np.asarray(m.cols, dtype=np.float64)
-    if index is not None:
-        real = real[..., index]
-    others = (total[..., None] if index is None else total) - real
-    cases = total if index is not None else np.broadcast_to(total[..., None], real.shape)
-    adequate = {
-        "recall": real >= min_count,
-        "fallout": others >= min_count,
-        "bias": cases >= min_count,
-        "informedness": (
-            np.minimum(real, others) >= min_count if index is not None else total >= min_count
-        ),
-    }
-    return adequate, {"real": real, "others": others, "total": total}
-
-
-def _kept(
-    values: Floats, adequate: NDArray[np.bool_], whole: Floats, axis: int = -1
-) -> Floats:
-    """The range over the `adequate` slices only (`whole`, the range over all, when every
-    slice is)."""
-    if adequate.all():
-        return whole
-    return _range(np.where(adequate, values, np.nan), axis=axis)
-
-
-def _range(values: Floats, axis: int = -1) -> Floats:
-    """max - min over the slices, leaving out undefined ones; nan unless at least two
-    are defined (one slice has no spread to speak of, not a spread of 0)."""
-    defined = ~np.isnan(values)
-    high = np.max(np.where(defined, values, -np.inf), axis=axis)
-    low = np.min(np.where(defined, values, np.inf), axis=axis)
-    return np.where(np.sum(defined, axis=axis) >= 2, high - low, np.nan)
-
-
-def _largest(values: Floats) -> Floats:
-    defined = ~np.isnan(values)
-    return np.where(
-        defined.any(axis=-1), np.max(np.where(defined, values, -np.inf), axis=-1), np.nan
-    )
 
 
 def disparities(
@@ -249,8 +208,9 @@ def disparities(
         Compare each slice's one-vs-rest view of this label (the favourable outcome);
         without it, multiclass B and M and each label's TPR and FPR.
     reference : key, optional
-        The slice the others are compared with (a value, or a tuple for crossed keys);
-        default the largest slice.
+        The slice the others are compared with (a value, or a tuple for crossed keys;
+        ``(None,)`` is the missing slice); default the largest slice. Slices of no rows
+        have none, and give differences of no rows and undefined ranges.
     replicates, level, seed
         As in `informed.inference.bootstrap`.
     min_count : float
@@ -264,7 +224,9 @@ def disparities(
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
     S = len(slices.keys)
-    ref = int(np.argmax(slices.n)) if reference is None else slices.index(reference)
+    # the largest slice by default; with no slice, a result with no rows (0 stands in)
+    largest_slice = int(np.argmax(slices.n)) if S else 0
+    ref = largest_slice if reference is None else slices.index(reference)
     original, batches = slice_replicates(slices, replicates, seed)
     present = present_labels(original)
     labels = slices.square_cells(0, 0)[0] if S else ()
@@ -275,7 +237,7 @@ def disparities(
         if index is None:
             msg = f"positive={positive!r} is not a label of the slices; labels: {list(labels)}."
             raise ValueError(msg)
-    adequate, counts = _adequate(original, index, min_count)
+    adequate, counts = adequate_slices(original, index, min_count)
     estimates = _statistics(
         Cells(original.values[None], original.rows, original.cols, original.shape),
         present,
@@ -311,6 +273,7 @@ def disparities(
     # a slice whose every replicate agrees has no estimate of its own variation (a
     # perfect slice of 15 positives gives 1 every time): its differences say so
     fixed = {name: np.isfinite(high[name]) & (high[name] == low[name]) for name in COMPARED}
+    cases = case_draws(slices)
     vs_rest: dict[str, list[Interval]] = {}
     vs_reference: dict[str, list[Interval]] = {}
     p_rest: dict[str, list[float]] = {}
@@ -332,6 +295,11 @@ def disparities(
                     raw.append(math.nan)
                     continue
                 estimate = float(estimates[key][0, s])
+                held = _unresampled(slices, cases, s, ref if family == "reference" else None)
+                if held is not None and not math.isnan(estimate):
+                    found.append(nan_interval(estimate, level, "percentile", held))
+                    raw.append(math.nan)
+                    continue
                 alone = [k for k in (s, ref if family == "reference" else s) if fixed[name][k]]
                 if alone and not math.isnan(estimate):
                     k = alone[0]
@@ -347,7 +315,7 @@ def disparities(
                 raw.append(float(p_values[s]))
             out[name] = found
             pvalues[name] = holm(raw)
-    rules = _rules(index is not None, min_count)
+    rules = range_rules(index is not None, min_count)
     summary = {
         key: _interval(float(estimates[key][0]), draws[key], level, f"slices {rules[key]}")
         for key in SUMMARIES
@@ -363,7 +331,7 @@ def disparities(
     return Disparities(
         slices,
         labels[index] if index is not None else None,
-        slices.keys[ref],
+        slices.keys[ref] if S else None,
         level,
         replicates,
         vs_rest,
@@ -372,73 +340,28 @@ def disparities(
         p_reference,
         summary,
         summary_all,
-        _left_out(adequate, counts, index, labels, present),
+        left_out(adequate, counts, index, labels, present),
         rules,
         min_count,
     )
 
 
-def _rules(binary: bool, min_count: float) -> dict[str, str]:
-    """Which slices each range is over, as the reports say it."""
-    m = f"{min_count:g}"
-    if binary:
-        return {
-            "equalized_odds_difference": (
-                f"of at least {m} real positives for TPR, {m} real negatives for FPR"
-            ),
-            "demographic_parity_difference": f"of at least {m} cases",
-            "informedness_spread": f"of at least {m} real positives and {m} real negatives",
-        }
-    return {
-        "equalized_odds_difference": (
-            f"of at least {m} real cases of a label for its TPR, {m} others for its FPR"
-        ),
-        "demographic_parity_difference": f"of at least {m} cases",
-        "informedness_spread": f"of at least {m} cases",
-    }
-
-
-def _left_out(
-    adequate: dict[str, NDArray[np.bool_]],
-    counts: dict[str, Any],
-    index: int | None,
-    labels: tuple[Any, ...],
-    present: NDArray[np.bool_],
-) -> dict[str, list[tuple[int, str]]]:
-    """Per summary, each slice left out of its range and why (its counts; with more
-    classes, the first label of the slice too small for its TPR or FPR)."""
-
-    def count(value: float, what: str) -> str:
-        shown = f"{int(value):,}" if float(value).is_integer() else f"{value:,.3g}"
-        return f"{shown} {what}"
-
-    real, others, total = counts["real"], counts["others"], counts["total"]
-    S = total.shape[0]
-    out: dict[str, list[tuple[int, str]]] = {key: [] for key in SUMMARIES}
-    for s in range(S):
-        if not adequate["bias"][s].all():
-            out["demographic_parity_difference"].append((s, count(total[s], "cases")))
-        if index is None:
-            if not adequate["informedness"][s]:
-                out["informedness_spread"].append((s, count(total[s], "cases")))
-            enough = adequate["recall"][s] & adequate["fallout"][s]
-            short = np.flatnonzero(~enough & present[s])
-            if short.size:
-                k = int(short[0])
-                few = real[s, k] < others[s, k]
-                why = count(*((real[s, k], "real cases") if few else (others[s, k], "others")))
-                more = f" (and {short.size - 1} more labels)" if short.size > 1 else ""
-                out["equalized_odds_difference"].append((s, f"{labels[k]!r}: {why}{more}"))
-            continue
-        short_parts = []
-        if not adequate["recall"][s]:
-            short_parts.append(count(real[s], "real positives"))
-        if not adequate["fallout"][s]:
-            short_parts.append(count(others[s], "real negatives"))
-        if short_parts:
-            out["equalized_odds_difference"].append((s, ", ".join(short_parts)))
-            out["informedness_spread"].append((s, ", ".join(short_parts)))
-    return out
+def _unresampled(
+    slices: Slices, cases: NDArray[np.int64], s: int, reference: int | None
+) -> str | None:
+    """Why a difference of slice `s` from the rest (`reference` None) or from the
+    reference has no interval when one side's weights round to no case, or None."""
+    found = no_cases_reason(slices, s)
+    if found is None and reference is not None:
+        found = no_cases_reason(slices, reference)
+    if found is None and reference is None:
+        weight = float(slices.n.sum() - slices.n[s])
+        if slices.weighted and weight > 0 and int(cases.sum() - cases[s]) == 0:
+            found = (
+                f"the weights of the rest of the rows sum to {weight:.6g}, read as 0 cases "
+                "(frequency weights): there is no case to resample"
+            )
+    return found
 
 
 def _interval(estimate: float, values: Floats, level: float, over: str) -> Interval:
@@ -483,7 +406,8 @@ def differs(disparities: Disparities | None, s: int) -> str:
     if disparities is None:
         return ""
     found = disparities.vs_reference["informedness"][s]
-    if disparities.reference == disparities.slices.keys[s]:
+    reference = disparities.reference
+    if reference is not None and keyed_key(reference) == keyed_key(disparities.slices.keys[s]):
         return "reference"
     if math.isnan(found.low) or found.low <= 0 <= found.high:
         return ""

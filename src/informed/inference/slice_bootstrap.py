@@ -53,7 +53,14 @@ from informed.slices.evaluation import (
 )
 from informed.slices.slices import Slices
 
-__all__ = ["SliceBootstrap", "bootstrap_slices", "replicate_values", "slice_replicates"]
+__all__ = [
+    "SliceBootstrap",
+    "bootstrap_slices",
+    "case_draws",
+    "no_cases_reason",
+    "replicate_values",
+    "slice_replicates",
+]
 
 Floats = NDArray[np.float64]
 
@@ -86,23 +93,48 @@ class SliceBootstrap:
     method: str = "percentile"
 
 
+def case_draws(slices: Slices) -> NDArray[np.int64]:
+    """The cases each slice draws in a replicate: its count, or its total weight rounded
+    (frequency weights: 0.4 is no case, 2.6 three), as `informed.inference.bootstrap`
+    draws a weighted Table's."""
+    return np.round(slices.n).astype(np.int64)
+
+
+def no_cases_reason(slices: Slices, s: int) -> str | None:
+    """Why slice `s` has no interval when its weights round to no case (and are not 0:
+    a slice of weight 0 is undefined, and says so), or None."""
+    total = float(slices.n[s])
+    if not slices.weighted or total <= 0 or round(total) > 0:
+        return None
+    return (
+        f"the weights of slice {slices.name(slices.keys[s])!r} sum to {total:.6g}, read as "
+        "0 cases (frequency weights): there is no case to resample"
+    )
+
+
 def slice_replicates(
     slices: Slices, replicates: int, seed: Any
 ) -> tuple[Cells, Iterator[tuple[slice, Cells]]]:
     """The square cells of every slice (values[S, M]) and, batch by batch, their case
-    bootstrap replicates (values[b, S, M]; weighted slices scaled back to their weight)."""
+    bootstrap replicates (values[b, S, M]; weighted slices scaled back to their weight).
+
+    A slice whose weights round to no case (`no_cases_reason`) draws none: it keeps its own
+    cells in every replicate, so that the rest of the rows keeps its weight, and its
+    intervals say why they are none."""
     S = len(slices.keys)
     _, cells = slices.square_cells(0, S)
     totals = cells.values.sum(axis=-1, dtype=np.float64)
     weighted = cells.values.dtype.kind == "f"
     draws = np.round(totals).astype(np.int64) if weighted else cells.values.sum(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        probabilities = np.where(totals[:, None] > 0, cells.values / totals[:, None], 0.0)
-        scale = np.where(draws > 0, totals / np.maximum(draws, 1), 0.0)
     empty = draws == 0
-    probabilities[empty, 0] = 1.0  # an empty slice draws nothing; pvals must sum to 1
-    rng = np.random.default_rng(seed)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        probabilities = np.where(~empty[:, None], cells.values / totals[:, None], 0.0)
+        scale = np.where(~empty, totals / np.maximum(draws, 1), 0.0)
     M = cells.values.shape[-1]
+    if M:
+        probabilities[empty, 0] = 1.0  # an empty slice draws nothing; pvals must sum to 1
+    held = empty & (totals > 0)
+    rng = np.random.default_rng(seed)
     step = max(1, _BATCH_VALUES // max(1, S * M))
     check_memory(8 * min(step, replicates) * S * max(M, 1), "a batch of replicates", "use fewer")
 
@@ -110,9 +142,13 @@ def slice_replicates(
         for start in range(0, replicates, step):
             part = slice(start, min(start + step, replicates))
             count = part.stop - part.start
-            drawn = rng.multinomial(draws, probabilities, size=(count, S)).astype(np.float64)
+            if not M:  # no cell holds a case (every weight 0, or no slice): nothing to draw
+                drawn = np.zeros((count, S, 0), dtype=np.float64)
+            else:
+                drawn = rng.multinomial(draws, probabilities, size=(count, S)).astype(np.float64)
             if weighted:
                 drawn *= scale[:, None]
+                drawn[:, held] = cells.values[held]
             yield part, Cells(drawn, cells.rows, cells.cols, cells.shape)
 
     return Cells(cells.values.astype(np.float64), cells.rows, cells.cols, cells.shape), batches()
@@ -155,7 +191,10 @@ def bootstrap_slices(
     -----
     Each slice keeps its size in every replicate (a stratified case bootstrap), so the
     slices' replicates are independent. A replicate where a measure is undefined is left
-    out of its interval and counted (`Interval.undefined_replicates`).
+    out of its interval and counted (`Interval.undefined_replicates`). Weights are
+    frequency weights: a slice draws its total weight, rounded, in cases, and one whose
+    weights sum to less than half a case has its estimate and no interval, with the
+    reason. Slices of no rows give no intervals.
     """
     names = _names(measures)
     replicates = check_count(replicates, "replicates", 2)
@@ -290,6 +329,17 @@ def _intervals(
     ]
 
 
+def _no_cases(
+    evaluation: SliceEvaluation, name: str, s: int, level: float, method: str
+) -> Interval | None:
+    """The interval of a slice whose weights round to no case: its estimate, no bounds,
+    the reason (held at its own cells in every replicate: `slice_replicates`)."""
+    why = no_cases_reason(evaluation.slices, s)
+    if why is None:
+        return None
+    return nan_interval(float(evaluation.values[name][s]), level, method, why)
+
+
 def _finish(
     evaluation: SliceEvaluation,
     name: str,
@@ -303,6 +353,9 @@ def _finish(
     estimate = float(evaluation.values[name][s])
     if math.isnan(estimate):
         return nan_interval(estimate, level, method, evaluation.flag(name, s) or "undefined")
+    held = _no_cases(evaluation, name, s, level, method)
+    if held is not None:
+        return held
     if math.isnan(found.low) and found.reason is not None:
         return found
     small = evaluation.flag(name, s)

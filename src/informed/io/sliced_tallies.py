@@ -5,7 +5,8 @@ The file is that of `informed tally` (`informed.io.jsonl`): an optional first li
 "assigned", "correct" and an optional "name", the field(s) it is sliced by
 (``{"assigned": [...], "correct": [...], "source": "web"}``). A document without the
 field, or with null there, is in the slice "missing": never dropped, never an error. A
-key is a string, a number or a boolean; anything else is an error naming the line.
+key is a string, a number or a boolean, each kind its own (true and 1, 1 and "1" are
+three slices, as labels are three labels); anything else is an error naming the line.
 Every slice's Tally has the categories of the whole file (declared, or all those the
 file names), so the slices' measures compare, and each equals `read_jsonl` of the file
 keeping only that slice's documents. ``{"set_entries": ...}`` lines set the pooled table
@@ -15,7 +16,7 @@ of the whole file, which no slice has: they are refused.
 ...          '{"assigned": ["x"], "correct": ["x"], "source": "web"}',
 ...          '{"assigned": ["y"], "correct": ["x"]}']
 >>> found = read_tally_slices(lines, by="source")
->>> [(key, tally.documents) for key, tally in found.items()]
+>>> [(key, tally.documents) for key, tally in found]
 [(('web',), 1), ((None,), 1)]
 """
 
@@ -45,9 +46,10 @@ def read_tally_slices(
     categories: Iterable[str] | None = None,
     unknown: Unknown | None = None,
     conventions: Conventions = "default",
-) -> dict[Key, Tally]:
+) -> list[tuple[Key, Tally]]:
     """The Tally of every slice of a JSON-lines file's documents by the field(s) `by`
-    (several: crossed), keyed by slice in canonical order (see the module's notes)."""
+    (several: crossed): (key, Tally) pairs in the keys' canonical order (see the module's
+    notes; pairs, not a dict, where the key (True,) would be the key (1,))."""
     fields = [by] if isinstance(by, str) else list(by)
     if not fields or not all(isinstance(f, str) for f in fields):
         msg = f"`by` must name one or more fields of the documents; got {by!r}."
@@ -66,7 +68,7 @@ def _read(
     categories: Iterable[str] | None,
     unknown: Unknown | None,
     conventions: Conventions,
-) -> dict[Key, Tally]:
+) -> list[tuple[Key, Tally]]:
     header: list[tuple[int, str]] = []
     parts: dict[Any, tuple[Key, list[tuple[int, str]]]] = {}
     named: set[str] = set()
@@ -97,11 +99,10 @@ def _read(
         raise InputError(msg)
     if categories is None and not header:
         categories = sorted(named)
-    found = {
-        key: read_numbered(header + numbered, source, categories, unknown, conventions)
-        for key, numbered in parts.values()
-    }
-    return {key: found[key] for key in sorted(found, key=key_order)}
+    return [
+        (key, read_numbered(header + numbered, source, categories, unknown, conventions))
+        for key, numbered in sorted(parts.values(), key=lambda part: key_order(part[0]))
+    ]
 
 
 def _key_value(value: Any, field: str, where: str) -> Any:

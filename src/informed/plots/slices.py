@@ -24,6 +24,7 @@ from informed.plots.axes import Frame, drawing
 from informed.plots.forest import ForestRow, Reference, draw_forest, forest_frame
 from informed.plots.style import BLUE, GREEN, GREY, ORANGE, RED, SKY, legend_below, short_label
 from informed.slices.evaluation import shown_slices
+from informed.slices.keys import keyed_key, quoted_columns, value_name
 from informed.table.evaluation import evaluate
 
 __all__ = [
@@ -73,13 +74,14 @@ def draw_slices(axes: Axes, result: SliceBootstrap, shown: Sequence[int], overal
     return the title."""
     evaluation = result.evaluation
     slices = evaluation.slices
+    quoted = quoted_columns(slices.keys)
     rows = []
     for s in shown:
         interval = result.intervals["informedness"][s]
         small = evaluation.flags[s] is not None
         rows.append(
             ForestRow(
-                short_label(_compact(slices.keys[s]), 26),
+                short_label(_compact(slices.keys[s], quoted), 26),
                 interval.estimate,
                 interval.low,
                 interval.high,
@@ -151,9 +153,13 @@ def plot_slices(
     return axes
 
 
-def _compact(key: tuple[object, ...]) -> str:
-    """A slice's name on a plot's axis: its values, crossed ones joined by " · "."""
-    return " · ".join("missing" if value is None else str(value) for value in key)
+def _compact(key: tuple[Any, ...], quoted: Sequence[bool], joint: str = " · ") -> str:
+    """A slice's name on a plot: its values named as the reports name them (`value_name`:
+    missing apart from the text "missing"), crossed ones joined by `joint`."""
+    return joint.join(
+        value_name(value, quote=q, separator=joint if len(key) > 1 else "")
+        for value, q in zip(key, quoted, strict=True)
+    )
 
 
 def _time_groups(
@@ -215,6 +221,7 @@ def draw_slices_over_time(
     title = "Informedness over time"
     values = evaluation.values["informedness"]
     windows, members, drawn = _time_groups(result, groups)
+    quoted = quoted_columns(slices.keys)
     at = {window: x for x, window in enumerate(windows)}
     colours = [BLUE, ORANGE, GREEN, RED, SKY, GREY]
     for i, group in enumerate(drawn):
@@ -223,7 +230,7 @@ def draw_slices_over_time(
         low = np.array([result.intervals["informedness"][s].low for s in found])
         high = np.array([result.intervals["informedness"][s].high for s in found])
         colour = colours[i % len(colours)]
-        label = ", ".join("missing" if v is None else str(v) for v in group) or None
+        label = _compact(group, quoted[1:], ", ") or None
         alpha = 0.35 if len(drawn) == 1 else 0.18
         band = SKY if len(drawn) == 1 else colour
         axes.fill_between(x, low, high, color=band, alpha=alpha, linewidth=0, gid=f"band-{i}")
@@ -282,10 +289,11 @@ def _reference_caption(
     where the reference is drawn, and why nothing is circled when it cannot be."""
     keys = result.evaluation.slices.keys
     reference = disparities.reference
-    if reference is None or reference not in keys:
+    wanted = None if reference is None else keyed_key(reference)
+    s = next((k for k, key in enumerate(keys) if keyed_key(key) == wanted), None)
+    if reference is None or s is None:  # True is not 1: the key's kind found too
         return ""
-    s = keys.index(reference)
-    name = ", ".join("missing" if v is None else str(v) for v in reference)
+    name = _compact(reference, quoted_columns(keys), ", ")
     value = result.evaluation.values["informedness"][s]
     if math.isnan(value):
         return (

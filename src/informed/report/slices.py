@@ -154,6 +154,9 @@ def slices_text(
         + (f", positive {printable(positive)!s}" if positive is not None else ""),
         "",
     ]
+    if not slices.keys:
+        lines.append("No slice: there are no rows to evaluate or compare.")
+        return _joined(lines, width)
     shown = shown_slices(result, order=order)
     # as wide as the longest name shown (up to 30), so no shown name is cut short of that
     names = min(30, max([5, *(len(printable(slices.name(slices.keys[s]))) for s in shown)]))

@@ -10,10 +10,11 @@ every slice (`informed.tally.summarize_tally`). A slice of fewer documents than
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from informed._common import printable
-from informed.slices.keys import Key, key_name
+from informed.slices.keys import Key, key_names
 from informed.tally import Tally, summarize_tally
 
 __all__ = ["tally_slices_document", "tally_slices_text"]
@@ -40,30 +41,32 @@ def _row(name: str, tally: Tally, width: int, flag: str) -> str:
 
 
 def tally_slices_text(
-    found: dict[Key, Tally], by: list[str], source: str, min_count: int = 30
+    found: Sequence[tuple[Key, Tally]], by: list[str], source: str, min_count: int = 30
 ) -> str:
     """The terminal report: a row per slice (the largest `_SHOWN`, the rest pooled)."""
-    keys = list(found)
-    documents = sum(t.documents for t in found.values())
-    categories = len(next(iter(found.values())).categories) if found else 0
+    tallies = [tally for _, tally in found]
+    documents = sum(t.documents for t in tallies)
+    categories = len(tallies[0].categories) if tallies else 0
     lines = [
         f"informed tally: {printable(source)} by {', '.join(printable(b) for b in by)}: "
-        f"{len(keys):,} slices, {documents:,} documents, {categories} categories",
+        f"{len(tallies):,} slices, {documents:,} documents, {categories} categories",
         "",
     ]
-    shown = sorted(keys, key=lambda k: -found[k].documents)[:_SHOWN]
-    shown = [k for k in keys if k in set(shown)]
-    names = {k: printable(key_name(k, by)) for k in shown}
+    # positions, not keys: the slices (True,) and (1,) are equal keys to Python
+    largest = set(sorted(range(len(tallies)), key=lambda s: -tallies[s].documents)[:_SHOWN])
+    shown = [s for s in range(len(tallies)) if s in largest]
+    every = key_names([key for key, _ in found], by)
+    names = {s: printable(every[s]) for s in shown}
     width = min(30, max([5, *(len(n) for n in names.values())]))
     head = "".join(f"  {title:>8}" for title, _, _ in _COLUMNS)
     lines.append(f"{'slice':<{width}}  {'documents':>9}{head}  flag")
-    for key in shown:
-        name = names[key] if len(names[key]) <= width else names[key][: width - 1] + "…"
-        tally = found[key]
+    for s in shown:
+        name = names[s] if len(names[s]) <= width else names[s][: width - 1] + "…"
+        tally = tallies[s]
         few = tally.documents < min_count
         flag = f"{tally.documents} document{'' if tally.documents == 1 else 's'}" if few else ""
         lines.append(_row(name, tally, width, flag))
-    rest = [found[k] for k in keys if k not in set(shown)]
+    rest = [tallies[s] for s in range(len(tallies)) if s not in largest]
     if rest:
         pooled = rest[0]
         for tally in rest[1:]:
@@ -73,8 +76,11 @@ def tally_slices_text(
     return "\n".join(lines) + "\n"
 
 
-def tally_slices_document(found: dict[Key, Tally], by: list[str], source: str) -> dict[str, Any]:
+def tally_slices_document(
+    found: Sequence[tuple[Key, Tally]], by: list[str], source: str
+) -> dict[str, Any]:
     """The JSON document: every measure of every slice's Tally."""
+    names = key_names([key for key, _ in found], by)
     return {
         "kind": "informed.tally_slices",
         "version": 1,
@@ -83,10 +89,10 @@ def tally_slices_document(found: dict[Key, Tally], by: list[str], source: str) -
         "slices": [
             {
                 "key": list(key),
-                "name": key_name(key, by),
+                "name": name,
                 "documents": tally.documents,
                 "tally": summarize_tally(tally).to_dict(),
             }
-            for key, tally in found.items()
+            for (key, tally), name in zip(found, names, strict=True)
         ],
     }

@@ -32,7 +32,7 @@ from informed.table.counting import arrange_counts, check_same_kind, count_coded
 from informed.table.storage import from_dense
 from informed.table.table import Table
 
-__all__ = ["SlicedCells", "count_sliced", "merge_cells", "rank_sliced"]
+__all__ = ["SlicedCells", "count_sliced", "merge_cells", "rank_sliced", "slice_rows"]
 
 # Cells (S x K x C) up to which a bincount counts them; beyond, a sort of the codes.
 _CELL_LIMIT = 1 << 22
@@ -304,3 +304,23 @@ def merge_cells(
     return SlicedCells(
         s.astype(np.intp), row.astype(np.intp), col.astype(np.intp), values, predicted, actual
     )
+
+
+def slice_rows(
+    codes: NDArray[np.intp],
+    n_slices: int,
+    weights: NDArray[np.float64] | None,
+    cells: SlicedCells | None,
+    rankings: tuple[Ranking, ...] | None,
+) -> NDArray[np.int64]:
+    """The rows of each slice: without weights, the sum of its counts (exact integers),
+    else counted from the codes."""
+    if weights is None and cells is not None:
+        rows = np.zeros(n_slices, dtype=np.int64)
+        np.add.at(rows, cells.slice, cells.values)
+        return rows
+    if weights is None and rankings is not None:
+        return np.array(
+            [int(r.positives.sum()) + int(r.negatives.sum()) for r in rankings], dtype=np.int64
+        ).reshape(n_slices)
+    return np.bincount(codes, minlength=n_slices).astype(np.int64)

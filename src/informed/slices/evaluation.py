@@ -303,6 +303,10 @@ def evaluate_slices(
                 )
                 kinds[name].append(np.asarray(requires)[which])
 
+    if positive is not None and index is None:  # no slice, so no label to find it among
+        msg = f"positive={positive!r} is not a label of the slices; labels: []."
+        raise ValueError(msg)
+
     def joined_of(parts: list[Any]) -> Any:
         return np.concatenate(parts) if parts else np.zeros(0)
 

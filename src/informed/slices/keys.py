@@ -7,15 +7,30 @@ an error. Keys are ordered column by column in the labels' canonical order
 (`informed.labels.sort_labels`), the missing value last, so that slices built in chunks
 line up with those built at once.
 
+A slice's name (`key_name`) is what a report shows and what `--reference` is given, so
+no two slices share one: the missing value is the bare word ``missing``, a number or a
+boolean is written as Python writes it, and text is written as it is unless that could
+be read as something else, when it is written as a JSON string, in double quotes
+(`value_name`): the text "missing", text beginning with a double quote, empty text,
+text with whitespace at either end or with a character a terminal would not show as
+written (a control character), in a crossed name text holding ", ", and every text of a
+column that also holds numbers or booleans (a field of a JSON-lines file may), where 1
+and "1" would otherwise read alike.
+
 >>> coded = code_keys([["b", "a", None, "a"]], ["group"])
 >>> coded.keys, coded.codes.tolist()
 ((('a',), ('b',), (None,)), [1, 0, 2, 0])
 >>> key_name(("a", None), ("sex", "device"))
 'sex=a, device=missing'
+>>> key_names([(None,), ("missing",)], ["group"])
+['missing', '"missing"']
+>>> key_name(("x, b=y", "z"), ("a", "b")), key_name(("x", "y, b=z"), ("a", "b"))
+('a="x, b=y", b=z', 'a=x, b="y, b=z"')
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +39,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from informed._common import printable
 from informed.columns import arrow, arrow_column, categorical
 from informed.errors import InputError
 from informed.labels import Label, as_label, as_vector, code_column, keyed, label_key
@@ -35,9 +51,13 @@ __all__ = [
     "KeyCoded",
     "Value",
     "code_keys",
+    "column_names",
     "key_name",
+    "key_names",
     "key_order",
     "keyed_key",
+    "quoted_columns",
+    "value_name",
 ]
 
 MISSING = None
@@ -193,9 +213,82 @@ def key_order(key: Key) -> tuple[tuple[int, Any], ...]:
     return tuple((3, "") if v is None else label_key(v) for v in key)
 
 
-def key_name(key: Key, by: Sequence[str]) -> str:
-    """How a report names a slice: its value, or "column=value, ..." when crossed."""
-    shown = ["missing" if v is None else str(v) for v in key]
-    if len(shown) == 1:
-        return shown[0]
-    return ", ".join(f"{name}={value}" for name, value in zip(by, shown, strict=True))
+def value_name(value: Value, *, quote: bool = False, separator: str = "") -> str:
+    """How a report names one value of a slice key: ``missing`` for the missing value, a
+    number or boolean as Python writes it, text as it is, or as a JSON string (in double
+    quotes) where bare it could be read as something else (see the module's notes): when
+    `quote`, and when it holds `separator` (the joint of a crossed name).
+
+    >>> value_name(None), value_name("missing"), value_name(2.5), value_name(" a")
+    ('missing', '"missing"', '2.5', '" a"')
+    """
+    if value is None:
+        return "missing"
+    if not isinstance(value, str):
+        return str(value)
+    bare = (
+        not quote
+        and value not in ("", "missing")
+        and value[0] != '"'
+        and not value[0].isspace()
+        and not value[-1].isspace()
+        # every character printable: nothing `printable` escapes (checked in C first)
+        and (value.isprintable() or printable(value) == value)
+        and not (separator and separator in value)
+    )
+    return value if bare else json.dumps(value, ensure_ascii=False)
+
+
+def quoted_columns(keys: Sequence[Key]) -> tuple[bool, ...]:
+    """For each column of the keys: whether it holds text beside numbers or booleans, so
+    that its text is always quoted (1 and "1", True and "True" named apart)."""
+    width = len(keys[0]) if keys else 0
+    text = [False] * width
+    other = [False] * width
+    for key in keys:
+        for j, value in enumerate(key):
+            if value is None:
+                continue
+            if isinstance(value, str):
+                text[j] = True
+            else:
+                other[j] = True
+    return tuple(t and o for t, o in zip(text, other, strict=True))
+
+
+def key_name(key: Key, by: Sequence[str], quoted: Sequence[bool] = ()) -> str:
+    """How a report names a slice: its value, or "column=value, ..." when crossed, each
+    value as `value_name` writes it (`quoted`: the columns whose text is always quoted,
+    `quoted_columns` of all the keys named together)."""
+    if len(key) == 1:
+        return value_name(key[0], quote=bool(quoted and quoted[0]))
+    quote = quoted or (False,) * len(key)
+    return ", ".join(
+        [
+            f"{name}={value_name(value, quote=q, separator=', ')}"
+            for name, value, q in zip(by, key, quote, strict=True)
+        ]
+    )
+
+
+def key_names(keys: Sequence[Key], by: Sequence[str]) -> list[str]:
+    """The names of slices named together (one report): distinct for distinct keys."""
+    quoted = quoted_columns(keys)
+    return [key_name(key, by, quoted) for key in keys]
+
+
+def column_names(names: Sequence[str] | None, count: int) -> list[str]:
+    """The names of `count` slicing columns: `names` checked (one str per column), or by
+    default "by" for one column and "by1", "by2", ... for several."""
+    if names is None:
+        return ["by"] if count == 1 else [f"by{i + 1}" for i in range(count)]
+    if isinstance(names, str) or not all(isinstance(name, str) for name in names):
+        msg = f"`names` must be a list of column names (str), one per `by` column; got {names!r}."
+        raise InputError(msg)
+    if len(names) != count:
+        msg = (
+            f"`names` gives {len(names)} name{'' if len(names) == 1 else 's'} for {count} "
+            f"`by` column{'' if count == 1 else 's'}; give one name per column."
+        )
+        raise InputError(msg)
+    return list(names)

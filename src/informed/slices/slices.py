@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -36,9 +37,23 @@ from informed.errors import InputError
 from informed.labels import Label, as_label, code_column, keyed, positions_in, sort_labels
 from informed.measures import Cells
 from informed.ranking import Ranking
-from informed.slices.counting import SlicedCells, count_sliced, merge_cells, rank_sliced
+from informed.slices.counting import (
+    SlicedCells,
+    count_sliced,
+    merge_cells,
+    rank_sliced,
+    slice_rows,
+)
 from informed.slices.json_form import slices_dict, slices_parts
-from informed.slices.keys import Key, code_keys, key_name, key_order, keyed_key
+from informed.slices.keys import (
+    Key,
+    code_keys,
+    column_names,
+    key_name,
+    key_order,
+    keyed_key,
+    quoted_columns,
+)
 from informed.slices.windows import check_time, timed
 from informed.table.counting import check_weights
 from informed.table.storage import from_cells
@@ -120,12 +135,12 @@ class Slices:
         weights : array-like, optional
             Non-negative case weights.
         names : sequence of str, optional
-            The names of the `by` columns (default "by", or "by1", "by2", ...).
+            The names of the `by` columns, one per column (default "by", or "by1",
+            "by2", ...).
         """
         crossed = isinstance(by, list | tuple) and len(by) > 0 and _is_column(by[0])
         columns = [] if by is None else list(by) if crossed else [by]
-        if names is None:
-            names = ["by"] if len(columns) == 1 else [f"by{i + 1}" for i in range(len(columns))]
+        names = column_names(names, len(columns)) if columns or names else []
         check_time(time, every, bool(columns))
         windows, named = timed(time, every, "time")
         return build_slices(
@@ -224,18 +239,33 @@ class Slices:
         return np.array([float(r.n) for r in self.rankings], dtype=np.float64)
 
     def name(self, key: Key) -> str:
-        """How a report names the slice `key`."""
-        return key_name(key, self.by)
+        """How a report names the slice `key`: distinct for distinct slices (``missing``
+        for the missing value, the text "missing" as ``"missing"``: `informed.slices.keys`)."""
+        return key_name(key, self.by, self._quoted)
+
+    @cached_property
+    def _quoted(self) -> tuple[bool, ...]:
+        return quoted_columns(self.keys)
+
+    def named(self, name: str) -> Key:
+        """The key of the slice a report names `name` (as `name` gives it), or an error
+        listing the names: ``missing`` is the missing slice, ``"missing"`` the text."""
+        found = next((key for key in self.keys if self.name(key) == name), None)
+        if found is None:
+            raise self._no_slice(f"{name!r} is not a slice")
+        return found
+
+    def _no_slice(self, what: str) -> InputError:
+        shown = [self.name(k) for k in self.keys[:20]]
+        return InputError(f"{what}; the slices are {shown}{' ...' if len(self.keys) > 20 else ''}.")
 
     def index(self, key: Any) -> int:
-        """The position of a slice: its key (a tuple), or its value when `by` is one column."""
+        """The position of a slice: its key (a tuple), or its value when `by` is one
+        column; None is the missing value (`index(None)`, `index("missing")` the text)."""
         wanted = key if isinstance(key, tuple) else (key,)
         found = {keyed_key(k): i for i, k in enumerate(self.keys)}.get(keyed_key(wanted))
         if found is None:
-            shown = [self.name(k) for k in self.keys[:20]]
-            more = " ..." if len(self.keys) > 20 else ""
-            msg = f"no slice {key!r}; the slices are {shown}{more}."
-            raise InputError(msg)
+            raise self._no_slice(f"no slice {key!r}")
         return found
 
     def table(self, key: Any) -> Table:
@@ -459,25 +489,5 @@ def build_slices(
         # each ranks the user's positive against all the other classes, as summarise_frame's
         rankings = tuple(r.with_classes(label) for r in rankings)
         overall_ranking = overall_ranking.with_classes(label)
-    rows = _rows(coded.codes, S, w, cells, rankings)
+    rows = slice_rows(coded.codes, S, w, cells, rankings)
     return Slices(tuple(names), coded.keys, rows, cells, overall, label, rankings, overall_ranking)
-
-
-def _rows(
-    codes: NDArray[np.intp],
-    n_slices: int,
-    weights: NDArray[np.float64] | None,
-    cells: SlicedCells | None,
-    rankings: tuple[Ranking, ...] | None,
-) -> NDArray[np.int64]:
-    """The rows of each slice: without weights, the sum of its counts (exact integers),
-    else counted from the codes."""
-    if weights is None and cells is not None:
-        rows = np.zeros(n_slices, dtype=np.int64)
-        np.add.at(rows, cells.slice, cells.values)
-        return rows
-    if weights is None and rankings is not None:
-        return np.array(
-            [int(r.positives.sum()) + int(r.negatives.sum()) for r in rankings], dtype=np.int64
-        ).reshape(n_slices)
-    return np.bincount(codes, minlength=n_slices).astype(np.int64)

@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse
 
 from informed.errors import InputError
-from informed.slices.keys import Key, code_keys
+from informed.slices.keys import Key, code_keys, column_names
 from informed.tally import Tally
 from informed.tally.indicators import as_indicator, canonical_indicator
 
@@ -43,9 +43,7 @@ def slice_tallies(
     crossed = isinstance(by, list | tuple) and len(by) > 0 and hasattr(by[0], "__len__")
     crossed = crossed and not isinstance(by[0], str)
     columns = list(by) if crossed else [by]
-    if names is None:
-        names = ["by"] if len(columns) == 1 else [f"by{i + 1}" for i in range(len(columns))]
-    coded = code_keys(columns, list(names))
+    coded = code_keys(columns, column_names(names, len(columns)))
     matrices = []
     for given, name in ((assigned, "assigned"), (correct, "correct")):
         found = as_indicator(given, name)
