@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import struct
 import zoneinfo
 from collections import Counter
 from pathlib import Path
@@ -22,7 +23,7 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
-from zone_oracle import expected, instants, midnights, offset
+from zone_oracle import changes, expected, instants, midnights, offset
 
 from informed.errors import InputError
 from informed.slices import Slices
@@ -188,6 +189,86 @@ def test_beyond_year_9999_the_rule_repeats_every_400_years(zone: str) -> None:
     assert (wall_clock(with_1970, zone).view(np.int64) - with_1970.view(np.int64))[
         :-1
     ].tolist() == wanted
+
+
+@pytest.mark.parametrize("buckets", [None, 64])
+@pytest.mark.parametrize("zone", ["Europe/Paris", "Australia/Lord_Howe"])
+def test_many_instants_over_a_few_years_are_looked_up_by_day(
+    zone: str, buckets: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More instants than four times their days take the table of offsets by day (only
+    the days with a change searched): every half hour of 2036-2043 and each second
+    around the changes, as zoneinfo gives them; with the table held to 64 spans of
+    46 days (as instants over more than 11,000 years are), too."""
+    from informed.slices import zones
+
+    if buckets is not None:
+        monkeypatch.setattr(zones, "_BUCKETS", buckets)
+    low, high = 2082844800, 2335219200  # 2036 to 2043
+    near = np.array([c for c in changes(zone) if low <= c < high])
+    seconds = np.concatenate([np.arange(low, high, 1800), np.add.outer(near, [-1, 0, 1]).ravel()])
+    np.random.default_rng(8).shuffle(seconds)
+    assert seconds.size > 4 * (high - low) // 86400
+    wanted = [offset(ZoneInfo(zone), s) for s in seconds.tolist()]
+    found = wall_clock(seconds.astype("datetime64[s]"), zone).view(np.int64) - seconds
+    assert found.tolist() == wanted
+
+
+def _tzif(times: list[int], index: list[int], types: list[tuple[int, int]], footer: str) -> bytes:
+    """A TZif file (RFC 8536): version 1 (32-bit times, no footer) if `footer` is "",
+    else version 2 with its footer."""
+    chars = b"AAA\0"
+
+    def block(form: str, version: bytes) -> bytes:
+        counts = (0, 0, 0, len(times), len(types), len(chars))
+        head = struct.pack(">4sc15x6l", b"TZif", version, *counts)
+        kinds = b"".join(struct.pack(">lbB", utc, dst, 0) for utc, dst in types)
+        return head + struct.pack(f">{len(times)}{form}", *times) + bytes(index) + kinds + chars
+
+    if not footer:
+        return block("l", b"\0")
+    return block("l", b"2") + block("q", b"2") + f"\n{footer}\n".encode()
+
+
+FILES = {  # rules no zone of the tz database uses today
+    "Julian": ([], [], [(10800, 0)], "AAA-3BBB,J59/1,J300/25"),  # Jn: 29 February skipped
+    "Zero_Based": ([], [], [(7200, 0)], "AAA-2BBB,59/0,300/-3"),  # n counts 29 February
+    "Southern": ([], [], [(36000, 0)], "AAA-10BBB-10:30,J280,J90/3"),
+    "All_Year": ([], [], [(0, 0)], "AAA0BBB,0/0,J365/25"),  # always daylight saving
+    "Version_1": (  # no footer: the last transition's type after it; before the first,
+        [-1000000000, 0, 1500000000],  # the first type that is not daylight saving
+        [0, 2, 1],
+        [(7200, 1), (3600, 0), (-1800, 0)],
+        "",
+    ),
+}
+
+
+def test_files_zoneinfo_reads_with_rules_no_zone_uses_yet(tmp_path: Path) -> None:
+    """TZif files of our own, found on zoneinfo's TZPATH: day-of-year rules (Jn, n),
+    transitions at 25:00 and -3:00, daylight saving all year, a version 1 file: the
+    wall clock zoneinfo gives, at instants of every hour of eight years and at random."""
+    rng = np.random.default_rng(7)
+    hours = [
+        np.arange(0, 366 * 86400, 3600) + 86400 * 365 * (y - 1970)
+        for y in (1904, 2000, 2003, 2042, 2100, 2101, 2396, 2400)
+    ]
+    seconds = np.concatenate([*hours, rng.integers(-5364662400, 13569465600, 2000)])
+    folder = tmp_path / "Informed_Test"
+    folder.mkdir()
+    for name, parts in FILES.items():
+        (folder / name).write_bytes(_tzif(*parts))
+    original = zoneinfo.TZPATH
+    keys = [f"Informed_Test/{name}" for name in FILES]
+    zoneinfo.reset_tzpath(to=[str(tmp_path)])
+    try:
+        for key in keys:
+            wanted = [offset(ZoneInfo(key), s) for s in seconds.tolist()]
+            found = wall_clock(seconds.astype("datetime64[s]"), key).view(np.int64) - seconds
+            assert found.tolist() == wanted, key
+    finally:
+        zoneinfo.reset_tzpath(to=original)
+        ZoneInfo.clear_cache(only_keys=keys)
 
 
 def test_fixed_offsets_and_zones_without_a_name() -> None:

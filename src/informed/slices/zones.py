@@ -312,7 +312,7 @@ def _offsets(
         return _asked(zone, seconds, said)
     try:
         rules = _zone(zone)
-    except (KeyError, ValueError, OSError, IndexError, struct.error, UnicodeError):
+    except (KeyError, ValueError, OSError, ImportError, IndexError, struct.error, UnicodeError):
         msg = (
             f"{said(None)}: its timestamps are in the time zone {zone!r}, which Python's "
             "zoneinfo does not know (a name of the tz database, such as 'Europe/Paris', or "
