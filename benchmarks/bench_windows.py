@@ -6,7 +6,11 @@ windows counted on DuckDB (calendar fields) against DuckDB's own grouped count.
 Part 1 (in this process; the best of `--repeat` runs): `--rows` timestamps
 (datetime64[us], 1950 to 2050) floored by `informed.slices.windows.window_codes` to 1h,
 1d, 1w, 1mo, 1q and 1y windows, beside numpy's own cast to datetime64[M] alone (the
-floor of a month, without coding the windows that occur).
+floor of a month, without coding the windows that occur). Then the same instants stored
+in Europe/Paris (an Arrow array and a pandas column): their wall-clock time as zoneinfo
+gives it (`informed.slices.zones.wall_clock`) beside pyarrow's `local_timestamp` (what
+informed used before, wrong after 2037) and pandas' `tz_localize(None)` (pytz, wrong
+after 2037 too), and their 1h, 1d and 1mo windows.
 
 Part 2: the same rows in an in-memory DuckDB table with two labels, a timestamp column
 and the same timestamps as ISO text: `Slices.from_frame(relation, time=..., every=...)`
@@ -45,6 +49,35 @@ def part_one(when: np.ndarray[Any, Any], repeat: int) -> None:
         seconds, coded = best(lambda every=every: window_codes(when, every), repeat)
         print(
             f"  window_codes(every={every!r:6})  {len(coded.values):>7,} windows  {seconds:7.3f} s"
+        )
+    zoned(when, repeat)
+
+
+def zoned(when: np.ndarray[Any, Any], repeat: int) -> None:
+    """The instants `when` stored in Europe/Paris: wall-clock times and windows."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from informed.slices.windows import window_codes
+    from informed.slices.zones import wall_clock
+
+    paris = pa.array(when, pa.timestamp("us", "Europe/Paris"))
+    column = pd.Series(when.astype("datetime64[ns]")).dt.tz_localize("UTC")
+    column = column.dt.tz_convert("Europe/Paris")
+    print(f"  the same {when.size:,} instants stored in Europe/Paris:")
+    ours, _ = best(lambda: wall_clock(when, "Europe/Paris"), repeat)
+    arrow, _ = best(lambda: pc.local_timestamp(paris), repeat)
+    pytz, _ = best(lambda: column.dt.tz_localize(None), repeat)
+    print(f"  wall-clock times: zoneinfo's by informed      {ours:7.3f} s")
+    print(f"  pyarrow's local_timestamp (stops in 2037)     {arrow:7.3f} s")
+    print(f"  pandas' tz_localize(None) (pytz, stops in 2037) {pytz:5.3f} s")
+    for every in ("1h", "1d", "1mo"):
+        seconds, coded = best(lambda every=every: window_codes(paris, every), repeat)
+        frame, _ = best(lambda every=every: window_codes(column, every), repeat)
+        print(
+            f"  window_codes(every={every!r:6})  {len(coded.values):>7,} windows  "
+            f"Arrow {seconds:7.3f} s, pandas {frame:7.3f} s"
         )
 
 

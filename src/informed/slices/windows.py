@@ -2,7 +2,8 @@
 
 A window is a span (`every`) laid on the calendar, in the time zone the timestamps are
 stored in (a pandas column in Europe/Paris has its days start at midnight in Paris,
-daylight saving included; naive timestamps are taken as they are):
+daylight saving included, after 2037 too: the offsets zoneinfo gives, see
+`informed.slices.zones`; naive timestamps are taken as they are):
 
 * fixed spans, "30min", "1h", "6h", "1d", "7d" or "1w" (min, h, d, w): hours and days
   start at whole hours and midnights, weeks on Mondays (multiples of a week, "14d", from
@@ -48,6 +49,7 @@ from numpy.typing import NDArray
 from informed.columns import arrow, arrow_column
 from informed.errors import InputError, at_row
 from informed.slices.keys import CodedKeys
+from informed.slices.zones import wall_clock, zone_of
 
 __all__ = [
     "SPANS",
@@ -149,9 +151,11 @@ def _wall_seconds(
 ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """(seconds since 1970-01-01 of each timestamp's wall-clock time where it is
     stored, the rows whose timestamp is missing)."""
-    tz = getattr(getattr(values, "dt", None), "tz", None)
-    if tz is not None:  # pandas, zone-aware: its local wall time
-        values = values.dt.tz_localize(None)
+    dates = getattr(values, "dt", values)  # a pandas Series' dates, or a DatetimeIndex
+    tz = getattr(dates, "tz", None)
+    if tz is not None and hasattr(dates, "tz_convert"):  # pandas, zone-aware
+        wall = wall_clock(np.asarray(dates.tz_convert(None)), zone_of(tz), name)
+        return wall.view(np.int64), np.isnat(wall)
     column = arrow_column(values)
     if column is not None:
         values = _arrow_times(column, name, where)
@@ -196,8 +200,9 @@ def _arrow_times(column: Any, name: str, where: Callable[[int], str] | None) -> 
         column = column.cast(pa.large_string())
         kind = column.type
     if pa.types.is_timestamp(kind):
-        if kind.tz:
-            column = pa.compute.local_timestamp(column)
+        if kind.tz:  # the instants in UTC, read on the wall clock of their zone
+            utc = column.cast(pa.timestamp(kind.unit)).to_numpy(zero_copy_only=False)
+            return wall_clock(utc, zone_of(kind.tz), name, where)
         return column.to_numpy(zero_copy_only=False)
     if pa.types.is_date(kind):
         return column.cast(pa.timestamp("s")).to_numpy(zero_copy_only=False)
