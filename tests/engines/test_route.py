@@ -113,6 +113,48 @@ def test_weights_the_engine_cannot_sum_exactly_are_refused_with_a_count(
         Table.from_frame(relation, actual="y", predicted="p", weights="w")
 
 
+def _all_ones_weights() -> list[float]:
+    """Weights of 53 one bits (the float64 just below 2^k) and powers of two, at every
+    exponent the limbs hold: bits from 2^-104 to 2^51. Each limb of such a weight is
+    2^26 - 1 or its top part, where a modulo computed as ((x % m) + m) % m rounds up."""
+    found = []
+    for k in range(-51, 53):
+        found += [math.ldexp(1.0, k) - math.ldexp(1.0, k - 53), math.ldexp(1.0, k - 1)]
+    return found
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_weights_of_every_bit_pattern_are_summed_exactly(engine: str, tmp_path: Path) -> None:
+    """Weights with all 53 bits set (0.9999999999999999, 2.9999999999999996, ...) at every
+    exponent, powers of two and random doubles: each cell is the float64 nearest the
+    exact sum of its weights (a Fraction oracle), on every engine."""
+    rng = np.random.default_rng(9)
+    w = [*_all_ones_weights(), 3.0 - 2.0**-51, 1.0 - 2.0**-53]
+    w += (rng.random(300) * np.exp2(rng.integers(-50, 52, 300))).tolist()
+    n = len(w)
+    y, p = rng.choice(["a", "b"], n).tolist(), rng.choice(["a", "b"], n).tolist()
+    exact: dict[tuple[str, str], Fraction] = {}
+    for a, b, weight in zip(y, p, w, strict=True):
+        exact[(b, a)] = exact.get((b, a), Fraction(0)) + Fraction(weight)
+    frame = engine_frames(pa.table({"y": y, "p": p, "w": w}), tmp_path)[engine]
+    counted = Table.from_frame(frame, actual="y", predicted="p", weights="w")
+    assert {k: counted.count(*k) for k in exact} == {k: float(v) for k, v in exact.items()}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("tiny", [1e-100, 5e-324, 1e-300, 2.0**-52 - 2.0**-105, 2.0**-105])
+def test_tiny_weights_are_refused_on_every_engine_never_zeroed(
+    engine: str, tiny: float, tmp_path: Path
+) -> None:
+    """A weight with bits below 2^-104 (1e-100, the smallest subnormal 5e-324, ...) cannot
+    be summed exactly by the limbs: refused with its count on every engine, never summed
+    as 0 (which made informedness nan with the false reason "no real positives")."""
+    table = pa.table({"y": ["a", "b", "a"], "p": ["a", "a", "b"], "w": [tiny, tiny, 1.0]})
+    frame = engine_frames(table, tmp_path, parts=1)[engine]
+    with pytest.raises(InputError, match=r"2 weights of the column 'w' have bits below 2\^-104"):
+        Table.from_frame(frame, actual="y", predicted="p", weights="w")
+
+
 def test_missing_labels_are_counted_and_the_filter_given() -> None:
     """A grouped count cannot name a row: a null label gives the rows that hold one and
     the engine's filter; a type that is no label is refused with the cast to write."""
