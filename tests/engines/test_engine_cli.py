@@ -198,3 +198,70 @@ def test_wrong_engine_options_are_one_line(
 ) -> None:
     code, _, err = _run(["evaluate", *args, *COLUMNS], capsys)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def _labels_as_text(value: object) -> object:
+    """A JSON document with every label written as the file route writes it (1 as "1",
+    True as "true"), to hold an engine's report of integer labels against a file's."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return [_labels_as_text(v) for v in value]
+    return value
+
+
+def test_positive_reads_as_on_the_file_route_on_every_engine_route(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--positive 1 against integer labels (and --positive true against booleans): the
+    file route reads the labels as their text and accepts it; --engine duckdb, --database
+    and --sql give the same report (they refused "'1' is not a label; labels are [0, 1]").
+    "01" names no label on any route."""
+    import duckdb
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(15)
+    y = rng.integers(0, 2, 300)
+    table = pa.table(
+        {
+            "y": y,
+            "p": np.where(rng.random(300) < 0.7, y, 1 - y),
+            "s": np.round(rng.random(300) * 0.6 + 0.4 * y, 2),
+            "b": y == 1,
+            "q": rng.random(300) < 0.5,
+        }
+    )
+    parquet, database = tmp_path / "ints.parquet", tmp_path / "ints.duckdb"
+    pq.write_table(table, parquet)
+    connection = duckdb.connect(str(database))
+    connection.sql(f"CREATE TABLE t AS SELECT * FROM '{parquet}'")
+    connection.close()
+    sources = [
+        [str(parquet), "--engine", "duckdb"],
+        ["--database", str(database), "--table", "t"],
+        ["--sql", f"SELECT * FROM '{parquet}'"],
+    ]
+    for columns in (["y", "p", "1"], ["b", "q", "true"]):
+        options = ["--actual", columns[0], "--predicted", columns[1], "--score", "s"]
+        options += ["--positive", columns[2], "--format", "json"]
+        code, out, err = _run(["evaluate", str(parquet), *options], capsys)
+        assert code == 0, err
+        expected = json.loads(out)
+        for source in sources:
+            code, out, err = _run(["evaluate", *source, *options], capsys)
+            assert code == 0, (source, err)
+            found = json.loads(out)
+            found.pop("coverage")
+            found["positive"] = _labels_as_text(found["positive"])
+            found["labels"] = {k: _labels_as_text(v) for k, v in found["labels"].items()}
+            found["payoff"]["labels"] = _labels_as_text(found["payoff"]["labels"])
+            named = {"True": "true", "False": "false"}  # per_label's keys: str(True)
+            found["per_label"] = {named.get(k, k): v for k, v in found["per_label"].items()}
+            assert found == expected, source
+    for source in [[str(parquet)], *sources]:
+        options = ["--actual", "y", "--predicted", "p", "--positive", "01"]
+        code, _, err = _run(["evaluate", *source, *options], capsys)
+        assert code == 2 and "--positive '01' is not a label" in err, (source, err)

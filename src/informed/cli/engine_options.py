@@ -79,12 +79,23 @@ def check_engine_options(args: argparse.Namespace) -> None:
 
 
 def _open(args: argparse.Namespace) -> Source:
+    """The source the options name; `args.positive` becomes the label it names there, read
+    as the file route reads it (`--positive 1` is the integer 1 of an integer column), so
+    that the count and the report use one label."""
+    from informed.engines.keys import label_from_text
     from informed.engines.sql import source
 
     numbers = [c for c in (args.score, args.weight) if c]
-    return source(
+    opened = source(
         database=args.database, table=args.table, sql=args.sql, files=args.file, numbers=numbers
     )
+    if args.positive is not None:
+        try:
+            args.positive = label_from_text(opened.frame, args.actual, args.positive)
+        except BaseException:
+            _close(opened.connection)
+            raise
+    return opened
 
 
 def read_engine(args: argparse.Namespace) -> tuple[Summaries, str, str]:

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.engines.frames import find_rows
+from informed.engines.frames import find_rows, lazy_frame, narwhals
 from informed.errors import InputError, InputTypeError
 from informed.labels import Coded, code_column
 
-__all__ = ["check_present", "code_labels", "score_values"]
+__all__ = ["check_present", "code_labels", "label_from_text", "score_values"]
 
 _EXACT_INT = 1 << 53
 
@@ -144,3 +144,31 @@ def score_values(
         )
         raise InputError(msg)
     return values
+
+
+def label_from_text(frame: Any, column: str, text: Any) -> Any:
+    """The label of the frame's `column` that `text` names (`--positive` on the command
+    line), read as the file route reads it: there every label is its text, integers and
+    booleans by the text Arrow writes ("1", "-3", "true", "false"). So "1" names the
+    integer 1 of an integer column (not "01" or "1.0", as a file's 1 is "1"), "true" the
+    boolean True, a number the float of a floating column; any other text, or a column of
+    text, stays the text (and is refused later if it is no label)."""
+    if not isinstance(text, str):
+        return text
+    nw = narwhals()
+    dtype = lazy_frame(frame, {"actual": column}).collect_schema()[column]
+    if dtype.is_integer():
+        try:
+            number = int(text)
+        except ValueError:
+            return text
+        return number if str(number) == text else text
+    if dtype == nw.Boolean:
+        return {"true": True, "false": False}.get(text, text)
+    if dtype.is_float():
+        try:
+            value = float(text)
+        except ValueError:
+            return text
+        return value if np.isfinite(value) else text
+    return text
