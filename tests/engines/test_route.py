@@ -155,6 +155,30 @@ def test_tiny_weights_are_refused_on_every_engine_never_zeroed(
         Table.from_frame(frame, actual="y", predicted="p", weights="w")
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nan_in_a_by_column_is_the_missing_slice_on_every_engine(
+    engine: str, tmp_path: Path
+) -> None:
+    """NaN in a float `by` column (kept as NaN on the engine, beside nulls) is the slice
+    "missing", as in a numpy column in memory (the oracle); it was refused as a missing
+    label. The engine's NaN and null groups add into one slice, Table and Ranking."""
+    rng = np.random.default_rng(16)
+    n = 200
+    g = rng.choice([0.5, 1.5, np.nan, -1.0], n)
+    null = rng.random(n) < 0.1
+    y = rng.choice(["a", "b"], n)
+    p = np.where(rng.random(n) < 0.7, y, "b")
+    s = np.round(rng.random(n), 1)
+    table = pa.table({"g": pa.array(g, mask=null), "y": y, "p": p, "s": s})
+    options = {"actual": "y", "predicted": "p", "scores": "s", "positive": "a"}
+    expected = Slices.from_labels(
+        by=np.where(null, np.nan, g), actual=y, predicted=p, scores=s, positive="a", names=["g"]
+    )
+    assert expected.keys[-1] == (None,)
+    frame = engine_frames(table, tmp_path)[engine]
+    assert Slices.from_frame(frame, by="g", **options) == expected
+
+
 def test_missing_labels_are_counted_and_the_filter_given() -> None:
     """A grouped count cannot name a row: a null label gives the rows that hold one and
     the engine's filter; a type that is no label is refused with the cast to write."""

@@ -98,6 +98,19 @@ def test_weights_are_summed_exactly_and_tiny_ones_refused(spark: Any) -> None:
         Table.from_frame(tiny, actual="y", predicted="p", weights="w")
 
 
+def test_nan_in_a_by_column_is_the_missing_slice(spark: Any) -> None:
+    """NaN and null in a double `by` column on Spark: one slice "missing", as NaN in a
+    numpy column in memory (the oracle); NaN was refused as a missing label."""
+    g = [0.5, float("nan"), None, 0.5, 1.5, float("nan")]
+    y, p = ["a", "b", "a", "a", "b", "b"], ["a", "b", "b", "a", "a", "b"]
+    frame = spark.createDataFrame(list(zip(g, y, p, strict=True)), "g double, y string, p string")
+    expected = Slices.from_labels(
+        by=np.array([np.nan if v is None else v for v in g]), actual=y, predicted=p, names=["g"]
+    )
+    assert expected.keys == ((0.5,), (1.5,), (None,))
+    assert Slices.from_frame(frame, by="g", actual="y", predicted="p") == expected
+
+
 def test_a_tally_of_documents_equals_the_in_memory_one(spark: Any) -> None:
     """Array columns of categories: per-category counts on Spark, the Tally of memory."""
     rng = np.random.default_rng(8)
