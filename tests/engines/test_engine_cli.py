@@ -366,3 +366,29 @@ def test_rows_duckdb_did_not_count_are_refused(
     monkeypatch.setattr(csv_files, "data_records", lambda path: 4)
     code, _, err = _run(["evaluate", str(file), *options], capsys)
     assert code == 2 and "DuckDB counted 3 rows, but the file holds 4 records" in err, err
+
+
+def test_a_nul_in_a_database_is_counted_not_given_a_wrong_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--database with a NUL in a slice column or a label (row 3 of the table): a grouped
+    count cannot name the row, so the message gives the rows that hold it and the filter
+    that finds them, never the position of a group ("row 2 (index 1)", "at 1 rows")."""
+    import duckdb
+
+    database = tmp_path / "nul.duckdb"
+    connection = duckdb.connect(str(database))
+    connection.sql(
+        "CREATE TABLE t AS SELECT * FROM (VALUES ('a', 'a', 'x'), ('b', 'b', 'y'), "
+        "('a', 'b', 'z' || chr(0)), ('b', 'b', 'x')) v(y, p, g)"
+    )
+    connection.close()
+    source = ["--database", str(database), "--table", "t"]
+    for options in (
+        ["--actual", "y", "--predicted", "p", "--by", "g"],
+        ["--actual", "g", "--predicted", "g"],
+    ):
+        code, _, err = _run(["evaluate", *source, *options], capsys)
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert "holds 'z\\x00' in 1 rows" in err and 'WHERE strpos("g", chr(0)) > 0' in err, err
+        assert "row 2" not in err and "at 1 rows" not in err

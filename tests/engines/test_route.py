@@ -179,6 +179,35 @@ def test_nan_in_a_by_column_is_the_missing_slice_on_every_engine(
     assert Slices.from_frame(frame, by="g", **options) == expected
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_nul_in_a_label_or_slice_key_is_counted_never_given_a_group_as_its_row(
+    engine: str, tmp_path: Path
+) -> None:
+    """A NUL in a `by` column (after a missing value) or in a label: refused with the rows
+    that hold it and the engine's filter that finds them, as missing labels are; the
+    position of its group in the grouped count ("row 2 (index 1)") is no row of the
+    frame. On DuckDB the filter given finds the rows."""
+    table = pa.table(
+        {
+            "g": [None, "x", "z\x00", "z\x00", "x"],
+            "q": ["a", "z\x00", "b", "z\x00", "z\x00"],
+            "y": ["a", "b", "a", "b", "b"],
+            "p": ["a"] * 5,
+        }
+    )
+    frame = engine_frames(table, tmp_path, parts=1)[engine]
+    with pytest.raises(InputError) as refused:
+        Slices.from_frame(frame, by="g", actual="y", predicted="p")
+    message = str(refused.value)
+    assert "`by` (the column 'g') holds 'z\\x00' in 2 rows" in message, message
+    assert "row 2" not in message and "index" not in message
+    with pytest.raises(InputError, match=r"`actual` \(the column 'q'\) holds 'z\\x00' in 3 rows"):
+        Table.from_frame(frame, actual="q", predicted="q")
+    if engine == "duckdb":
+        where = message.split("find them with ")[1].rstrip(".")
+        assert len(frame.filter(where.removeprefix("WHERE ")).fetchall()) == 2
+
+
 def test_missing_labels_are_counted_and_the_filter_given() -> None:
     """A grouped count cannot name a row: a null label gives the rows that hold one and
     the engine's filter; a type that is no label is refused with the cast to write."""
@@ -195,7 +224,7 @@ def test_missing_labels_are_counted_and_the_filter_given() -> None:
     with pytest.raises(InputTypeError, match=r"is of type date32.*CAST"):
         Table.from_frame(dated, actual="y", predicted="p")
     text = duckdb.connect().sql("SELECT 'a' || chr(0) AS y, 'a' AS p")
-    with pytest.raises(InputError, match=r"1 rows of the column 'y'.*NUL"):
+    with pytest.raises(InputError, match=r"the column 'y'\) holds 'a\\x00' in 1 rows.*NUL"):
         Table.from_frame(text, actual="y", predicted="p")
 
 
