@@ -198,3 +198,197 @@ def test_wrong_engine_options_are_one_line(
 ) -> None:
     code, _, err = _run(["evaluate", *args, *COLUMNS], capsys)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def _labels_as_text(value: object) -> object:
+    """A JSON document with every label written as the file route writes it (1 as "1",
+    True as "true"), to hold an engine's report of integer labels against a file's."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return [_labels_as_text(v) for v in value]
+    return value
+
+
+def test_positive_reads_as_on_the_file_route_on_every_engine_route(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--positive 1 against integer labels (and --positive true against booleans): the
+    file route reads the labels as their text and accepts it; --engine duckdb, --database
+    and --sql give the same report (they refused "'1' is not a label; labels are [0, 1]").
+    "01" names no label on any route."""
+    import duckdb
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(15)
+    y = rng.integers(0, 2, 300)
+    table = pa.table(
+        {
+            "y": y,
+            "p": np.where(rng.random(300) < 0.7, y, 1 - y),
+            "s": np.round(rng.random(300) * 0.6 + 0.4 * y, 2),
+            "b": y == 1,
+            "q": rng.random(300) < 0.5,
+        }
+    )
+    parquet, database = tmp_path / "ints.parquet", tmp_path / "ints.duckdb"
+    pq.write_table(table, parquet)
+    connection = duckdb.connect(str(database))
+    connection.sql(f"CREATE TABLE t AS SELECT * FROM '{parquet}'")
+    connection.close()
+    sources = [
+        [str(parquet), "--engine", "duckdb"],
+        ["--database", str(database), "--table", "t"],
+        ["--sql", f"SELECT * FROM '{parquet}'"],
+    ]
+    for columns in (["y", "p", "1"], ["b", "q", "true"]):
+        options = ["--actual", columns[0], "--predicted", columns[1], "--score", "s"]
+        options += ["--positive", columns[2], "--format", "json"]
+        code, out, err = _run(["evaluate", str(parquet), *options], capsys)
+        assert code == 0, err
+        expected = json.loads(out)
+        for source in sources:
+            code, out, err = _run(["evaluate", *source, *options], capsys)
+            assert code == 0, (source, err)
+            found = json.loads(out)
+            found.pop("coverage")
+            found["positive"] = _labels_as_text(found["positive"])
+            found["labels"] = {k: _labels_as_text(v) for k, v in found["labels"].items()}
+            found["payoff"]["labels"] = _labels_as_text(found["payoff"]["labels"])
+            named = {"True": "true", "False": "false"}  # per_label's keys: str(True)
+            found["per_label"] = {named.get(k, k): v for k, v in found["per_label"].items()}
+            assert found == expected, source
+    for source in [[str(parquet)], *sources]:
+        options = ["--actual", "y", "--predicted", "p", "--positive", "01"]
+        code, _, err = _run(["evaluate", *source, *options], capsys)
+        assert code == 2 and "--positive '01' is not a label" in err, (source, err)
+
+
+_DIALECT = {
+    # DuckDB's sniffer took the first as a comment line, the second's ' as a quote, the
+    # third's \" as an escape, and picked one of two y columns
+    "hash": b"y,p\n1,1\n#0,0\n0,0\n1,0\n",
+    "apostrophe": b"y,p\n'a,b',1\n0,0\n",
+    "backslash": b'y,p\n"a\\"b",1\n0,0\n',
+    "two_y": b"y,y,p\n1,0,1\n0,1,0\n",
+    # read alike by both: quoted commas, line ends and quotes, a quote inside a field,
+    # no final line end, a byte-order mark, spaces kept; \r\n or lone \r line ends
+    "quoted": b'\xef\xbb\xbfy,p\r\n"a,\r\nb",1\r\n5" tv,"x""y"\r\n"0 ",0',
+    "returns": b'y,p\r"a\rb",1\r0,0\r',
+    # a blank line: skipped by DuckDB, a record (refused) for the file route
+    "blank": b"y,p\n1,1\n\n0,0\n",
+    "blank_last": b"y,p\n1,1\n0,0\n\n",
+    "nul": b"y,p\n1,1\n0,0\na\x00b,0\n0,1\n",  # DuckDB's route cited no row for it
+    "short": b"y,p\n1,1\n0\n1,0\n",  # "no column 'y'; its columns are ['y,p']"
+    "long": b"y,p\n1,1\n0,0,1\n1,0\n",
+    "utf8": b"y,p\n1,1\n\xff,0\n",  # DuckDB's IOException passed through
+    "blank_label": b"y,p\n1,1\n,0\n",
+    "header_only": b"y,p\n",
+    "open_quote": b'y,p\n1,1\n"ab,0\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DIALECT))
+def test_duckdb_reads_csv_in_the_file_routes_dialect_and_words(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--engine duckdb on CSV: DuckDB guesses no dialect (no comment lines, only " quotes,
+    no escape character, duplicate headers refused) and counts the rows the file holds:
+    the report is the file route's, and every refusal is the file route's one line,
+    naming the file and line (the oracle: `informed evaluate FILE` on the same file)."""
+    file = tmp_path / f"{name}.csv"
+    file.write_bytes(_DIALECT[name])
+    options = ["--actual", "y", "--predicted", "p", "--format", "json"]
+    code, out, err = _run(["evaluate", str(file), *options], capsys)
+    engine_code, engine_out, engine_err = _run(
+        ["evaluate", str(file), "--engine", "duckdb", *options], capsys
+    )
+    assert (engine_code, engine_err) == (code, err), name
+    if code == 0:
+        found = json.loads(engine_out)
+        assert found.pop("coverage")["rows_read"] == json.loads(out)["n"]
+        assert found == json.loads(out)
+    else:
+        assert code == 2 and str(file) in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_duckdb_names_files_and_numbers_as_the_file_route_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing file, a glob that matches nothing, a folder, files of different column
+    orders, numbers DuckDB reads and Python does not (+-1, nan(1)), a number written
+    with underscores: the file route's report or one-line error, never DuckDB's own
+    exception; a file DuckDB cannot parse (mixed line ends) is refused saying so."""
+    (tmp_path / "a.csv").write_bytes(b"y,p,s\n1,1,0.5\n0,0,1_0\n")
+    (tmp_path / "b.csv").write_bytes(b"s,p,y,z\n0.25,1,0,x\n")
+    (tmp_path / "plus.csv").write_bytes(b"y,p,s\n1,1,+-1\n0,0,0.5\n")
+    (tmp_path / "nan.csv").write_bytes(b"y,p,s\n1,1,0.5\n0,0,nan(1)\n")
+    (tmp_path / "ends.csv").write_bytes(b"y,p,s\n1,1,0.5\r\n0,0,1\r1,0,0\n")
+    options = [*COLUMNS[:4], "--score", "s", "--positive", "1", "--format", "json"]
+    sources = [
+        ["missing.csv"],
+        ["nothing-*.csv"],
+        [str(tmp_path)],
+        [str(tmp_path / "a.csv"), str(tmp_path / "b.csv")],
+        [str(tmp_path / "plus.csv")],
+        [str(tmp_path / "nan.csv")],
+    ]
+    for source in sources:
+        code, out, err = _run(["evaluate", *source, *options], capsys)
+        found = _run(["evaluate", *source, "--engine", "duckdb", *options], capsys)
+        assert (found[0], found[2]) == (code, err), source
+        assert len(err.strip().splitlines()) <= 1 and "Traceback" not in err
+        if code == 0:
+            assert _document(found[1]) == _document(out)
+    code, _, err = _run(
+        ["evaluate", str(tmp_path / "ends.csv"), "--engine", "duckdb", *options], capsys
+    )
+    assert code == 2 and "DuckDB could not run the count" in err and "without --engine" in err
+    assert _run(["evaluate", str(tmp_path / "ends.csv"), *options], capsys)[0] == 0
+
+
+def test_rows_duckdb_did_not_count_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The coverage check of CSV read by DuckDB compares DuckDB's count with the records
+    informed counts in the file, not with DuckDB's own COUNT(*): a record DuckDB did not
+    count is refused, nothing reported; the coverage line gives the file's rows."""
+    import informed.engines.csv_files as csv_files
+
+    file = tmp_path / "rows.csv"
+    file.write_bytes(b"y,p\n1,1\n0,0\n1,0\n")
+    options = ["--actual", "y", "--predicted", "p", "--engine", "duckdb", "--format", "json"]
+    code, out, err = _run(["evaluate", str(file), *options], capsys)
+    assert code == 0 and json.loads(out)["coverage"]["rows_read"] == 3, err
+    monkeypatch.setattr(csv_files, "data_records", lambda path: 4)
+    code, _, err = _run(["evaluate", str(file), *options], capsys)
+    assert code == 2 and "DuckDB counted 3 rows, but the file holds 4 records" in err, err
+
+
+def test_a_nul_in_a_database_is_counted_not_given_a_wrong_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--database with a NUL in a slice column or a label (row 3 of the table): a grouped
+    count cannot name the row, so the message gives the rows that hold it and the filter
+    that finds them, never the position of a group ("row 2 (index 1)", "at 1 rows")."""
+    import duckdb
+
+    database = tmp_path / "nul.duckdb"
+    connection = duckdb.connect(str(database))
+    connection.sql(
+        "CREATE TABLE t AS SELECT * FROM (VALUES ('a', 'a', 'x'), ('b', 'b', 'y'), "
+        "('a', 'b', 'z' || chr(0)), ('b', 'b', 'x')) v(y, p, g)"
+    )
+    connection.close()
+    source = ["--database", str(database), "--table", "t"]
+    for options in (
+        ["--actual", "y", "--predicted", "p", "--by", "g"],
+        ["--actual", "g", "--predicted", "g"],
+    ):
+        code, _, err = _run(["evaluate", *source, *options], capsys)
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert "holds 'z\\x00' in 1 rows" in err and 'WHERE strpos("g", chr(0)) > 0' in err, err
+        assert "row 2" not in err and "at 1 rows" not in err

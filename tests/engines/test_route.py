@@ -113,6 +113,101 @@ def test_weights_the_engine_cannot_sum_exactly_are_refused_with_a_count(
         Table.from_frame(relation, actual="y", predicted="p", weights="w")
 
 
+def _all_ones_weights() -> list[float]:
+    """Weights of 53 one bits (the float64 just below 2^k) and powers of two, at every
+    exponent the limbs hold: bits from 2^-104 to 2^51. Each limb of such a weight is
+    2^26 - 1 or its top part, where a modulo computed as ((x % m) + m) % m rounds up."""
+    found = []
+    for k in range(-51, 53):
+        found += [math.ldexp(1.0, k) - math.ldexp(1.0, k - 53), math.ldexp(1.0, k - 1)]
+    return found
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_weights_of_every_bit_pattern_are_summed_exactly(engine: str, tmp_path: Path) -> None:
+    """Weights with all 53 bits set (0.9999999999999999, 2.9999999999999996, ...) at every
+    exponent, powers of two and random doubles: each cell is the float64 nearest the
+    exact sum of its weights (a Fraction oracle), on every engine."""
+    rng = np.random.default_rng(9)
+    w = [*_all_ones_weights(), 3.0 - 2.0**-51, 1.0 - 2.0**-53]
+    w += (rng.random(300) * np.exp2(rng.integers(-50, 52, 300))).tolist()
+    n = len(w)
+    y, p = rng.choice(["a", "b"], n).tolist(), rng.choice(["a", "b"], n).tolist()
+    exact: dict[tuple[str, str], Fraction] = {}
+    for a, b, weight in zip(y, p, w, strict=True):
+        exact[(b, a)] = exact.get((b, a), Fraction(0)) + Fraction(weight)
+    frame = engine_frames(pa.table({"y": y, "p": p, "w": w}), tmp_path)[engine]
+    counted = Table.from_frame(frame, actual="y", predicted="p", weights="w")
+    assert {k: counted.count(*k) for k in exact} == {k: float(v) for k, v in exact.items()}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("tiny", [1e-100, 5e-324, 1e-300, 2.0**-52 - 2.0**-105, 2.0**-105])
+def test_tiny_weights_are_refused_on_every_engine_never_zeroed(
+    engine: str, tiny: float, tmp_path: Path
+) -> None:
+    """A weight with bits below 2^-104 (1e-100, the smallest subnormal 5e-324, ...) cannot
+    be summed exactly by the limbs: refused with its count on every engine, never summed
+    as 0 (which made informedness nan with the false reason "no real positives")."""
+    table = pa.table({"y": ["a", "b", "a"], "p": ["a", "a", "b"], "w": [tiny, tiny, 1.0]})
+    frame = engine_frames(table, tmp_path, parts=1)[engine]
+    with pytest.raises(InputError, match=r"2 weights of the column 'w' have bits below 2\^-104"):
+        Table.from_frame(frame, actual="y", predicted="p", weights="w")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nan_in_a_by_column_is_the_missing_slice_on_every_engine(
+    engine: str, tmp_path: Path
+) -> None:
+    """NaN in a float `by` column (kept as NaN on the engine, beside nulls) is the slice
+    "missing", as in a numpy column in memory (the oracle); it was refused as a missing
+    label. The engine's NaN and null groups add into one slice, Table and Ranking."""
+    rng = np.random.default_rng(16)
+    n = 200
+    g = rng.choice([0.5, 1.5, np.nan, -1.0], n)
+    null = rng.random(n) < 0.1
+    y = rng.choice(["a", "b"], n)
+    p = np.where(rng.random(n) < 0.7, y, "b")
+    s = np.round(rng.random(n), 1)
+    table = pa.table({"g": pa.array(g, mask=null), "y": y, "p": p, "s": s})
+    options = {"actual": "y", "predicted": "p", "scores": "s", "positive": "a"}
+    expected = Slices.from_labels(
+        by=np.where(null, np.nan, g), actual=y, predicted=p, scores=s, positive="a", names=["g"]
+    )
+    assert expected.keys[-1] == (None,)
+    frame = engine_frames(table, tmp_path)[engine]
+    assert Slices.from_frame(frame, by="g", **options) == expected
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_nul_in_a_label_or_slice_key_is_counted_never_given_a_group_as_its_row(
+    engine: str, tmp_path: Path
+) -> None:
+    """A NUL in a `by` column (after a missing value) or in a label: refused with the rows
+    that hold it and the engine's filter that finds them, as missing labels are; the
+    position of its group in the grouped count ("row 2 (index 1)") is no row of the
+    frame. On DuckDB the filter given finds the rows."""
+    table = pa.table(
+        {
+            "g": [None, "x", "z\x00", "z\x00", "x"],
+            "q": ["a", "z\x00", "b", "z\x00", "z\x00"],
+            "y": ["a", "b", "a", "b", "b"],
+            "p": ["a"] * 5,
+        }
+    )
+    frame = engine_frames(table, tmp_path, parts=1)[engine]
+    with pytest.raises(InputError) as refused:
+        Slices.from_frame(frame, by="g", actual="y", predicted="p")
+    message = str(refused.value)
+    assert "`by` (the column 'g') holds 'z\\x00' in 2 rows" in message, message
+    assert "row 2" not in message and "index" not in message
+    with pytest.raises(InputError, match=r"`actual` \(the column 'q'\) holds 'z\\x00' in 3 rows"):
+        Table.from_frame(frame, actual="q", predicted="q")
+    if engine == "duckdb":
+        where = message.split("find them with ")[1].rstrip(".")
+        assert len(frame.filter(where.removeprefix("WHERE ")).fetchall()) == 2
+
+
 def test_missing_labels_are_counted_and_the_filter_given() -> None:
     """A grouped count cannot name a row: a null label gives the rows that hold one and
     the engine's filter; a type that is no label is refused with the cast to write."""
@@ -129,7 +224,7 @@ def test_missing_labels_are_counted_and_the_filter_given() -> None:
     with pytest.raises(InputTypeError, match=r"is of type date32.*CAST"):
         Table.from_frame(dated, actual="y", predicted="p")
     text = duckdb.connect().sql("SELECT 'a' || chr(0) AS y, 'a' AS p")
-    with pytest.raises(InputError, match=r"1 rows of the column 'y'.*NUL"):
+    with pytest.raises(InputError, match=r"the column 'y'\) holds 'a\\x00' in 1 rows.*NUL"):
         Table.from_frame(text, actual="y", predicted="p")
 
 

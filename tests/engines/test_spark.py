@@ -73,6 +73,44 @@ def test_every_summary_equals_the_in_memory_one(data: tuple[pa.Table, Any]) -> N
     )
 
 
+def test_weights_are_summed_exactly_and_tiny_ones_refused(spark: Any) -> None:
+    """Weights with all 53 bits set at every exponent the limbs hold (0.9999999999999999,
+    ...) and powers of two: each cell is the float64 nearest the exact sum (a Fraction
+    oracle); weights with bits below 2^-104 (1e-100, 5e-324) are refused, never zeroed."""
+    import math
+    from fractions import Fraction
+
+    w = []
+    for k in range(-51, 53):
+        w += [math.ldexp(1.0, k) - math.ldexp(1.0, k - 53), math.ldexp(1.0, k - 1)]
+    y = ["a", "b", "b", "a"] * (len(w) // 4) + ["a"] * (len(w) % 4)
+    p = ["a", "a", "b", "b", "b"] * (len(w) // 5) + ["a"] * (len(w) % 5)
+    exact: dict[tuple[str, str], Fraction] = {}
+    for a, b, weight in zip(y, p, w, strict=True):
+        exact[(b, a)] = exact.get((b, a), Fraction(0)) + Fraction(weight)
+    frame = spark.createDataFrame(list(zip(y, p, w, strict=True)), "y string, p string, w double")
+    counted = Table.from_frame(frame.repartition(3), actual="y", predicted="p", weights="w")
+    assert {k: counted.count(*k) for k in exact} == {k: float(v) for k, v in exact.items()}
+    tiny = spark.createDataFrame(
+        [("a", "a", 1e-100), ("b", "a", 5e-324), ("a", "b", 1.0)], "y string, p string, w double"
+    )
+    with pytest.raises(InputError, match=r"2 weights of the column 'w' have bits below 2\^-104"):
+        Table.from_frame(tiny, actual="y", predicted="p", weights="w")
+
+
+def test_nan_in_a_by_column_is_the_missing_slice(spark: Any) -> None:
+    """NaN and null in a double `by` column on Spark: one slice "missing", as NaN in a
+    numpy column in memory (the oracle); NaN was refused as a missing label."""
+    g = [0.5, float("nan"), None, 0.5, 1.5, float("nan")]
+    y, p = ["a", "b", "a", "a", "b", "b"], ["a", "b", "b", "a", "a", "b"]
+    frame = spark.createDataFrame(list(zip(g, y, p, strict=True)), "g double, y string, p string")
+    expected = Slices.from_labels(
+        by=np.array([np.nan if v is None else v for v in g]), actual=y, predicted=p, names=["g"]
+    )
+    assert expected.keys == ((0.5,), (1.5,), (None,))
+    assert Slices.from_frame(frame, by="g", actual="y", predicted="p") == expected
+
+
 def test_a_tally_of_documents_equals_the_in_memory_one(spark: Any) -> None:
     """Array columns of categories: per-category counts on Spark, the Tally of memory."""
     rng = np.random.default_rng(8)

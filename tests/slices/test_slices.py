@@ -219,3 +219,26 @@ def test_a_polars_frame_with_missing_slice_values_is_sliced() -> None:
         by=["a", None, "b", "a"], actual=[1, 0, 1, 1], predicted=[1, 1, 0, 1], names=["g"]
     )
     assert found == expected and found.rows.tolist() == [2, 1, 1]
+
+
+def test_nan_in_a_float_by_column_is_the_missing_slice_in_arrow_and_polars_frames() -> None:
+    """NaN in a float `by` column of a pyarrow Table or a polars DataFrame (kept as NaN, not
+    null) is the slice "missing" with the nulls, as in a numpy column (the oracle); it was
+    refused as a missing label."""
+    pa = pytest.importorskip("pyarrow")
+    pl = pytest.importorskip("polars")
+    g = [1.5, float("nan"), 2.0, None, 1.5, float("nan")]
+    rows = {"y": [1, 0, 1, 1, 0, 1], "p": [1, 0, 0, 1, 1, 1]}
+    expected = Slices.from_labels(
+        by=np.array([np.nan if v is None else v for v in g]),
+        actual=rows["y"],
+        predicted=rows["p"],
+        names=["g"],
+    )
+    assert expected.keys == ((1.5,), (2.0,), (None,)) and expected.rows.tolist() == [2, 1, 3]
+    arrow = pa.table({"g": pa.array(g, pa.float64()), **rows})
+    frames = [arrow, pl.from_arrow(arrow), pl.from_arrow(arrow).lazy()]
+    for frame in frames:
+        assert Slices.from_frame(frame, by="g", actual="y", predicted="p") == expected
+    crossed = Slices.from_frame(arrow, by=["g", "y"], actual="y", predicted="p")
+    assert crossed.rows.sum() == 6 and (None, 1) in crossed.keys

@@ -157,3 +157,21 @@ def test_cumulative_and_rolling_windows_equal_slicing_those_rows_again(last: int
         )
         assert rolled.ranking(key) == again.ranking(key[1])
         assert rolled.rows[rolled.index(key)] == rows.sum()
+
+
+def test_nan_in_a_time_list_is_the_missing_window() -> None:
+    """A list of timestamps with NaN among them (of numpy's datetimes, text, float32 NaN),
+    or of NaN only: those rows are in the window "missing", as None and NaT are; numpy
+    datetimes beside a NaN were refused as no ISO-8601 timestamp."""
+    expected = ["2024-01", None, "2024-02", None]
+    lists = [
+        [np.datetime64("2024-01-05"), float("nan"), np.datetime64("2024-02-03"), None],
+        ["2024-01-05", np.float32("nan"), "2024-02-03", np.datetime64("NaT")],
+        ["2024-01-05T10:00", np.nan, "2024-02-03", float("nan")],
+    ]
+    for values in lists:
+        assert window_keys(values, "1mo").tolist() == expected, values
+    assert window_keys([float("nan")] * 3, "1mo").tolist() == [None] * 3
+    assert window_keys(np.full(2, np.nan), "1d").tolist() == [None] * 2
+    with pytest.raises(InputError, match="float64 values, not timestamps"):
+        window_keys([1.0, float("nan")], "1d")

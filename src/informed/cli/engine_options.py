@@ -6,15 +6,16 @@ files queried by DuckDB, another database through ibis (`--database`, `--table`,
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from informed.errors import InputError
+from informed.errors import InputError, MemoryLimitError
 
 if TYPE_CHECKING:
     from informed.cli.output import Output
     from informed.engines.sql import Source
     from informed.io import Summaries
+    from informed.slices import Slices
 
 __all__ = [
     "add_options",
@@ -84,20 +85,131 @@ def check_engine_options(args: argparse.Namespace) -> None:
     if args.dask is not None:
         msg = "--dask reads files on a cluster; a database or --engine counts where it lives."
         raise InputError(msg)
+    from informed.io.csv_standard import is_utf8
+
+    if args.engine is not None and not is_utf8(args.encoding):
+        msg = (
+            f"--engine duckdb reads CSV files as UTF-8; files in {args.encoding} are read by "
+            "informed itself: run without --engine."
+        )
+        raise InputError(msg)
 
 
-def _open(args: argparse.Namespace) -> Source:
+def _open(args: argparse.Namespace, columns: Sequence[str] = ()) -> Source:
+    """The source the options name; `args.positive` becomes the label it names there, read
+    as the file route reads it (`--positive 1` is the integer 1 of an integer column), so
+    that the count and the report use one label."""
+    from informed.engines.keys import label_from_text
     from informed.engines.sql import source
 
     numbers = [c for c in (args.score, args.weight) if c]
-    return source(
-        database=args.database, table=args.table, sql=args.sql, files=args.file, numbers=numbers
+    wanted = [
+        args.actual,
+        args.predicted,
+        args.score,
+        args.weight,
+        *args.by,
+        args.by_time,
+        *columns,
+    ]
+    opened = source(
+        database=args.database,
+        table=args.table,
+        sql=args.sql,
+        files=args.file,
+        numbers=numbers,
+        columns=[c for c in dict.fromkeys(wanted) if c is not None],
+        encoding=args.encoding,
     )
+    if args.positive is not None:
+        try:
+            args.positive = label_from_text(opened.frame, args.actual, args.positive)
+        except BaseException:
+            _close(opened.connection)
+            raise
+    return opened
 
 
-def open_source(args: argparse.Namespace) -> Source:
-    """The source the options name, opened as a lazy frame (`informed.engines.sql`)."""
-    return _open(args)
+def _counted(args: argparse.Namespace, count: Callable[[Source], Any]) -> tuple[Any, Source]:
+    """What `count` finds on the source the options name, the source closed after. CSV
+    files read by DuckDB are checked to hold the rows DuckDB counted (their records, as
+    informed counts them); and where the engine refuses them (a short row, a NUL in a
+    label, a blank line: a grouped count cannot name the row), the file route reads the
+    same files for its message, which names the line, and gives it if it refuses them
+    too."""
+    try:
+        opened = _open(args)
+        try:
+            found = count(opened)
+        finally:
+            _close(opened.connection)
+        if opened.rows is not None:
+            rows = found.rows  # a Summaries' int, or the rows of each slice
+            counted = rows if isinstance(rows, int) else int(rows.sum())
+            if counted != opened.rows:
+                msg = (
+                    f"{opened.name}: DuckDB counted {counted:,} rows, but the file holds "
+                    f"{opened.rows:,} records below its header (counted by informed); read it "
+                    "without --engine."
+                )
+                raise InputError(msg)
+    except MemoryLimitError:
+        raise
+    except InputError as error:
+        if not _csv_files(args):
+            raise
+        _file_route_refusal(args)
+        if "without --engine" in str(error):
+            raise
+        msg = f"{error} (informed reads these files itself: run without --engine.)"
+        raise InputError(msg) from None
+    return found, opened
+
+
+def _csv_files(args: argparse.Namespace) -> bool:
+    """Whether the options name CSV files read by DuckDB (--engine duckdb)."""
+    from pathlib import Path
+
+    from informed.io.files import file_format
+
+    if args.engine is None or not args.file:
+        return False
+    try:
+        return all(file_format(Path(name)) == "csv" for name in args.file)
+    except InputError:
+        return False
+
+
+def _file_route_refusal(args: argparse.Namespace) -> None:
+    """Read the files as `informed evaluate FILE` reads them (without --engine), to raise
+    its error, which names the file, line and value; return if it reads them."""
+    from informed.io import read_summaries
+    from informed.io.sliced import read_slices
+
+    source = args.file[0] if len(args.file) == 1 else args.file
+    options = {
+        "actual": args.actual,
+        "predicted": args.predicted,
+        "scores": args.score,
+        "weights": args.weight,
+        "positive": args.positive,
+        "encoding": args.encoding,
+        "positive_option": "--positive",
+    }
+    try:
+        if args.by or args.by_time is not None:
+            read_slices(source, by=args.by, time=args.by_time, every=args.every, **options)
+        else:
+            read_summaries(source, partial=args.partial is not None, **options)
+    except InputError as error:
+        raise error from None
+
+
+def open_source(args: argparse.Namespace, columns: Sequence[str] = ()) -> Source:
+    """The source the options name, opened as a lazy frame (`informed.engines.sql`), with
+    `columns` read beside the options' own (CSV files read by DuckDB read only those);
+    `args.positive` becomes the label it names there."""
+    return _open(args, columns)
 
 
 def close(connection: Any) -> None:
@@ -111,9 +223,8 @@ def read_engine(args: argparse.Namespace) -> tuple[Summaries, str, str]:
     from informed.engines.route import summaries
     from informed.io.coverage import check_positive
 
-    opened = _open(args)
-    try:
-        found = summaries(
+    def count(opened: Source) -> Summaries:
+        return summaries(
             opened.frame,
             part=opened.name,
             actual=args.actual,
@@ -122,9 +233,11 @@ def read_engine(args: argparse.Namespace) -> tuple[Summaries, str, str]:
             weights=args.weight,
             positive=args.positive,
         )
-    finally:
-        _close(opened.connection)
+
+    found, opened = _counted(args, count)
     if found.rows == 0 and args.partial is None:
+        if _csv_files(args):
+            _file_route_refusal(args)  # the file route's words: a header but no data rows
         msg = f"{opened.name}: no rows: nothing to evaluate."
         raise InputError(msg)
     if args.partial is None:
@@ -156,9 +269,9 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
         from informed.labels import as_label, keyed, sort_labels
 
         check_slice_options(args)
-        opened = _open(args)
-        try:
-            found_slices = slices(
+
+        def count(opened: Source) -> Slices:
+            found: Slices = slices(
                 opened.frame,
                 by=args.by,
                 actual=args.actual,
@@ -169,8 +282,9 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
                 time=args.by_time,
                 every=args.every,
             )
-        finally:
-            _close(opened.connection)
+            return found
+
+        found_slices, opened = _counted(args, count)
         if int(found_slices.rows.sum()) == 0:  # as without --by, and as a file's rows
             msg = f"{opened.name}: no rows: nothing to evaluate."
             raise InputError(msg)

@@ -74,7 +74,7 @@ def lazy_frame(frame: Any, columns: dict[str, str | None]) -> Any:
 
 def find_rows(frame: Any, condition: str, column: str) -> str:
     """How to find, on the engine, the rows of `column` meeting `condition` ("null",
-    "nan", "negative", "infinite", "large", or "== value")."""
+    "nan", "negative", "infinite", "large", "nul" (text holding NUL), or "== value")."""
     engine = source_engine(frame)
     quoted = '"' + column.replace('"', '""') + '"'
     sql = {
@@ -83,11 +83,13 @@ def find_rows(frame: Any, condition: str, column: str) -> str:
         "negative": f"{quoted} < 0",
         "infinite": f"isinf({quoted})",
         "large": f"{quoted} >= 4503599627370496",
+        "nul": f"strpos({quoted}, chr(0)) > 0",
     }.get(condition, f"{quoted} {condition}")
     if engine == "Spark":
         spark = {
             "null": f"df[{column!r}].isNull()",
             "nan": f"isnan(df[{column!r}])",
+            "nul": f"df[{column!r}].contains(chr(0))",
         }.get(condition, f"expr({sql!r})")
         return f"df.filter({spark})"
     if engine == "polars":
@@ -97,6 +99,7 @@ def find_rows(frame: Any, condition: str, column: str) -> str:
             "negative": f"pl.col({column!r}) < 0",
             "infinite": f"pl.col({column!r}).is_infinite()",
             "large": f"pl.col({column!r}) >= 2**52",
+            "nul": f"pl.col({column!r}).str.contains(chr(0), literal=True)",
         }.get(condition, f"pl.col({column!r}) {condition}")
         return f"frame.filter({found})"
     return f"WHERE {sql}"

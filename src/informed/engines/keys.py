@@ -16,11 +16,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.engines.frames import find_rows
+from informed.engines.frames import find_rows, lazy_frame, narwhals
 from informed.errors import InputError, InputTypeError
+from informed.label_text import first_bad_text, text_problem
 from informed.labels import Coded, code_column
 
-__all__ = ["check_present", "code_labels", "score_values"]
+__all__ = ["check_present", "check_text", "code_labels", "label_from_text", "score_values"]
 
 _EXACT_INT = 1 << 53
 
@@ -73,10 +74,35 @@ def _check_type(column: Any, name: str, option: str) -> None:
         raise InputTypeError(msg)
 
 
+def check_text(frame: Any, column: Any, name: str, option: str, rows: NDArray[np.int64]) -> None:
+    """Refuse text that cannot be a label (a NUL) in the key `column` (the frame's column
+    `name`, given as `option`): how many rows hold it, and the filter that finds them. A
+    group is no row: its position in the grouped count names none of the frame's rows."""
+    import pyarrow as pa
+
+    kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind):
+        return
+    values = column.to_pylist()
+    present = [v for v in values if v is not None]  # a missing value is checked apart
+    bad = first_bad_text(present)
+    if bad is None:
+        return
+    label = present[bad]
+    count = int(rows[np.array([v == label for v in values], dtype=bool)].sum())
+    msg = (
+        f"`{option}` (the column {name!r}) holds {label!r} in {count:,} rows, which cannot be "
+        f"a label: {text_problem(label)}. A grouped count cannot name the rows: find them "
+        f"with {find_rows(frame, 'nul', name)}."
+    )
+    raise InputError(msg)
+
+
 def code_labels(frame: Any, column: Any, name: str, option: str, rows: NDArray[np.int64]) -> Coded:
     """The labels of a key column, coded (one code per group), every check made."""
     check_present(frame, column, name, option, rows)
     _check_type(column, name, option)
+    check_text(frame, column, name, option, rows)
 
     def where(group: int) -> str:
         return f"{int(rows[group]):,} rows of the column {name!r}"
@@ -144,3 +170,31 @@ def score_values(
         )
         raise InputError(msg)
     return values
+
+
+def label_from_text(frame: Any, column: str, text: Any) -> Any:
+    """The label of the frame's `column` that `text` names (`--positive` on the command
+    line), read as the file route reads it: there every label is its text, integers and
+    booleans by the text Arrow writes ("1", "-3", "true", "false"). So "1" names the
+    integer 1 of an integer column (not "01" or "1.0", as a file's 1 is "1"), "true" the
+    boolean True, a number the float of a floating column; any other text, or a column of
+    text, stays the text (and is refused later if it is no label)."""
+    if not isinstance(text, str):
+        return text
+    nw = narwhals()
+    dtype = lazy_frame(frame, {"actual": column}).collect_schema()[column]
+    if dtype.is_integer():
+        try:
+            number = int(text)
+        except ValueError:
+            return text
+        return number if str(number) == text else text
+    if dtype == nw.Boolean:
+        return {"true": True, "false": False}.get(text, text)
+    if dtype.is_float():
+        try:
+            value = float(text)
+        except ValueError:
+            return text
+        return value if np.isfinite(value) else text
+    return text

@@ -15,8 +15,9 @@ an order that depends on its partitions and threads, so the same data could give
 different last bits from run to run. Instead each weight w (finite, 0 <= w < 2^52) is
 cut on the engine into six integer limbs of 26 bits on the grid of
 `informed.measures.exact` (w = sum_k limb_k 2^(26k - 104)), by multiplication by powers
-of two, the remainder of a division (fmod) and floor, which are exact in IEEE double
-arithmetic (each limb is computed from w alone, in one projection); the engine
+of two, floors of values below 2^53 and subtractions that are exact in IEEE double
+arithmetic (three projections, two limbs each; never a modulo, which narwhals writes on
+SQL engines as ((x % m) + m) % m, whose addition rounds); the engine
 sums each limb as a 64-bit integer (exact: a limb is below 2^26), and informed adds the
 limb sums and rounds once, to the float64 nearest the exact sum. A weight whose bits
 reach below 2^-104 (smaller than about 2^-52 = 2.2e-16, or with bits that far down), or
@@ -78,9 +79,17 @@ def exact_sums(limbs: NDArray[np.int64], index: NDArray[np.intp], size: int) -> 
 
 
 def _limbs(nw: Any, lazy: Any, keys: list[str], weights: str) -> tuple[Any, list[str]]:
-    """`lazy` projected to the keys, each row's weight limbs and its checks (two
-    projections, so that no expression is repeated in another: Spark builds each node of
-    an expression by a call to the JVM); and the names of the columns to sum."""
+    """`lazy` projected to the keys, each row's weight limbs and its checks; and the names
+    of the columns to sum.
+
+    No ``%``: narwhals writes Python's floored modulo on SQL engines as
+    ``((x % m) + m) % m``, and ``x % m + m`` rounds (2e-69 + 1.0 is 1.0; 1 - 2^-53 + 2^26
+    rounds up to the next integer), which lost tiny weights and added 2^-26 to weights such
+    as 0.9999999999999999. The limbs come from floors of values below 2^53 only (exact on
+    every engine, and within the 64-bit integer that Spark's FLOOR returns) and from
+    differences that are exact (x - floor(x) and m - 2^26 floor(m / 2^26) for x, m >= 0).
+    Each step is a projection of its own, so that no expression is repeated inside
+    another (Spark builds each node of an expression by a call to the JVM)."""
     w = nw.col(weights).cast(nw.Float64)
     nan = w.is_nan().fill_null(False)
     finite = w.is_finite().fill_null(False)
@@ -95,17 +104,41 @@ def _limbs(nw: Any, lazy: Any, keys: list[str], weights: str) -> tuple[Any, list
     lazy = lazy.select(*[nw.col(k) for k in keys], __informed_w=w, **named)
     valid = ~nw.any_horizontal(*[nw.col(name) for name in named], ignore_nulls=False)
     weight = nw.when(valid).then(nw.col("__informed_w")).otherwise(0.0)
-    lazy = lazy.with_columns(__informed_w=weight)
-    value = nw.col("__informed_w")
+    lazy = lazy.with_columns(__informed_w=weight)  # 0 <= w < 2^52 from here on
     step = float(1 << WIDTH)
-    # limb k: the 26 bits of w at 2^(26k - 104), i.e. floor((w * 2^(104 - 26k)) mod 2^26);
-    # scaling by a power of two, the remainder of a division (fmod) and floor are exact
-    columns = {
-        f"{_LIMB}{k}": ((value * 2.0 ** (-LIMB_BASE - WIDTH * k)) % step).floor().cast(nw.Int64)
-        for k in range(LIMBS)
-    }
-    columns["__informed_fine"] = (value * 2.0**-LIMB_BASE) % 1.0 != 0  # bits below 2^-104
-    columns["__informed_positive"] = value > 0
+
+    def pair(value: Any) -> tuple[Any, Any]:
+        """The two limbs of the integer floor(value * 2^52), value in [0, 1): its top and
+        bottom 26 bits."""
+        top = (value * step).floor()
+        return top, (value * (step * step)).floor() - top * step
+
+    def fraction(value: Any) -> Any:
+        """value * 2^52 less its floor: the bits of value below 2^-52, scaled up."""
+        return value * (step * step) - (value * (step * step)).floor()
+
+    carried = [nw.col(k) for k in keys] + [nw.col(name) for name in named]
+    value = nw.col("__informed_w")
+    top = (value * (1.0 / step)).floor()
+    lazy = lazy.select(  # w = 2^26 limb_5 + limb_4 + low, low in [0, 1)
+        *carried,
+        **{f"{_LIMB}5": top, f"{_LIMB}4": value.floor() - top * step},
+        __informed_positive=value > 0,
+        __informed_low=value - value.floor(),
+    )
+    carried += [nw.col(f"{_LIMB}{k}") for k in (5, 4)] + [nw.col("__informed_positive")]
+    low = nw.col("__informed_low")
+    limb3, limb2 = pair(low)
+    lazy = lazy.select(  # low = (2^26 limb_3 + limb_2 + lower) 2^-52, lower in [0, 1)
+        *carried, **{f"{_LIMB}3": limb3, f"{_LIMB}2": limb2}, __informed_lower=fraction(low)
+    )
+    carried += [nw.col(f"{_LIMB}{k}") for k in (3, 2)]
+    lower = nw.col("__informed_lower")
+    limb1, limb0 = pair(lower)
+    columns = {f"{_LIMB}{k}": nw.col(f"{_LIMB}{k}") for k in range(2, LIMBS)}
+    columns |= {f"{_LIMB}1": limb1, f"{_LIMB}0": limb0}
+    columns["__informed_fine"] = fraction(lower) != 0  # bits below 2^-104
+    columns["__informed_positive"] = nw.col("__informed_positive")
     columns |= {name: nw.col(name) for name in named}
     casts = {name: expression.cast(nw.Int64) for name, expression in columns.items()}
     return lazy.select(*[nw.col(k) for k in keys], **casts), list(casts)

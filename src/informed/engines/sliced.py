@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.engines.keys import code_labels, score_values
+from informed.engines.keys import check_text, code_labels, score_values
 from informed.engines.query import Grouped, exact_sums, weight_sums
 from informed.engines.rankings import classes_of, rank_groups
 from informed.engines.tables import table_of
@@ -41,6 +41,7 @@ def _keys(
         parts = [g.keys[name] for g in found]
         if len({str(p.type) for p in parts}) > 1:  # pragma: no cover - one frame, one type
             parts = [p.cast(parts[0].type) for p in parts]
+        check_text(frame, parts[0], name, "by", found[0].rows)  # its groups hold every value
         columns.append(pa.chunked_array([c for p in parts for c in p.chunks], type=parts[0].type))
     coded = code_keys(columns, names if time is None else [time.name, *names])
     sizes = np.cumsum([0, *(g.rows.size for g in found)])

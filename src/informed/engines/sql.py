@@ -10,10 +10,11 @@ the grouped counts.
   query of it.
 - No database: `sql` runs on an in-memory DuckDB, which reads files itself
   (``FROM 'data/*.parquet'``, ``read_csv('x.csv')``).
-- Files with `engine="duckdb"`: Parquet files read by ``read_parquet``, CSV files by
-  ``read_csv`` with every column as text, as informed's own CSV reader reads labels
-  (``007`` stays a label, not the number 7); the score and weight columns are then cast
-  to DOUBLE on the engine.
+- Files with `engine="duckdb"`: named as for the file route (paths, glob patterns),
+  Parquet files read by ``read_parquet``, CSV files by ``read_csv`` in the file route's
+  dialect with every column as text, as informed's own CSV reader reads labels (``007``
+  stays a label, not the number 7), the score and weight columns then cast to DOUBLE on
+  the engine (`informed.engines.csv_files`).
 - A URL (``postgres://...``, ``snowflake://...``, ``bigquery://...``, ``trino://...``):
   opened by ``ibis.connect`` (``pip install 'ibis-framework[postgres]'``...), whose table
   or query narwhals compiles to that database's SQL. Tested here: DuckDB through ibis
@@ -34,7 +35,8 @@ __all__ = ["Source", "source"]
 
 
 class Source(NamedTuple):
-    """A lazy frame, how reports name it, and the connection to close after.
+    """A lazy frame, how reports name it, the connection to close after, and for CSV
+    files the rows they hold (counted by informed, for the coverage check).
 
     Attributes
     ----------
@@ -46,12 +48,15 @@ class Source(NamedTuple):
         The engine that counts it: "duckdb", "ibis", ...
     connection : object or None
         The connection opened for the source, closed when the count is done.
+    rows : int or None
+        The records of CSV files read by DuckDB, counted by informed; None otherwise.
     """
 
     frame: Any
     name: str
     engine: str
     connection: Any
+    rows: int | None = None
 
 
 def _module(name: str, extra: str) -> Any:
@@ -66,26 +71,42 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _duckdb_files(duckdb: Any, files: Sequence[str], numbers: Sequence[str]) -> tuple[Any, Any]:
-    """A relation over Parquet or CSV files (one kind), read by DuckDB."""
-    suffixes = {Path(f).suffix.lower() for f in files}
+def _duckdb_files(
+    duckdb: Any, named: Sequence[str], columns: Sequence[str], numbers: Sequence[str]
+) -> tuple[Any, Any, int | None]:
+    """A relation over Parquet or CSV files (one kind), read by DuckDB; with CSV, the rows
+    the files hold, counted by informed (`informed.engines.csv_files`). The files are
+    named as for the file route: a path, a glob pattern, a list (`informed.io.paths`),
+    each checked to be a readable file."""
+    from informed.io.files import check_file, file_format
+    from informed.io.paths import expand_paths
+
+    files = expand_paths(named[0] if len(named) == 1 else list(named))
+    kinds = {file_format(file) for file in files}
+    for file in files:
+        check_file(file)
     connection = duckdb.connect()
-    listed = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "]"
-    if suffixes <= {".parquet"}:
-        return connection, connection.sql(f"SELECT * FROM read_parquet({listed})")
-    if suffixes <= {".csv"}:
-        relation = connection.sql(
-            f"SELECT * FROM read_csv({listed}, all_varchar = true, header = true)"
-        )
-        names = relation.columns
-        columns = [
-            f"CAST({_quoted(c)} AS DOUBLE) AS {_quoted(c)}" if c in numbers else _quoted(c)
-            for c in names
-        ]
-        return connection, relation.project(", ".join(columns))
+    try:
+        if kinds == {"parquet"}:
+            listed = "[" + ", ".join("'" + str(f).replace("'", "''") + "'" for f in files) + "]"
+            try:
+                relation = connection.sql(f"SELECT * FROM read_parquet({listed})")
+            except duckdb.Error as error:
+                msg = f"{files[0]}: DuckDB could not read it: {_first_line(error)}"
+                raise InputError(msg) from None
+            return connection, relation, None
+        if kinds == {"csv"}:
+            from informed.engines.csv_files import csv_relation
+
+            relation, rows = csv_relation(connection, files, columns, numbers)
+            return connection, relation, rows
+    except BaseException:
+        connection.close()
+        raise
+    connection.close()
     msg = (
         f"--engine duckdb reads Parquet files or CSV files (one kind at a time); got "
-        f"{sorted(suffixes)}."
+        f"{sorted(kinds)}."
     )
     raise InputError(msg)
 
@@ -97,6 +118,8 @@ def source(
     sql: str | None = None,
     files: Sequence[str] = (),
     numbers: Sequence[str] = (),
+    columns: Sequence[str] = (),
+    encoding: str = "utf-8",
 ) -> Source:
     """Open a database's table or query, or files read by DuckDB, as a lazy frame.
 
@@ -110,15 +133,28 @@ def source(
         Parquet or CSV files for DuckDB to read (without `database`, `table` or `sql`).
     numbers : sequence of str
         Columns that hold numbers (scores, weights): cast to DOUBLE when CSV is read as text.
+    columns : sequence of str
+        With CSV files, the columns to read (every file must hold them); all the columns
+        of the first file's header (which every file must share) when none are named.
+    encoding : str
+        The text encoding of CSV files: DuckDB reads them as UTF-8 only.
     """
     if (table is None) == (sql is None) and not files:
         msg = "name a --table of the database or give a --sql query (one of them)."
         raise InputError(msg)
     if files:
+        from informed.io.csv_standard import is_utf8
+
+        if not is_utf8(encoding):
+            msg = (
+                f"--engine duckdb reads CSV files as UTF-8; files in {encoding} are read by "
+                "informed itself: run without --engine."
+            )
+            raise InputError(msg)
         duckdb = _module("duckdb", "sql")
-        connection, relation = _duckdb_files(duckdb, files, numbers)
+        connection, relation, rows = _duckdb_files(duckdb, files, columns, numbers)
         shown = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
-        return Source(relation, shown, "DuckDB", connection)
+        return Source(relation, shown, "DuckDB", connection, rows)
     if database is not None and "://" in database:
         ibis = _module("ibis", "ibis")
         try:

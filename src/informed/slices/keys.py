@@ -116,6 +116,8 @@ def _column(values: Any, name: str) -> tuple[Any, NDArray[np.bool_]]:
         if getattr(pa.types, "is_string_view", lambda _: False)(column.type):
             column = column.cast(pa.large_string())  # polars' strings: `take` has no kernel
         missing = np.asarray(pa.compute.is_null(column), dtype=bool)
+        if pa.types.is_floating(column.type):  # NaN is missing, as in a numpy column
+            missing |= np.asarray(pa.compute.is_nan(column).fill_null(False), dtype=bool)
         return column, missing
     array = as_vector(values, name)
     if array.dtype.kind == "f":

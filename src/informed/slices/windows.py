@@ -160,6 +160,10 @@ def _wall_seconds(
     if column is not None:
         values = _arrow_times(column, name, where)
     array = np.asarray(values)
+    if array.dtype.kind in "US" and isinstance(values, list | tuple):
+        array = np.asarray(values, dtype=object)  # numpy writes a NaN among text as "nan"
+    if array.dtype.kind == "f" and np.isnan(array).all():  # NaN only: every time missing
+        array = np.full(array.shape[0], np.datetime64("NaT"), dtype="datetime64[us]")
     if array.dtype.kind not in "M":
         if array.dtype.kind not in "OUS":
             msg = f"`{name}` holds {array.dtype} values, not timestamps or ISO-8601 text."
@@ -206,6 +210,8 @@ def _arrow_times(column: Any, name: str, where: Callable[[int], str] | None) -> 
         return column.to_numpy(zero_copy_only=False)
     if pa.types.is_date(kind):
         return column.cast(pa.timestamp("s")).to_numpy(zero_copy_only=False)
+    if pa.types.is_floating(kind) and column.null_count + _nan_count(column) == len(column):
+        return np.full(len(column), np.datetime64("NaT"), dtype="datetime64[us]")  # NaN only
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         try:  # Arrow reads the common ISO-8601 forms exactly as Python does, much faster
             parsed = column.cast(pa.timestamp("us"))
@@ -216,6 +222,12 @@ def _arrow_times(column: Any, name: str, where: Callable[[int], str] | None) -> 
     raise InputError(msg)
 
 
+def _nan_count(column: Any) -> int:
+    """The NaN values of a floating Arrow column."""
+    found = arrow().compute.sum(arrow().compute.is_nan(column)).as_py()
+    return int(found or 0)
+
+
 def _parse(
     array: NDArray[Any], name: str, where: Callable[[int], str] | None
 ) -> NDArray[np.datetime64]:
@@ -224,8 +236,11 @@ def _parse(
     pandas keeps it)."""
     out = np.empty(array.shape[0], dtype="datetime64[us]")
     for row, value in enumerate(array.tolist()):
-        if value is None or (isinstance(value, float) and math.isnan(value)):
+        if value is None or (isinstance(value, float | np.floating) and math.isnan(value)):
             out[row] = np.datetime64("NaT")
+            continue
+        if isinstance(value, np.datetime64):  # numpy's, among other values (NaN, text)
+            out[row] = value
             continue
         if type(value).__name__ in ("NAType", "NaTType"):
             out[row] = np.datetime64("NaT")
