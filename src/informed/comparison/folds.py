@@ -137,8 +137,10 @@ class FoldComparison:
                     f"[{i.low:+.4f}, {i.high:+.4f}] (corrected t)"
                 )
             for key, t in self.tests[m].items():
-                p = self.adjusted[m][key]
+                p, adjusted = t.pvalue, self.adjusted[m][key]
                 shown = f"p = {p:.4g}" if not math.isnan(p) else f"undefined: {t.reason}"
+                if len(self.measures) > 1 and self.correction == "holm" and not math.isnan(p):
+                    shown += f" (Holm across measures {adjusted:.4g})"
                 lines.append(f"    {FOLD_TEST_NAMES[key]}: {shown}")
         return "\n".join(lines)
 
