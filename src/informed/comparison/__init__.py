@@ -68,8 +68,8 @@ __all__ = [
     "corrected_ttest",
     "joint_outcomes",
     "naive_ttest",
-    "paired_ttest_5x2cv",
     "paired_permutation",
+    "paired_ttest_5x2cv",
     "plot_differences",
     "plot_models_roc",
 ]

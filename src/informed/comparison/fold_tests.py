@@ -104,9 +104,11 @@ def naive_ttest(
     return _t(d, float(d.var(ddof=1)) / d.size, d.size - 1, level, method, measure)
 
 
-def _t(d: Floats, variance: float, df: int, level: float, method: str, measure: str) -> Significance:
+def _t(
+    d: Floats, variance: float, df: int, level: float, method: str, measure: str
+) -> Significance:
     mean = float(d.mean())
-    if variance == 0:
+    if (d == d[0]).all():  # exactly: var of equal values can round to 1e-34, not 0
         return _undefined(method, measure, "the per-fold differences do not vary", level)
     se = math.sqrt(variance)
     t = mean / se
@@ -151,7 +153,7 @@ def paired_ttest_5x2cv(differences: Any, *, measure: str = "the measure") -> Sig
         return _undefined("5x2cv-t", measure, reason)
     r = d.shape[0]
     s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    if s2.sum() == 0:
+    if (d[:, 0] == d[:, 1]).all():
         return _undefined("5x2cv-t", measure, "the per-fold differences do not vary")
     t = float(d[0, 0]) / math.sqrt(float(s2.sum()) / r)
     return Significance(
@@ -179,7 +181,7 @@ def combined_ftest_5x2cv(differences: Any, *, measure: str = "the measure") -> S
         return _undefined("5x2cv-f", measure, reason)
     r = d.shape[0]
     s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    if s2.sum() == 0:
+    if (d[:, 0] == d[:, 1]).all():
         return _undefined("5x2cv-f", measure, "the per-fold differences do not vary")
     f = float((d**2).sum()) / (2 * float(s2.sum()))
     return Significance(

@@ -102,7 +102,9 @@ class FoldComparison:
                 model: {m: s.to_dict() for m, s in by.items()}
                 for model, by in self.summaries.items()
             },
-            "differences": {m: [json_float(v) for v in d.tolist()] for m, d in self.differences.items()},
+            "differences": {
+                m: [json_float(v) for v in d.tolist()] for m, d in self.differences.items()
+            },
             "tests": {
                 m: {
                     key: {
@@ -129,7 +131,9 @@ class FoldComparison:
         ]
         for m in self.measures:
             corrected = self.tests[m]["corrected"]
-            lines.append(f"  {m}: {a} {self.summaries[a][m].mean:.4f}, {b} {self.summaries[b][m].mean:.4f}")
+            lines.append(
+                f"  {m}: {a} {self.summaries[a][m].mean:.4f}, {b} {self.summaries[b][m].mean:.4f}"
+            )
             if corrected.interval is not None and not math.isnan(corrected.estimate):
                 i = corrected.interval
                 lines.append(
@@ -239,7 +243,10 @@ def compare_folds(
 def _check_paired(a: Folds, b: Folds) -> None:
     """The same folds of the same cases: keys, sizes, actual classes, training sizes."""
     if [keyed_key(k) for k in a.keys] != [keyed_key(k) for k in b.keys]:
-        msg = f"the two models were evaluated on different folds: {list(a.names)} and {list(b.names)}."
+        msg = (
+            f"the two models were evaluated on different folds: {list(a.names)} and "
+            f"{list(b.names)}."
+        )
         raise InputError(msg)
     for what, x, y in (("test", a.test, b.test), ("training", a.train, b.train)):
         differ = np.flatnonzero(x != y)

@@ -101,15 +101,15 @@ def cross_evaluate(
         found = _scores(model, held, positive) if ranked else None
         ranked = ranked and found is not None
         kept.append(FoldRows(np.asarray(test, dtype=np.intp), predicted, found))
-    index = np.concatenate([rows.index for rows in kept])
+    index = np.concatenate([rows.rows for rows in kept])
     per_round = len(splits) // rounds
     fold = np.concatenate(
-        [np.full(rows.index.size, s % per_round + 1) for s, rows in enumerate(kept)]
+        [np.full(rows.rows.size, s % per_round + 1) for s, rows in enumerate(kept)]
     )
     repeat = None
     if rounds > 1 or repeats is not None:
         repeat = np.concatenate(
-            [np.full(rows.index.size, s // per_round + 1) for s, rows in enumerate(kept)]
+            [np.full(rows.rows.size, s // per_round + 1) for s, rows in enumerate(kept)]
         )
     ranking_scores = None
     if ranked:
@@ -125,7 +125,7 @@ def cross_evaluate(
     )
     if ranked:
         return Folds(folds.slices, folds.train_sizes, tuple(kept))
-    unscored = tuple(FoldRows(r.index, r.predicted, None) for r in kept)
+    unscored = tuple(FoldRows(r.rows, r.predicted, None) for r in kept)
     return Folds(folds.slices, folds.train_sizes, unscored)
 
 

@@ -49,7 +49,7 @@ FOLD_RANKING_MEASURES = tuple(
 class FoldRows(NamedTuple):
     """One fold's test rows as `informed.sklearn.cross_evaluate` kept them."""
 
-    index: NDArray[np.intp]
+    rows: NDArray[np.intp]
     """Positions of the fold's test rows in the data."""
     predicted: NDArray[Any]
     scores: NDArray[np.float64] | None
