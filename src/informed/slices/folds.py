@@ -47,10 +47,19 @@ FOLD_RANKING_MEASURES = tuple(
 
 
 class FoldRows(NamedTuple):
-    """One fold's test rows as `informed.sklearn.cross_evaluate` kept them."""
+    """One fold's test rows as `informed.sklearn.cross_evaluate` kept them.
+
+    Attributes
+    ----------
+    rows : ndarray of int
+        Positions of the fold's test rows in the data.
+    predicted : ndarray
+        The fold model's predictions of those rows.
+    scores : ndarray of float or None
+        Its scores of the positive class (None without scores).
+    """
 
     rows: NDArray[np.intp]
-    """Positions of the fold's test rows in the data."""
     predicted: NDArray[Any]
     scores: NDArray[np.float64] | None
 
