@@ -6,7 +6,9 @@ bootstrap replicates and the paired permutation and McNemar tests, `comparing` t
 comparison itself (`informed.compare`), `result` its result (`Comparison`, with its JSON
 form and notebook view), `plots` its two plots (the models' ROC curves on one plane and
 the forest of paired differences), `text` its terminal report and `html` its section of
-the HTML report.
+the HTML report. `folds` compares two models across cross-validation folds
+(`compare_folds`) with the tests of `fold_tests`: the corrected resampled t-test and the
+5x2cv t and F tests.
 
 The names load on first use (PEP 562): `informed.compare` does not load matplotlib.
 The earlier paths keep working: `informed.compare`, `informed.Comparison`, and
@@ -22,6 +24,13 @@ from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
     from informed.comparison.comparing import RANKING_COMPARED, TABLE_COMPARED, compare
+    from informed.comparison.fold_tests import (
+        combined_ftest_5x2cv,
+        corrected_ttest,
+        naive_ttest,
+        paired_ttest_5x2cv,
+    )
+    from informed.comparison.folds import FoldComparison, compare_folds
     from informed.comparison.joint import JointOutcomes, joint_outcomes
     from informed.comparison.paired import paired_permutation
     from informed.comparison.plots import plot_differences, plot_models_roc
@@ -31,6 +40,12 @@ _SOURCES = {
     "RANKING_COMPARED": "informed.comparison.comparing",
     "TABLE_COMPARED": "informed.comparison.comparing",
     "compare": "informed.comparison.comparing",
+    "combined_ftest_5x2cv": "informed.comparison.fold_tests",
+    "corrected_ttest": "informed.comparison.fold_tests",
+    "naive_ttest": "informed.comparison.fold_tests",
+    "paired_ttest_5x2cv": "informed.comparison.fold_tests",
+    "FoldComparison": "informed.comparison.folds",
+    "compare_folds": "informed.comparison.folds",
     "JointOutcomes": "informed.comparison.joint",
     "joint_outcomes": "informed.comparison.joint",
     "paired_permutation": "informed.comparison.paired",
@@ -44,11 +59,17 @@ __all__ = [
     "RANKING_COMPARED",
     "TABLE_COMPARED",
     "Comparison",
+    "FoldComparison",
     "JointOutcomes",
     "ModelResult",
+    "combined_ftest_5x2cv",
     "compare",
+    "compare_folds",
+    "corrected_ttest",
     "joint_outcomes",
+    "naive_ttest",
     "paired_permutation",
+    "paired_ttest_5x2cv",
     "plot_differences",
     "plot_models_roc",
 ]

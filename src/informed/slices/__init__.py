@@ -3,7 +3,8 @@
 `Slices` holds the Table (and Ranking) of every slice of the rows and of all of them;
 `evaluate_slices` gives every registry measure of every slice with its denominator and
 a flag where a slice is too small to say anything; `window_keys` turns timestamps into
-time-window keys and `accumulate` merges adjacent windows (cumulative, rolling).
+time-window keys and `accumulate` merges adjacent windows (cumulative, rolling);
+`Folds` is the Slices of a cross-validation's fold column beside their pooled sum.
 Bootstrap intervals and the differences between slices are in `informed.inference`
 (`bootstrap_slices`, `disparities`). User guide: docs/slices.md.
 """
@@ -11,6 +12,7 @@ Bootstrap intervals and the differences between slices are in `informed.inferenc
 from __future__ import annotations
 
 from informed.slices.evaluation import SliceEvaluation, evaluate_slices
+from informed.slices.folds import FoldRows, Folds, FoldSummary
 from informed.slices.keys import MISSING, key_name
 from informed.slices.rolling import accumulate
 from informed.slices.slices import Slices
@@ -19,6 +21,9 @@ from informed.slices.windows import window_keys
 # the summary first: the API reference lists a page's names in this order
 __all__ = [  # noqa: RUF022
     "Slices",
+    "Folds",
+    "FoldRows",
+    "FoldSummary",
     "MISSING",
     "SliceEvaluation",
     "accumulate",
