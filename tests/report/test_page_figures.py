@@ -98,3 +98,37 @@ def test_more_than_two_labels_are_not_called_fairlearns() -> None:
     s = Slices.from_labels(by=rng.integers(3, size=600), actual=actual, predicted=predicted)
     lines = summary_lines(disparities(s, replicates=30, seed=0))
     assert lines and not any("fairlearn" in line for line in lines)
+
+
+def test_reasons_are_notes_under_the_slices_table_not_text_in_number_cells() -> None:
+    """A slice with no interval (a perfect slice: every replicate gives 1) or no value (no
+    real negatives) gave its reason inside the number's cell, a tall narrow column of
+    words: the cell now points to a numbered note, each reason listed once under the
+    table."""
+    from informed.report.html.page import slices_report
+
+    rng = np.random.default_rng(3)
+    actual = (rng.random(600) < 0.4).astype(int)
+    predicted = np.where(rng.random(600) < 0.8, actual, 1 - actual)
+    group = ["big"] * 600 + ["tiny"] * 8 + ["perfect"] * 40
+    perfect = (rng.random(40) < 0.5).astype(int)
+    actual = np.concatenate([actual, np.ones(8, int), perfect])
+    predicted = np.concatenate([predicted, np.ones(8, int), perfect])
+    s = Slices.from_labels(by=group, actual=actual, predicted=predicted)
+    result = informed.bootstrap_slices(s, positive=1, replicates=50, seed=0)
+    d = disparities(s, positive=1, replicates=50, seed=0)
+    page = slices_report(result, d, overall=0.6, source="x.csv")
+    table = page[
+        page.index('<table id="slices-table"') : page.index(
+            "</table>", page.index('<table id="slices-table"')
+        )
+    ]
+    cells = re.findall(r'<td class="num"[^>]*>(.*?)</td>', table, re.S)
+    assert cells and all(len(re.sub(r"<[^>]+>", "", c)) < 40 for c in cells), cells
+    notes = re.findall(r'<li id="slice-note-(\d+)">(.*?)</li>', page, re.S)
+    reasons = [text for _, text in notes]
+    assert len(reasons) == len(set(reasons)) >= 3
+    assert any("every replicate" in r for r in reasons)
+    assert any("informedness undefined" in r for r in reasons)
+    for number, _ in notes:
+        assert f'href="#slice-note-{number}"' in table

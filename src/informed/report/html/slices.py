@@ -46,11 +46,36 @@ SLICES_SOURCES = (
 """The works the slices section cites."""
 
 
-def _with_interval(value: float, interval: Interval) -> str:
-    """A cell: the value, its interval under it (or why there is none)."""
+class Notes:
+    """The reasons a table's cells give, each once, numbered: a cell shows its note's
+    number under the value, the reasons are listed under the table (a reason written in
+    a number's cell wrapped it into a tall, narrow column)."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.reasons: dict[str, int] = {}
+
+    def mark(self, reason: str) -> str:
+        """The reference to `reason`'s note, numbered on first use."""
+        number_ = self.reasons.setdefault(reason, len(self.reasons) + 1)
+        return f'<a href="#{self.prefix}-{number_}">note {number_}</a>'
+
+    def listed(self, heading: str) -> str:
+        """The numbered reasons, or nothing when no cell gave one."""
+        if not self.reasons:
+            return ""
+        items = "".join(
+            f'<li id="{self.prefix}-{k}">{escaped(reason)}</li>'
+            for reason, k in self.reasons.items()
+        )
+        return f'<p class="small">{escaped(heading)}</p><ol class="small notes">{items}</ol>'
+
+
+def _with_interval(value: float, interval: Interval, notes: Notes) -> str:
+    """A cell: the value, its interval under it (or the note that says why there is none)."""
     if math.isnan(interval.low):
-        reason = escaped(interval.reason or "no interval")
-        under = f'<span class="small" style="white-space:normal">{reason}</span>'
+        why = "no interval" if math.isfinite(value) else "why"
+        under = f'<span class="small">{why}: {notes.mark(interval.reason or "no interval")}</span>'
     else:
         under = f'<span class="small">[{fixed(interval.low)}, {fixed(interval.high)}]</span>'
     return f'<td class="num" style="white-space:nowrap">{number(value)}<br>{under}</td>'
@@ -120,6 +145,7 @@ def slices_section(
     scored = rankings is not None
     compared_auc = disparities is not None and "auc" in disparities.vs_rest
     rows = []
+    notes = Notes("slice-note")
     for s in shown:
         name = escaped(slices.name(slices.keys[s]))
         ranked = ""
@@ -127,14 +153,18 @@ def slices_section(
         if rankings is not None:
             found = rankings[s]
             extra = found.flag
-            ranked = _with_interval(found.values["auc"], found.auc_interval)
+            ranked = _with_interval(found.values["auc"], found.auc_interval, notes)
         cells = [
             f'<td class="num">{count(float(evaluation.n[s]))}</td>',
             _with_interval(
-                float(evaluation.values["informedness"][s]), result.intervals["informedness"][s]
+                float(evaluation.values["informedness"][s]),
+                result.intervals["informedness"][s],
+                notes,
             ),
             _with_interval(
-                float(evaluation.values["markedness"][s]), result.intervals["markedness"][s]
+                float(evaluation.values["markedness"][s]),
+                result.intervals["markedness"][s],
+                notes,
             ),
             ranked,
             f'<td class="small">{escaped(evaluation.bias_diagnosis(s))}</td>',
@@ -143,14 +173,15 @@ def slices_section(
             d = disparities.vs_rest["informedness"][s]
             p = disparities.p_rest["informedness"][s]
             cells += [
-                _with_interval(d.estimate, d),
+                _with_interval(d.estimate, d, notes),
                 f'<td class="num">{"—" if math.isnan(p) else f"{p:.3g}"}</td>',
             ]
             if compared_auc:  # its p under its interval: the table stays as wide as the page
                 d = disparities.vs_rest["auc"][s]
                 p = disparities.p_rest["auc"][s]
                 under = "" if math.isnan(p) else f'<br><span class="small">p {p:.3g}</span>'
-                cells.append(_with_interval(d.estimate, d).replace("</td>", f"{under}</td>"))
+                cell = _with_interval(d.estimate, d, notes)
+                cells.append(cell.replace("</td>", f"{under}</td>"))
             cells.append(f'<td class="small">{escaped(differs(disparities, s))}</td>')
         rows.append(
             f'<tr data-slice="{name}">'
@@ -186,18 +217,19 @@ def slices_section(
         '<th class="num">n</th><th class="num">informedness</th>'
         f'<th class="num">markedness</th>{auc_head}<th>bias diagnosis</th>{versus}'
         f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        + notes.listed("Why some values have no interval or no value:")
     )
     if disparities is None:
         parts.append(
-            f'<p class="small">Under each value its {100 * result.level:g} % interval (or why '
-            f"it has none). {escaped(merged_note(merged or 'merged'))}</p>"
+            f'<p class="small">Under each value its {100 * result.level:g} % interval (or a '
+            f"note saying why it has none). {escaped(merged_note(merged or 'merged'))}</p>"
         )
         return "".join(parts)
     reference = disparities.reference
     if reference is not None:
         parts.append(
-            f'<p class="small">Under each value its {100 * result.level:g} % interval (or why '
-            "it has none). "
+            f'<p class="small">Under each value its {100 * result.level:g} % interval (or a '
+            "note saying why it has none). "
             'vs reference: "differs" where the slice\'s informedness minus '
             f"that of {escaped(repr(slices.name(reference)))} (the reference) has an interval "
             "that excludes 0."
