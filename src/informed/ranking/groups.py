@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal, NamedTuple, overload
+from typing import Any, Literal, NamedTuple, Protocol, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,12 +28,14 @@ from informed.ranking.blocks import BLOCK, blocks
 __all__ = [
     "CountArray",
     "FloatArray",
+    "Grouped",
     "Groups",
     "Located",
     "Quotas",
     "as_result",
     "build_groups",
     "cumulative_positives",
+    "groups_of",
     "locate",
     "positives_between",
     "quota_array",
@@ -247,3 +249,15 @@ def positives_between(groups: Groups, low: FloatArray, high: FloatArray) -> Floa
     tail = positives[last.group] * last.inside / size[last.group]
     within = positives[last.group] * (high - low) / size[last.group]
     return np.where(first.group == last.group, within, head + middle + tail)
+
+
+class Grouped(Protocol):
+    """What holds its group arrays: a Ranking (`informed.ranking.ranking`)."""
+
+    @property
+    def _groups(self) -> Groups: ...
+
+
+def groups_of(ranking: Grouped) -> Groups:
+    """The float64 group arrays the curves and summaries share (built once per Ranking)."""
+    return ranking._groups

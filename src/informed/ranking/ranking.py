@@ -33,7 +33,7 @@ from informed.ranking.calls import MISSING, call_arguments, frame_arguments
 from informed.ranking.classes import check_classes, merged_classes, table_labels
 from informed.ranking.display import ranking_html
 from informed.ranking.grouping import NOT_GIVEN, check_groups, empty_counts
-from informed.ranking.groups import CountArray, FloatArray, Groups, build_groups
+from informed.ranking.groups import CountArray, FloatArray, Groups, build_groups, groups_of
 from informed.ranking.methods import RankingMeasures
 from informed.ranking.operating import OperatingPoints
 from informed.ranking.rows import merge_groups, one_vs_rest_groups, two_class_groups
@@ -148,7 +148,6 @@ class Ranking(OperatingPoints, RankingMeasures):
         **named: Any,
     ) -> Ranking:
         """from_scores(actual, scores, weights=None, *, positive, negative=None, allow_infinite=False)
-
         Summarise rows of (actual outcome, score[, weight]) by distinct score.
 
         ``Ranking.from_scores(actual, scores, positive=...)``: `actual` and `scores` by
@@ -233,7 +232,6 @@ class Ranking(OperatingPoints, RankingMeasures):
     @classmethod
     def from_frame(cls, frame: Any, *args: Any, **named: Any) -> Ranking:
         """from_frame(frame, *, actual, scores, weights=None, positive, negative=None, allow_infinite=False)
-
         `from_scores` on the named columns of a DataFrame (see `Table.from_frame`):
         ``Ranking.from_frame(frame, actual="y", scores="s", positive=1)``; `weights=` names
         a column too (``score=`` and ``weight=`` are accepted), the other options are those
@@ -252,7 +250,6 @@ class Ranking(OperatingPoints, RankingMeasures):
         cls, *args: Any, classes: Sequence[ClassLabel], allow_infinite: bool = False, **named: Any
     ) -> dict[ClassLabel, Ranking]:
         """one_vs_rest(actual, scores, weights=None, *, classes, allow_infinite=False)
-
         One Ranking per class from a score matrix: class k against all the others.
 
         Parameters
@@ -498,8 +495,3 @@ class Ranking(OperatingPoints, RankingMeasures):
             msg = f"Not valid JSON: {error}."
             raise InputError(msg) from error
         return cls.from_dict(data)
-
-
-def groups_of(ranking: Ranking) -> Groups:
-    """The float64 group arrays the curves and summaries share (built once per Ranking)."""
-    return ranking._groups
