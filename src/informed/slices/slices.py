@@ -71,6 +71,10 @@ class Slices:
     rankings : tuple of Ranking or None
         One Ranking per slice (None without scores).
     overall_ranking : Ranking or None
+    accumulated : str or None
+        None for slices of disjoint rows; else how `informed.slices.rolling.accumulate`
+        merged each with earlier windows ("cumulative", "rolling, last=7, every=1d"), so
+        that slices overlap and `overall` is not their sum.
     """
 
     by: tuple[str, ...]
@@ -81,6 +85,7 @@ class Slices:
     positive: Label | None = None
     rankings: tuple[Ranking, ...] | None = None
     overall_ranking: Ranking | None = None
+    accumulated: str | None = None
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -299,6 +304,9 @@ class Slices:
             return NotImplemented
         if self.by != other.by:
             msg = f"cannot merge slices by {list(self.by)} with slices by {list(other.by)}."
+            raise InputError(msg)
+        if self.accumulated or other.accumulated:  # a window's earlier ones may be elsewhere
+            msg = "cannot merge accumulated (cumulative or rolling) slices: merge, then accumulate."
             raise InputError(msg)
         if (self.cells is None) != (other.cells is None) or (self.rankings is None) != (
             other.rankings is None
