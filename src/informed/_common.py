@@ -32,6 +32,7 @@ __all__ = [
     "memory_budget",
     "printable",
     "readonly",
+    "sums_differ",
 ]
 
 Array = TypeVar("Array", bound=NDArray[Any])
@@ -210,6 +211,29 @@ def check_float_total(values: Any, what: str = "the weights") -> float:
         msg = f"{what} sum to more than the largest float (1.8e308); scale them down."
         raise InputError(msg)
     return total
+
+
+def sums_differ(found: Any, expected: Any, terms: Any) -> NDArray[np.bool_]:
+    """Where two sums of the same non-negative values, added in different orders (a
+    document's overall and the sum of its slices, a Table's column and a Ranking's
+    positives), cannot be equal: integers must agree exactly; floats within the rounding
+    of a sum of `terms` values, 2 * terms * eps * the larger sum: more than the two
+    sums' errors together (each at most (terms - 1) * eps / 2 * the exact sum, in any
+    order of addition: Higham, N. J. (2002), Accuracy and Stability of Numerical
+    Algorithms, 2nd ed., section 4.2), so another order of addition is never taken for
+    an edited value, and any edit larger than that rounding is found.
+
+    >>> sums_differ(np.array([3, 4]), np.array([3, 5]), 2).tolist()
+    [False, True]
+    >>> sums_differ(np.array([0.1 + 0.2 + 0.3]), np.array([0.1 + (0.2 + 0.3)]), 3).tolist()
+    [False]
+    """
+    a, b = np.asarray(found), np.asarray(expected)
+    if a.dtype.kind in "iu" and b.dtype.kind in "iu":
+        return np.asarray(a != b)
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    tolerance = 2.0 * np.asarray(terms, dtype=np.float64) * np.finfo(np.float64).eps
+    return np.asarray(np.abs(a - b) > tolerance * np.maximum(np.abs(a), np.abs(b)))
 
 
 def check_choice(value: Any, choices: tuple[str, ...], name: str) -> Any:

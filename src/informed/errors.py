@@ -7,7 +7,14 @@ how to fix it. Bad values raise subclasses of `ValueError`, bad types subclasses
 
 from __future__ import annotations
 
-__all__ = ["InputError", "InputTypeError", "MemoryLimitError", "UndefinedMeasureWarning", "at_row"]
+__all__ = [
+    "InputError",
+    "InputTypeError",
+    "MemoryLimitError",
+    "UndefinedMeasureWarning",
+    "UnknownMeasureError",
+    "at_row",
+]
 
 
 class InputError(ValueError):
@@ -22,6 +29,15 @@ class MemoryLimitError(InputError, MemoryError):
     """A computation would need more memory than there is; the message names the sizes
     and the way out. Both an `InputError` (the command line prints it in one line) and a
     `MemoryError`."""
+
+
+class UnknownMeasureError(InputError, KeyError):
+    """A name that is no measure's, or no measure's of those at hand: bad input (an
+    `InputError`: the command line prints it in one line) and a missing key of a
+    mapping by measure (a `KeyError`: ``result.measures["nonsense"]``)."""
+
+    def __str__(self) -> str:  # a KeyError's str is the repr of its key: say the message
+        return str(self.args[0]) if self.args else ""
 
 
 class UndefinedMeasureWarning(UserWarning):

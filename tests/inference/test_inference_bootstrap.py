@@ -291,9 +291,9 @@ def test_intervals_report_covers_the_registry_and_is_json() -> None:
         ({"method": "BCa"}, InputError),
         ({"replicates": 1}, InputError),
         ({"replicates": 10.0}, InputTypeError),
-        ({"measures": ["sensitivity"]}, InputError),
+        ({"measures": ["sensitivty"]}, InputError),  # "sensitivity" is recall's alias
         ({"measures": {"recall"}}, InputTypeError),
-        ({"positive": "cat"}, ValueError),
+        ({"positive": "cat"}, InputError),
         ({"undefined": "drop"}, InputError),
         ({"size": 0}, InputError),
     ],

@@ -8,7 +8,7 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any, Literal
 
-from informed.cli.output import OUTPUT_FILE, input_path
+from informed.cli.output import OUTPUT_FILE, input_path, measure_option
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -68,8 +68,10 @@ def add_parser(commands: Any) -> None:
     co.add_argument(
         "--optimise",
         choices=_CRITERIA,
+        type=measure_option(_CRITERIA),
         default="informedness",
-        help="what --threshold best maximises (default informedness, Youden's J)",
+        help="what --threshold best maximises (default informedness, Youden's J; any "
+        "name of the measure, such as youden, MCC or F1)",
     )
     co.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
     co.add_argument(

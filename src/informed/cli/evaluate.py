@@ -14,6 +14,7 @@ from informed.cli.output import (
     check_html_path,
     emit,
     input_path,
+    measure_option,
     write_html,
 )
 from informed.errors import InputError
@@ -83,11 +84,14 @@ def add_parser(commands: Any) -> None:
         metavar="T|best",
         help="with --score: the operating point at score >= T, or at the best for --optimise",
     )
+    criteria = ["informedness", "markedness", "correlation", "f_measure", "accuracy", "kappa"]
     ev.add_argument(
         "--optimise",
-        choices=["informedness", "markedness", "correlation", "f_measure", "accuracy", "kappa"],
+        choices=criteria,
+        type=measure_option(criteria),
         default="informedness",
-        help="what --threshold best maximises (default informedness, Youden's J)",
+        help="what --threshold best maximises (default informedness, Youden's J; any "
+        "name of the measure, such as youden or F1)",
     )
     ev.add_argument(
         "--alpha", type=float, default=0.5, help="F-measure weight, 1/(1+beta^2) (default 0.5)"

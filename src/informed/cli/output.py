@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -203,6 +203,21 @@ def input_path(text: str) -> str:
         msg = "an empty path names no file; give a file name"
         raise argparse.ArgumentTypeError(msg)
     return text
+
+
+def measure_option(choices: Sequence[str]) -> Callable[[str], str]:
+    """The argparse type of an option naming a measure (--optimise): any name of it
+    (registry name, title, alias; any case: "youden", "MCC", "F1") as its registry name,
+    which argparse's `choices` then check. The registry is read only for another name."""
+
+    def measure(text: str) -> str:
+        if text in choices:
+            return text
+        from informed.measures import MEASURE_NAMES
+
+        return MEASURE_NAMES.find(text) or text
+
+    return measure
 
 
 def check_html_path(path: str) -> None:

@@ -47,8 +47,8 @@ from informed.inference.replicates import replicate_interval
 from informed.inference.significance import Significance, holm
 from informed.inference.threshold import cut_scores
 from informed.labels import Label, as_label, as_vector, code_labels, keyed
-from informed.measures import MEASURES
-from informed.ranking import Ranking
+from informed.measures import MEASURES, measure_names
+from informed.ranking import ANY_MEASURE_NAMES, Ranking
 from informed.ranking import undefined_reason as ranking_reason
 from informed.ranking.operating import OperatingPoint
 from informed.table.counting import check_weights
@@ -111,9 +111,9 @@ def compare(
     weights : array-like of shape (n,), optional
         Frequency weights (non-negative).
     measures : sequence of str, optional
-        Registry names and ranking measures ("auc", "pem", "average_hit_rate",
-        "average_qrecall"); default `TABLE_COMPARED` for tables and `RANKING_COMPARED`
-        for scores.
+        Table measures of the registry and ranking measures ("auc", "pem",
+        "average_hit_rate", "average_qrecall"), by any of their names ("tpr", "F1",
+        "AUROC"); default `TABLE_COMPARED` for tables and `RANKING_COMPARED` for scores.
     level : float
         Coverage of the bootstrap intervals.
     replicates : int
@@ -355,17 +355,10 @@ def _measure_names(
         return (list(TABLE_COMPARED) if tables else []), (
             list(RANKING_COMPARED) if rankings else []
         )
-    if isinstance(measures, str):
-        measures = [measures]
-    unknown = [m for m in measures if m not in MEASURES and m not in RANKING_SUMMARIES]
-    if unknown:
-        msg = (
-            f"unknown measure {unknown[0]!r}; give registry names {list(MEASURES)} or "
-            f"ranking measures {list(RANKING_SUMMARIES)}."
-        )
-        raise InputError(msg)
-    table_names = [m for m in dict.fromkeys(measures) if m in MEASURES]
-    ranking_names = [m for m in dict.fromkeys(measures) if m in RANKING_SUMMARIES]
+    # any name of a measure: "tpr", "Youden's J", "AUROC"
+    names = measure_names(measures, ANY_MEASURE_NAMES, (*MEASURES, *RANKING_SUMMARIES))
+    table_names = [m for m in names if m in MEASURES]
+    ranking_names = [m for m in names if m in RANKING_SUMMARIES]
     if table_names and not tables:
         msg = f"{table_names} are table measures: they need `predicted` or a `threshold`."
         raise InputError(msg)

@@ -36,6 +36,7 @@ from informed.inference.mcnemar import mcnemar
 from informed.inference.ranking_bootstrap import RANKING_SUMMARIES
 from informed.inference.significance import Significance
 from informed.labels import Label, keyed, sort_labels
+from informed.measures import measure_name
 from informed.ranking import Ranking
 from informed.table.evaluation import measure_values
 
@@ -194,6 +195,7 @@ def paired_permutation(
     Both tables are measured over the labels of either model and the actual classes.
     Two-sided: p = (1 + #{|d*| >= |d|}) / (1 + R), never 0 (Phipson & Smyth 2010).
     """
+    measure = measure_name(measure)  # any name of the measure: "youden", "MCC"
     null = f"the two classifiers' predictions are exchangeable case by case (equal {measure})"
     counts = joint.cells.counts
     if not np.all(np.equal(np.mod(counts, 1.0), 0.0)):

@@ -21,7 +21,7 @@ from informed.inference.interval import Interval
 from informed.inference.significance import Significance
 from informed.labels import Label
 from informed.measures import MEASURES
-from informed.ranking import RANKING_MEASURES, Ranking
+from informed.ranking import ANY_MEASURE_NAMES, RANKING_MEASURES, ByAnyMeasure, Ranking
 from informed.ranking.operating import OperatingPoint
 from informed.table.table import Table
 
@@ -39,6 +39,7 @@ TEST_NAMES = {
 
 def measure_title(name: str) -> str:
     """The heading of a measure, from the registry of table measures or of ranking ones."""
+    name = ANY_MEASURE_NAMES.find(name) or name
     if name in MEASURES:
         return MEASURES[name].title
     return RANKING_MEASURES[name].title if name in RANKING_MEASURES else name
@@ -55,7 +56,9 @@ class ModelResult:
         1 for the best model by the comparison's `sort_by` measure.
     measures : dict
         Measure name -> value (nan where undefined): table measures as
-        `informed.evaluate` gives them, ranking measures as `informed.ranking` does.
+        `informed.evaluate` gives them, ranking measures as `informed.ranking` does. Any
+        name of a measure finds it (a `informed.ranking.ByAnyMeasure`), as in `intervals`
+        and `reasons`.
     intervals : dict
         Measure name -> percentile bootstrap Interval (from the paired replicates).
     reasons : dict
@@ -76,6 +79,11 @@ class ModelResult:
     table: Table | None = None
     ranking: Ranking | None = None
     threshold: OperatingPoint | None = None
+
+    def __post_init__(self) -> None:
+        # any name of a measure finds it: measures["tpr"], intervals["AUROC"]
+        for name in ("measures", "intervals", "reasons"):
+            object.__setattr__(self, name, ByAnyMeasure(getattr(self, name)))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready values (nan as None)."""
@@ -138,6 +146,12 @@ class Comparison:
     n: float
     weighted: bool
     distribution: dict[str, dict[str, Floats]] = field(repr=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # any name of a measure finds it: differences["b"]["youden"]
+        for name in ("differences", "distribution"):
+            found = {model: ByAnyMeasure(by) for model, by in getattr(self, name).items()}
+            object.__setattr__(self, name, found)
 
     @property
     def best(self) -> str:

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.errors import InputError
 from informed.inference.checks import check_level
 from informed.inference.delong import _group_components, _normal_interval
 from informed.inference.interval import Interval, nan_interval
@@ -128,7 +129,7 @@ def auc_differences(slices: Slices, *, reference: int, level: float = 0.95) -> A
     """
     if slices.rankings is None or slices.overall_ranking is None:
         msg = "AUC differences need a Ranking per slice: build the slices with `scores`."
-        raise ValueError(msg)
+        raise InputError(msg)
     level = check_level(level)
     names = [repr(slices.name(key)) for key in slices.keys]
     own, rest = _both(_Overall(slices.overall_ranking), slices, names)
@@ -260,7 +261,7 @@ def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Au
     if missing.any():
         where = int(np.searchsorted(first, int(np.argmax(missing)), side="right")) - 1
         msg = f"slice {names[where]} holds scores the overall Ranking does not hold."
-        raise ValueError(msg)
+        raise InputError(msg)
     points = _Points(idx, np.repeat(np.arange(count.size), count), first, count)
     p = np.concatenate([np.asarray(r.positives, dtype=np.float64) for r in rankings])
     n = np.concatenate([np.asarray(r.negatives, dtype=np.float64) for r in rankings])

@@ -63,6 +63,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_memory
+from informed.errors import InputError
 from informed.inference.auc_differences import auc_differences
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
@@ -80,6 +81,7 @@ from informed.inference.slice_ranges import (
 )
 from informed.labels import as_label, keyed
 from informed.measures import Cells
+from informed.ranking import ByAnyMeasure
 from informed.slices.evaluation import present_labels, slice_values
 from informed.slices.keys import keyed_key
 from informed.slices.slices import Slices
@@ -137,6 +139,11 @@ class Disparities:
     left_out: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     rules: dict[str, str] = field(default_factory=dict)
     min_count: float = 30.0
+
+    def __post_init__(self) -> None:
+        # any name of a measure finds it: vs_rest["tpr"] is the recall's, ["AUROC"] the AUC's
+        for name in ("vs_rest", "vs_reference", "p_rest", "p_reference"):
+            object.__setattr__(self, name, ByAnyMeasure(getattr(self, name)))
 
 
 def _statistics(
@@ -220,7 +227,7 @@ def disparities(
     """
     if slices.cells is None:
         msg = "disparities need a Table per slice: build the slices with `predicted`."
-        raise ValueError(msg)
+        raise InputError(msg)
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
     S = len(slices.keys)
@@ -236,7 +243,7 @@ def disparities(
         index = next((i for i, x in enumerate(labels) if keyed(x) == wanted), None)
         if index is None:
             msg = f"positive={positive!r} is not a label of the slices; labels: {list(labels)}."
-            raise ValueError(msg)
+            raise InputError(msg)
     adequate, counts = adequate_slices(original, index, min_count)
     estimates = _statistics(
         Cells(original.values[None], original.rows, original.cols, original.shape),

@@ -20,7 +20,7 @@ from informed._common import check_choice, check_memory, readonly
 from informed.errors import InputError
 from informed.inference.checks import check_count, check_table, label_index
 from informed.inference.significance import Significance
-from informed.measures import MEASURES
+from informed.measures import measure_name
 from informed.table.evaluation import evaluate, measure_values
 from informed.table.table import Table
 
@@ -56,8 +56,8 @@ def permutation_test(
     table : Table
         Integer counts (a weighted table must hold whole numbers).
     measure : str
-        A registry name; evaluated as `evaluate` does (overall, or the one-vs-rest view
-        of `positive`).
+        A registry measure by any of its names ("informedness", "youden", "MCC");
+        evaluated as `evaluate` does (overall, or the one-vs-rest view of `positive`).
     permutations : int
         Number of permuted tables R.
     alternative : {"two-sided", "greater", "less"}
@@ -98,7 +98,7 @@ def permutation_test(
     (0.5, 0.002)
     """
     table = check_table(table)
-    check_choice(measure, tuple(MEASURES), "measure")
+    measure = measure_name(measure)  # any name of the measure: "youden", "MCC"
     permutations = check_count(permutations, "permutations", 1)
     check_choice(alternative, ALTERNATIVES, "alternative")
     check_choice(undefined, ("propagate", "omit"), "undefined")

@@ -20,7 +20,7 @@ from informed._common import check_choice
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_level, check_table
 from informed.inference.interval import Interval, nan_interval
-from informed.measures import MEASURES, margins, undefined_reason
+from informed.measures import MEASURES, margins, measure_name, undefined_reason
 from informed.table.table import Table
 
 __all__ = [
@@ -144,7 +144,7 @@ def proportion_interval(
     (0.4, 0.2459, 0.5768)
     """
     table = check_table(table)
-    check_choice(measure, tuple(PROPORTIONS), "measure")
+    measure = measure_name(measure, among=PROPORTIONS)  # any of its names: "tpr", "ppv"
     check_choice(method, PROPORTION_METHODS, "method")
     level = check_level(level)
     function = wilson_interval if method == "wilson" else clopper_pearson_interval

@@ -20,7 +20,7 @@ from informed.inference.checks import check_count, check_level, check_ranking
 from informed.inference.display import intervals_html, intervals_lines
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
-from informed.ranking import RANKING_MEASURES, Ranking
+from informed.ranking import RANKING_MEASURES, ByAnyMeasure, Ranking
 from informed.ranking import undefined_reason as ranking_reason
 from informed.ranking.document import quota_key
 
@@ -80,6 +80,12 @@ class RankingBootstrap:
     at_quota: dict[str, dict[str, Interval]]
     distribution: dict[str, Floats] = field(repr=False)
     method: str = "percentile"
+
+    def __post_init__(self) -> None:
+        # any name of a measure finds its interval: intervals["AUROC"], at_quota["10"]["lift"]
+        object.__setattr__(self, "intervals", ByAnyMeasure(self.intervals))
+        found = {quota: ByAnyMeasure(by) for quota, by in self.at_quota.items()}
+        object.__setattr__(self, "at_quota", found)
 
     def _heading(self) -> str:
         how = "stratified" if self.stratified else "unstratified"

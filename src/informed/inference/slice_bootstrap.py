@@ -43,7 +43,7 @@ from informed._common import check_choice, check_memory
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_intervals
-from informed.measures import MEASURES, Cells
+from informed.measures import MEASURES, ByMeasure, Cells, measure_names
 from informed.slices.evaluation import (
     SliceEvaluation,
     evaluate_slices,
@@ -91,6 +91,11 @@ class SliceBootstrap:
     intervals: dict[str, list[Interval]]
     distribution: dict[str, Floats] = field(repr=False)
     method: str = "percentile"
+
+    def __post_init__(self) -> None:
+        # any name of a measure finds its intervals: intervals["tpr"] is the recall's
+        object.__setattr__(self, "intervals", ByMeasure(self.intervals))
+        object.__setattr__(self, "distribution", ByMeasure(self.distribution))
 
 
 def case_draws(slices: Slices) -> NDArray[np.int64]:
@@ -174,7 +179,9 @@ def bootstrap_slices(
     slices : Slices
         With a Table per slice.
     measures : list of str, optional
-        Registry names; default every registered measure.
+        Measures by any of their names (registry names, titles, aliases such as "tpr");
+        default every registered measure. The results are keyed by registry name, and
+        any name finds them.
     positive : label, optional
         The measures of each slice's one-vs-rest view of this label.
     replicates, level, seed, alpha, undefined
@@ -303,14 +310,7 @@ def replicate_values(
 
 
 def _names(measures: Any) -> list[str]:
-    if measures is None:
-        return list(MEASURES)
-    names = [measures] if isinstance(measures, str) else list(measures)
-    unknown = [name for name in names if name not in MEASURES]
-    if unknown:
-        msg = f"unknown measure {unknown[0]!r}; `measures` must be names from {list(MEASURES)}."
-        raise ValueError(msg)
-    return list(dict.fromkeys(names))
+    return list(MEASURES) if measures is None else measure_names(measures)  # "tpr": recall
 
 
 def _intervals(

@@ -24,11 +24,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from informed.errors import InputError
 from informed.inference.delong import delong_interval
 from informed.inference.interval import Interval, nan_interval
 from informed.ranking import Ranking
 from informed.ranking.document import AREAS, SUMMARIES
-from informed.ranking.registry import RANKING_MEASURES, undefined_reason
+from informed.ranking.registry import RANKING_MEASURES, ByAnyMeasure, undefined_reason
 from informed.ranking.summaries import pem_areas
 from informed.slices.slices import Slices
 
@@ -64,6 +65,11 @@ class RankingOfSlice:
     auc_interval: Interval
     flag: str | None
 
+    def __post_init__(self) -> None:
+        # any name of a measure finds its value: values["AUROC"] is the AUC
+        object.__setattr__(self, "values", ByAnyMeasure(self.values))
+        object.__setattr__(self, "reasons", ByAnyMeasure(self.reasons))
+
 
 @dataclass(frozen=True, eq=False)
 class SliceRankings:
@@ -93,7 +99,7 @@ def slice_rankings(
     """The ranking summaries of every slice (built with scores), computed on demand."""
     if slices.rankings is None:
         msg = "slice_rankings needs a Ranking per slice: build the slices with `scores`."
-        raise ValueError(msg)
+        raise InputError(msg)
     return SliceRankings(slices, level, min_count)
 
 

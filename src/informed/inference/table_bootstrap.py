@@ -22,7 +22,6 @@ Efron, B. (1987). Better bootstrap confidence intervals. J. Amer. Statist. Assoc
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -30,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice, readonly
-from informed.errors import InputError, InputTypeError
+from informed.errors import InputError
 from informed.inference.checks import (
     WEIGHTS_ARE,
     case_count,
@@ -44,7 +43,7 @@ from informed.inference.display import bootstrap_heading, intervals_html, interv
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import jackknife_acceleration, replicate_interval
 from informed.labels import Label, as_label, keyed
-from informed.measures import MEASURES, Cells
+from informed.measures import MEASURES, ByMeasure, Cells, measure_name, measure_names
 from informed.table.evaluation import evaluate, measure_values
 from informed.table.table import Table
 
@@ -111,6 +110,14 @@ class Bootstrap:
     per_label_distribution: dict[Label, dict[str, Floats]] = field(repr=False)
     acceleration: dict[tuple[Label | None, str], float] = field(repr=False)
 
+    def __post_init__(self) -> None:
+        # any name of a measure finds its interval or its replicates: intervals["tpr"]
+        for name in ("intervals", "distribution"):
+            object.__setattr__(self, name, ByMeasure(getattr(self, name)))
+        for name in ("per_label", "per_label_distribution"):
+            by_label = {label: ByMeasure(found) for label, found in getattr(self, name).items()}
+            object.__setattr__(self, name, by_label)
+
     def __repr__(self) -> str:
         """A heading, then one line per measure (at most twelve)."""
         return "\n".join([bootstrap_heading(self), *intervals_lines(self.intervals)])
@@ -128,7 +135,7 @@ class Bootstrap:
         Parameters
         ----------
         measure : str
-            A registry name among those bootstrapped.
+            A measure among those bootstrapped, by any of its names ("tpr", "F1").
         level : float, optional
             Nominal coverage; default the level the bootstrap was run at.
         label : label, optional
@@ -149,7 +156,7 @@ class Bootstrap:
                 raise InputError(msg)
             key = found[0]
             source, values = self.per_label[key], self.per_label_distribution[key]
-        check_choice(measure, tuple(sorted(source)), "measure")
+        measure = measure_name(measure, among=source)
         stored = source[measure]
         if math.isnan(stored.estimate) or len(values[measure]) == 0:
             return Interval(
@@ -161,18 +168,7 @@ class Bootstrap:
 
 
 def _check_names(measures: Any) -> list[str]:
-    if measures is None:
-        return list(MEASURES)
-    names = [measures] if isinstance(measures, str) else measures
-    if not isinstance(names, Iterable) or isinstance(names, set | frozenset | dict):
-        msg = f"`measures` must be a list of registry names; got {type(measures).__name__}."
-        raise InputTypeError(msg)
-    out = list(names)
-    unknown = [name for name in out if name not in MEASURES]
-    if unknown:
-        msg = f"unknown measure {unknown[0]!r}; `measures` must be names from {list(MEASURES)}."
-        raise InputError(msg)
-    return list(dict.fromkeys(out))
+    return list(MEASURES) if measures is None else measure_names(measures)  # "tpr": recall
 
 
 # ---------------------------------------------------------------------- batch evaluation
@@ -234,7 +230,9 @@ def bootstrap(
     ----------
     table : Table
     measures : list of str, optional
-        Registry names; default every registered measure.
+        Measures by any of their names (registry names, titles, aliases such as "tpr"
+        or "F1"); default every registered measure. The results are keyed by registry
+        name, and any name of a measure finds it there.
     positive : label, optional
         Bootstrap the measures of this label's one-vs-rest view (as `evaluate` does).
     per_label : bool

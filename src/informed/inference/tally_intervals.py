@@ -35,7 +35,7 @@ from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.proportions import wilson_interval
 from informed.inference.replicates import replicate_interval
-from informed.measures import MEASURES
+from informed.measures import MEASURES, ByMeasure, measure_name, measure_names
 from informed.tally.measures import measure_values
 from informed.tally.tally import Tally
 
@@ -97,10 +97,17 @@ class TallyIntervals:
     per_category: dict[str, dict[str, Interval]] = field(repr=False)
     undefined: str = "propagate"
 
+    def __post_init__(self) -> None:
+        # any name of a measure finds its interval: micro["tpr"], per_category[c]["F1"]
+        object.__setattr__(self, "micro", ByMeasure(self.micro))
+        object.__setattr__(self, "macro", ByMeasure(self.macro))
+        found = {category: ByMeasure(by) for category, by in self.per_category.items()}
+        object.__setattr__(self, "per_category", found)
+
     def method(self, name: str) -> str:
-        """How the micro and per-category intervals of `name` are made: "wilson" or
-        "percentile" (a bootstrap of the table's cells)."""
-        return "wilson" if name in PROPORTIONS else "percentile"
+        """How the micro and per-category intervals of `name` (any of its names) are
+        made: "wilson" or "percentile" (a bootstrap of the table's cells)."""
+        return "wilson" if measure_name(name) in PROPORTIONS else "percentile"
 
     @property
     def note(self) -> str:
@@ -178,7 +185,8 @@ def tally_intervals(
     ----------
     tally : Tally
     measures : sequence of str
-        Registry names (`informed.measures.MEASURES`).
+        Measures of `informed.measures.MEASURES` by any of their names ("recall", "tpr",
+        "F1"); the results are keyed by registry name, and any name finds them.
     level : float
         Nominal coverage, such as 0.95.
     replicates : int
@@ -210,10 +218,9 @@ def tally_intervals(
     if not isinstance(tally, Tally):
         msg = f"`tally` must be a Tally; got {type(tally).__name__}."
         raise InputTypeError(msg)
-    names = tuple(measures)
-    unknown = [m for m in names if m not in MEASURES]
-    if unknown or not names:
-        msg = f"`measures` must be registry names; {unknown or 'none'} given; see MEASURES."
+    names = tuple(measure_names(measures))  # any name of a measure: "tpr", "F1"
+    if not names:
+        msg = "`measures` must name at least one measure (see MEASURES); none given."
         raise InputError(msg)
     level = check_level(level)
     replicates = check_count(replicates, "replicates", 2)

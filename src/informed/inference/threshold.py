@@ -105,6 +105,7 @@ def threshold_interval(
         point = ranking.at_threshold(threshold, measure, alpha=alpha, cost_ratio=cost_ratio)
     if math.isnan(point.value):
         return nan_interval(math.nan, level, "percentile", point.reason or "undefined")
+    measure = point.measure  # the registry's name of the criterion ("youden": informedness)
     rng = np.random.default_rng(seed)
     positives = np.asarray(ranking.positives, dtype=np.float64)
     negatives = np.asarray(ranking.negatives, dtype=np.float64)

@@ -20,7 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from informed._common import check_document, json_value, loads_strict
+import numpy as np
+
+from informed._common import check_document, json_value, loads_strict, sums_differ
 from informed.errors import InputError
 from informed.labels import Label, as_label, keyed, sort_labels
 from informed.ranking import Ranking
@@ -34,6 +36,7 @@ __all__ = [
     "Merger",
     "Summaries",
     "check_complete",
+    "check_parts",
     "check_positive",
     "counted_rows",
     "merge_summaries",
@@ -149,6 +152,12 @@ def _preview(parts: Sequence[str], limit: int = 3) -> str:
 
 def merge_summaries(left: Summaries, right: Summaries) -> Summaries:
     """`left + right`: the summaries of both, refused when they share a partition."""
+    if not left.parts or not right.parts:
+        msg = (
+            "summaries that name no partition cannot be merged: whether they cover the same "
+            "rows cannot be checked; summarise each partition with its id (`part=`)."
+        )
+        raise InputError(msg)
     both = sorted(left.parts & right.parts)
     if both:
         msg = (
@@ -298,16 +307,26 @@ def summaries_from_dict(data: Any) -> Summaries:
     if not isinstance(parts, list) or not all(isinstance(p, str) for p in parts):
         msg = "`partitions` must be a list of partition ids (strings)."
         raise InputError(msg)
-    if len(set(parts)) != len(parts):
-        msg = "`partitions` must name each partition once."
+    if not parts:
+        msg = (
+            "`partitions` is empty: summaries name the partitions they cover, so that none "
+            "is counted twice when they are merged."
+        )
+        raise InputError(msg)
+    if len(set(parts)) != len(parts) or parts != sorted(parts):
+        msg = "`partitions` must name each partition once, in sorted order."
         raise InputError(msg)
     raw_labels = data["labels"]
     if not isinstance(raw_labels, list):
         msg = f"`labels` must be a list; got {type(raw_labels).__name__}."
         raise InputError(msg)
-    labels = sort_labels(as_label(x) for x in raw_labels)
+    given = tuple(as_label(x) for x in raw_labels)
+    labels = sort_labels(given)
     if len(labels) != len(raw_labels):
         msg = "`labels` must hold distinct labels."
+        raise InputError(msg)
+    if [keyed(x) for x in labels] != [keyed(x) for x in given]:
+        msg = "`labels` must be in canonical order (as the summaries write them)."
         raise InputError(msg)
     table = None if data["table"] is None else Table.from_dict(data["table"])
     ranking = None if data["ranking"] is None else Ranking.from_dict(data["ranking"])
@@ -318,4 +337,83 @@ def summaries_from_dict(data: Any) -> Summaries:
         tally = Tally.from_dict(data["tally"])
     found = Summaries(rows, table, ranking, labels, weighted_rows, frozenset(parts), tally)
     counted_rows(found)
+    check_parts(found)
     return found
+
+
+def check_parts(found: Summaries) -> None:
+    """Refuse summaries whose parts disagree, as no reading of rows gives them: a label
+    of the Table that `labels` does not list; without weights, `weighted_rows` other
+    than the rows; with weights, more non-zero cells or tie groups than rows of positive
+    weight; a Ranking whose positives are not the Table's column of its positive class
+    (its negatives the rest), or that counts positives of a class never seen; a Tally
+    beside a Table, a Ranking or labels (documents are summarised alone)."""
+    table, ranking = found.table, found.ranking
+    seen = {keyed(x) for x in found.labels}
+    if found.tally is not None and (table is not None or ranking is not None or seen):
+        msg = "summaries of documents (a Tally) hold no Table, Ranking or `labels`."
+        raise InputError(msg)
+    if table is not None:
+        unlisted = [x for x in table.labels if keyed(x) not in seen]
+        if unlisted:
+            msg = (
+                f"the Table's label {unlisted[0]!r} is not among `labels`, which list every "
+                "label read."
+            )
+            raise InputError(msg)
+    weighted = [s.weighted for s in (table, ranking) if s is not None]
+    if not any(weighted) and found.weighted_rows != found.rows:
+        msg = (
+            f"`weighted_rows` ({found.weighted_rows}) must equal `rows_read` ({found.rows}) "
+            "without weights: every row counts."
+        )
+        raise InputError(msg)
+    if len(set(weighted)) > 1:
+        msg = "the Table and the Ranking must both hold weights or both counts."
+        raise InputError(msg)
+    held = [("non-zero cells", "the Table", table.cells.counts.size)] if table else []
+    held += [("tie groups", "the Ranking", ranking.n_groups)] if ranking else []
+    for what, which, count in held:
+        if any(weighted) and count > found.weighted_rows:
+            msg = (
+                f"{which} has {count} {what} but `weighted_rows` is {found.weighted_rows}: "
+                "each holds a row of positive weight."
+            )
+            raise InputError(msg)
+    if ranking is not None and ranking.positive is not None:
+        _check_classes(found, ranking, ranking.positive, seen)
+
+
+def _check_classes(found: Summaries, ranking: Ranking, positive: Label, seen: set[Any]) -> None:
+    """The Ranking counts the rows of `positive` against all the others."""
+    if ranking.negative is not None:
+        msg = (
+            f"the Ranking counts the negative class {ranking.negative!r}; summaries rank "
+            f"{positive!r} against all the other classes (negative null)."
+        )
+        raise InputError(msg)
+    positives, negatives = ranking.positives.sum(), ranking.negatives.sum()
+    if keyed(positive) not in seen and positives:
+        msg = (
+            f"the Ranking counts {positives.item()!r} positives of the class {positive!r}, "
+            "which is not among `labels`, which list every label read."
+        )
+        raise InputError(msg)
+    table = found.table
+    if table is None:
+        return
+    wanted = keyed(positive)
+    column = next((j for j, x in enumerate(table.actual) if keyed(x) == wanted), -1)
+    cells = table.cells
+    inside = cells.actual == column
+    for name, count, expected in (
+        ("positives", positives, cells.counts[inside].sum()),
+        ("negatives", negatives, cells.counts[~inside].sum()),
+    ):
+        if sums_differ(np.array([count]), np.array([expected]), found.rows)[0]:
+            where = "in the column" if name == "positives" else "outside the column"
+            msg = (
+                f"the Ranking counts {count.item()!r} {name} but the Table {expected.item()!r} "
+                f"{where} of its positive class {positive!r}: they count other rows."
+            )
+            raise InputError(msg)

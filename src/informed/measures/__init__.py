@@ -15,7 +15,9 @@ array or of the `Cells` of a sparse table, `counts` the arithmetic every measure
 `binary` the measures of a 2x2 table, `multiclass` those that read a whole table at once
 (entropies, R_K, kappa), `overall` how a whole table gets one value from its per-label
 values, `measure` what the registry records of a measure and why one is undefined, and
-`registry` the `MEASURES` registry that every report, CLI column and JSON key reads.
+`registry` the `MEASURES` registry that every report, CLI column and JSON key reads,
+`names` every name a measure goes by (title, aliases, any case) resolved to its registry
+name, for every call and result that takes a measure's name.
 """
 
 from __future__ import annotations
@@ -84,6 +86,13 @@ from informed.measures.multiclass import (
     matthews_correlation_multiclass,
     mutual_information,
 )
+from informed.measures.names import (
+    MEASURE_NAMES,
+    ByMeasure,
+    MeasureNames,
+    measure_name,
+    measure_names,
+)
 from informed.measures.overall import (
     BIAS_GEOMETRIC_G,
     BIAS_HARMONIC_F,
@@ -113,12 +122,15 @@ __all__ = [
     "MARGIN_REASONS",
     "MEANS",
     "MEASURES",
+    "MEASURE_NAMES",
     "MULTICLASS_CORRELATION",
     "PREVALENCE_WEIGHTED_MARKEDNESS",
     "Average",
+    "ByMeasure",
     "Cells",
     "Margins",
     "Measure",
+    "MeasureNames",
     "OverallRule",
     "SignedGeometric",
     "accuracy",
@@ -157,6 +169,8 @@ __all__ = [
     "markedness",
     "matthews_correlation",
     "matthews_correlation_multiclass",
+    "measure_name",
+    "measure_names",
     "miss_rate",
     "multiclass_correlation",
     "mutual_information",

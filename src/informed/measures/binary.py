@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.errors import InputError
 from informed.measures.counts import cells, clip, ratio, weighted_geometric, weighted_harmonic
 from informed.measures.exact import determinant, power_of_two_scale
 
@@ -186,7 +187,7 @@ def f_measure(counts: Any, alpha: float = 0.5) -> Floats:
     """
     if not 0.0 <= alpha <= 1.0:
         msg = f"`alpha` must lie in [0, 1]; got {alpha!r}."
-        raise ValueError(msg)
+        raise InputError(msg)
     tp, fp, fn, _ = cells(counts)
     return ratio(tp, tp + alpha * fp + (1.0 - alpha) * fn)
 

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.errors import InputError
 from informed.measures.exact import LimbSums, grid, limb_sums, to_float
 
 __all__ = [
@@ -97,7 +98,7 @@ class Cells:
                 f"cells need values[..., n], rows[n] and cols[n]; got shapes "
                 f"{self.values.shape}, {self.rows.shape} and {self.cols.shape}."
             )
-            raise ValueError(msg)
+            raise InputError(msg)
 
     @property
     def batch(self) -> tuple[int, ...]:
@@ -116,7 +117,7 @@ def as_cells(table: Any) -> Cells:
     counts = np.asarray(table, dtype=np.float64)
     if counts.ndim < 2:
         msg = f"a table needs counts[..., K, C]; got shape {counts.shape}."
-        raise ValueError(msg)
+        raise InputError(msg)
     K, C = counts.shape[-2:]
     rows = np.repeat(np.arange(K, dtype=np.intp), C)
     cols = np.tile(np.arange(C, dtype=np.intp), K)
@@ -237,7 +238,7 @@ def one_vs_rest(table: Any) -> Floats:
         K, C = cells.shape
         if K != C:
             msg = f"one-vs-rest views need a square table; got shape {cells.shape}."
-            raise ValueError(msg)
+            raise InputError(msg)
         m = margins(cells)
         if cells._kind == "pair":  # a 2 x 2 table: its views are its cells
             a, b, c, d = np.moveaxis(_pair(cells), -1, 0)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.errors import InputError
 from informed.measures.cells import margins, one_vs_rest
 
 __all__ = [
@@ -46,7 +47,7 @@ def cells(counts: Any) -> tuple[Floats, Floats, Floats, Floats]:
     c = np.asarray(counts, dtype=np.float64)
     if c.shape[-2:] != (2, 2):
         msg = f"a binary measure needs counts[..., 2, 2]; got shape {c.shape}."
-        raise ValueError(msg)
+        raise InputError(msg)
     return c[..., 0, 0], c[..., 0, 1], c[..., 1, 0], c[..., 1, 1]
 
 
@@ -122,7 +123,7 @@ def _terms(values: Any, weights: Any, undefined: str, axis: int = -1) -> tuple[F
     """
     if undefined not in ("propagate", "omit"):
         msg = f"`undefined` must be 'propagate' or 'omit'; got {undefined!r}."
-        raise ValueError(msg)
+        raise InputError(msg)
     values = np.asarray(values, dtype=np.float64)
     weights = np.asarray(weights, dtype=np.float64)
     weights = np.where(np.isnan(weights), 0.0, weights)
@@ -151,7 +152,7 @@ def label_weights(square: Any, how: str) -> Floats:
         f"label weights are 'macro', 'prevalence' or 'bias'; got {how!r} "
         "(a micro average pools the cells instead: `informed.average(table, name, 'micro')`)."
     )
-    raise ValueError(msg)
+    raise InputError(msg)
 
 
 def weighted_mean(values: Floats, weights: Floats, undefined: str = "propagate") -> Floats:

@@ -17,7 +17,7 @@ from matplotlib.axes import Axes
 
 from informed.errors import InputError, InputTypeError
 from informed.inference.tally_intervals import TallyIntervals, tally_intervals
-from informed.measures import MEASURES
+from informed.measures import MEASURES, measure_name
 from informed.plots.axes import Frame, draw_message, drawing
 from informed.plots.forest import ForestRow, Reference, draw_forest, forest_frame
 from informed.plots.style import BLUE, GREY, ORANGE, RED, legend_below, short_label
@@ -105,7 +105,8 @@ def plot_tally(
         A `Tally` (its intervals are computed here: `level`, `replicates`, `seed`), or
         the intervals already made (`informed.inference.tally_intervals`).
     measure : str
-        A registry name; informedness by default (Powers 2011).
+        A registry measure by any of its names ("recall", "tpr", "F1"); informedness
+        by default (Powers 2011).
     level, replicates, seed
         For a Tally: the intervals' level, the bootstrap replicates of each category's
         table, and the seed of its random numbers.
@@ -140,6 +141,7 @@ def plot_tally(
     >>> [t.get_text() for t in ax.get_yticklabels()]  # bottom to top
     ['weather', 'politics', 'sports']
     """
+    measure = measure_name(measure)  # any name of the measure: "tpr", "F1"
     if isinstance(tally, Tally):
         result = tally_intervals(tally, [measure], level=level, replicates=replicates, seed=seed)
     elif isinstance(tally, TallyIntervals):

@@ -31,7 +31,15 @@ from informed.ranking.quotas import (
     threshold_at,
 )
 from informed.ranking.ranking import Ranking
-from informed.ranking.registry import RANKING_MEASURES, RankingMeasure, undefined_reason
+from informed.ranking.registry import (
+    ANY_MEASURE_NAMES,
+    RANKING_MEASURES,
+    RANKING_NAMES,
+    ByAnyMeasure,
+    RankingMeasure,
+    ranking_measure_name,
+    undefined_reason,
+)
 from informed.ranking.rows import largest_class, smallest_class
 from informed.ranking.summaries import (
     auc,
@@ -51,8 +59,11 @@ from informed.ranking.thresholds import (
 # the summary first: the API reference lists a page's names in this order
 __all__ = [  # noqa: RUF022
     "Ranking",
+    "ANY_MEASURE_NAMES",
     "RANKING_MEASURES",
+    "RANKING_NAMES",
     "THRESHOLD_CRITERIA",
+    "ByAnyMeasure",
     "LiftTable",
     "OperatingPoint",
     "RankingMeasure",
@@ -72,6 +83,7 @@ __all__ = [  # noqa: RUF022
     "precision_at",
     "qrecall",
     "random_qrecall",
+    "ranking_measure_name",
     "ranking_report",
     "recall_at",
     "roc_convex_hull",

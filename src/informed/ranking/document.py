@@ -15,7 +15,7 @@ from informed._common import json_float
 from informed.ranking.groups import quota_array
 from informed.ranking.quotas import LiftTable, json_quota, lift_table
 from informed.ranking.ranking import Ranking
-from informed.ranking.registry import RANKING_MEASURES, undefined_reason
+from informed.ranking.registry import RANKING_MEASURES, ByAnyMeasure, undefined_reason
 from informed.ranking.summaries import pem_areas
 
 __all__ = [
@@ -71,6 +71,14 @@ class RankingSummary:
     quota_reasons: Mapping[str, Mapping[str, str]]
     lift: LiftTable
     bins: int
+
+    def __post_init__(self) -> None:
+        # any name of a measure finds its value: values["AUROC"], at_quota["10"]["Lift"]
+        object.__setattr__(self, "values", ByAnyMeasure(self.values))
+        object.__setattr__(self, "reasons", ByAnyMeasure(self.reasons))
+        for name in ("at_quota", "quota_reasons"):
+            found = {quota: ByAnyMeasure(by) for quota, by in getattr(self, name).items()}
+            object.__setattr__(self, name, found)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document (NaN as None): see `ranking_report`."""

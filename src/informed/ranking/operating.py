@@ -39,11 +39,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import check_choice
 from informed._markup import fragment
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label
-from informed.measures import MEASURES, undefined_reason
+from informed.measures import MEASURES, measure_name, undefined_reason
 from informed.ranking.groups import FloatArray, Groups
 from informed.table.table import Table
 
@@ -185,8 +184,10 @@ def cut_counts(groups: Groups) -> FloatArray:
     return out
 
 
-def _check_options(measure: Any, alpha: Any, cost_ratio: Any, quota: Any) -> None:
-    check_choice(measure, THRESHOLD_CRITERIA, "measure")
+def _check_options(measure: Any, alpha: Any, cost_ratio: Any, quota: Any) -> str:
+    """The options checked; the criterion's registry name ("youden" is informedness)."""
+    if measure != "cost":
+        measure = measure_name(measure, among=THRESHOLD_CRITERIA[:-1])
     if isinstance(alpha, bool) or not isinstance(alpha, int | float | np.number):
         msg = f"`alpha` must be a number in [0, 1], such as 0.5; got {alpha!r}."
         raise InputTypeError(msg)
@@ -208,6 +209,7 @@ def _check_options(measure: Any, alpha: Any, cost_ratio: Any, quota: Any) -> Non
         if not (math.isfinite(float(value)) and float(value) >= 0):
             msg = f"`{name}` must be a finite non-negative number; got {value!r}."
             raise InputError(msg)
+    return str(measure)
 
 
 def criterion_values(
@@ -220,7 +222,7 @@ def criterion_values(
             n = counts.sum(axis=(-2, -1))
             cost = counts[..., 0, 1] + cost_ratio * counts[..., 1, 0]
             return -np.where(n > 0, cost / np.where(n > 0, n, 1.0), np.nan)
-        entry = MEASURES[measure]
+        entry = MEASURES[measure_name(measure)]
         kwargs = {"alpha": alpha} if entry.takes_alpha else {}
         return np.asarray(entry(counts, **kwargs), dtype=np.float64)
 
@@ -280,7 +282,7 @@ def best_threshold(
     Parameters are those of `Ranking.best_threshold`; `scores` and `groups` are the
     Ranking's distinct scores (descending) and group arrays.
     """
-    _check_options(measure, alpha, cost_ratio, quota)
+    measure = _check_options(measure, alpha, cost_ratio, quota)
     ratio = 1.0 if cost_ratio is None else float(cost_ratio)
     values = criterion_values(cut_counts(groups), measure, float(alpha), ratio)
     allowed = ~np.isnan(values)
@@ -329,7 +331,7 @@ def operating_point_at(
     if math.isnan(float(threshold)):
         msg = "`threshold` must not be NaN."
         raise InputError(msg)
-    _check_options(measure, alpha, cost_ratio, None)
+    measure = _check_options(measure, alpha, cost_ratio, None)
     k = cut_index(scores, float(threshold))
     ratio = 1.0 if cost_ratio is None else float(cost_ratio)
     counts = cut_counts(groups)[k]
@@ -385,7 +387,8 @@ class OperatingPoints:
         measure : str
             One of `THRESHOLD_CRITERIA`: "informedness" (Youden's J, the default),
             "markedness", "correlation", "matthews_correlation", "f_measure", "accuracy",
-            "kappa" (maximised), or "cost" (minimised; needs `cost_ratio`).
+            "kappa" (maximised), by any of their names ("youden", "MCC", "F1"), or
+            "cost" (minimised; needs `cost_ratio`).
         alpha : float
             Weight of the F-measure (0.5 is F1).
         cost_ratio : float, optional

@@ -17,14 +17,14 @@ Recognition Letters 27(14):1619-1631.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 import numpy as np
 
-from informed._common import check_choice
 from informed.errors import InputError
+from informed.measures import MEASURE_NAMES, ByMeasure, MeasureNames
 from informed.ranking.groups import Groups, cumulative_positives, quota_array
 from informed.ranking.methods import use_registry
 from informed.ranking.pearson import pearson, pearson_defined
@@ -46,12 +46,19 @@ from informed.ranking.summaries import (
 )
 
 __all__ = [
+    "ANY_MEASURE_NAMES",
     "LIFT_COLUMNS",
+    "RANKING_ALIASES",
     "RANKING_MEASURES",
+    "RANKING_NAMES",
     "RANKING_RULES",
+    "ByAnyMeasure",
     "RankingMeasure",
+    "ranking_measure_name",
     "undefined_reason",
 ]
+
+Value = TypeVar("Value")
 
 _ARBEL_ROKACH = "Arbel & Rokach (2006)"
 
@@ -378,6 +385,34 @@ RANKING_MEASURES: dict[str, RankingMeasure] = {m.name: m for m in _REGISTERED}
 
 use_registry(RANKING_MEASURES)  # the methods r.auc(), r.pem(), ... call these functions
 
+RANKING_ALIASES = {"auc": ("roc_auc", "ROC AUC", "AUROC", "area under the ROC curve")}
+"""The names scikit-learn and the literature give the ranking measures, besides titles."""
+
+RANKING_NAMES = MeasureNames(
+    {name: (m.title, *RANKING_ALIASES.get(name, ())) for name, m in RANKING_MEASURES.items()}
+)
+"""Every name of a ranking measure (registry name, title, alias; any case)."""
+
+ANY_MEASURE_NAMES = MEASURE_NAMES | RANKING_NAMES
+"""Every name of a contingency or a ranking measure."""
+
+
+class ByAnyMeasure(ByMeasure[Value]):
+    """A dict by registry name (contingency or ranking measures) whose lookups take any
+    name of a measure (`informed.measures.ByMeasure`): ``result["AUROC"]``."""
+
+    names: ClassVar[MeasureNames] = ANY_MEASURE_NAMES
+
+
+def ranking_measure_name(name: Any, among: Iterable[str] | None = None) -> str:
+    """The registry name of a ranking measure given by any of its names; with `among`,
+    one of those.
+
+    >>> ranking_measure_name("AUROC"), ranking_measure_name("average hit rate")
+    ('auc', 'average_hit_rate')
+    """
+    return RANKING_NAMES.resolve(name, among, "ranking measure")
+
 _ALIASES = {"pem_areas": "s1"}
 """Older names `undefined_reason` still answers for: S1, S2 and S3 share their rules."""
 
@@ -405,9 +440,7 @@ def undefined_reason(ranking: Ranking, measure: str, quota: float | None = None)
     >>> undefined_reason(r, "auc")
     'no actual positives (n+ = 0)'
     """
-    name = _ALIASES.get(measure, measure)
-    if measure not in _ALIASES:
-        check_choice(measure, tuple(RANKING_MEASURES), "measure")
+    name = _ALIASES[measure] if measure in _ALIASES else ranking_measure_name(measure)
     entry = RANKING_MEASURES[name]
     if entry.quota == "required" and quota is None:
         msg = f"`{measure}` is a curve: pass the `quota` at which it is undefined or not."

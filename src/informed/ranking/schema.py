@@ -88,24 +88,36 @@ def decode_ranking(data: Mapping[str, Any]) -> tuple[FloatArray, CountArray, Cou
         if not isinstance(data[key], list):
             msg = f"`{key}` must be a JSON array; got {type(data[key]).__name__}."
             raise InputTypeError(msg)
-    scores = [_decode_score(i, value) for i, value in enumerate(data["scores"])]
-    positives = [
-        _decode_count("positives", i, v, weighted) for i, v in enumerate(data["positives"])
-    ]
-    negatives = [
-        _decode_count("negatives", i, v, weighted) for i, v in enumerate(data["negatives"])
-    ]
-    if weighted:
-        return (
-            np.array(scores, dtype=np.float64),
-            np.array(positives, dtype=np.float64),
-            np.array(negatives, dtype=np.float64),
+    scores = _numbers(data["scores"], np.float64)
+    if scores is None:  # a string ("Infinity"), or a bad entry: read one by one
+        scores = np.array(
+            [_decode_score(i, value) for i, value in enumerate(data["scores"])], dtype=np.float64
         )
-    return (
-        np.array(scores, dtype=np.float64),
-        np.array(positives, dtype=np.int64),
-        np.array(negatives, dtype=np.int64),
-    )
+    dtype = np.float64 if weighted else np.int64
+    counts = []
+    for key in ("positives", "negatives"):
+        found = _numbers(data[key], dtype)
+        if found is None:  # a bad entry: read one by one, to name it
+            values = [_decode_count(key, i, v, weighted) for i, v in enumerate(data[key])]
+            found = np.array(values, dtype=dtype)
+        counts.append(found)
+    return scores, counts[0], counts[1]
+
+
+def _numbers(values: list[Any], dtype: Any) -> Any:
+    """`values` as an array of `dtype` at numpy's speed when every one is a number that
+    the one-by-one reader takes as it is (finite floats; ints, and no float, for int64),
+    else None: the reader then reads them one by one and names the first bad one."""
+    kinds = set(map(type, values))  # bool is its own type: True is never taken for 1
+    if not kinds <= ({int} if dtype is np.int64 else {int, float}):
+        return None
+    try:
+        array = np.array(values, dtype=dtype)
+    except OverflowError:  # an int beyond int64, or beyond a float (10**400)
+        return None
+    if array.dtype.kind == "f" and not bool(np.isfinite(array).all()):
+        return None  # nan, or a JSON number beyond a float (1e400 reads as inf)
+    return array
 
 
 def _decode_score(index: int, value: Any) -> float:

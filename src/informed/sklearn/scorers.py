@@ -47,7 +47,9 @@ import numpy as np
 from informed._arguments import canonical_arguments
 from informed.errors import InputError, InputTypeError
 from informed.measures import MEASURES
-from informed.ranking import RANKING_MEASURES, Ranking
+from informed.measures.names import spelled
+from informed.ranking import ANY_MEASURE_NAMES, RANKING_MEASURES, Ranking
+from informed.ranking.registry import RANKING_ALIASES
 from informed.table import Table, evaluate
 
 __all__ = ["NAMES", "RANKING_SCORES", "measure_name", "scorer", "scorer_names"]
@@ -141,26 +143,15 @@ def ranking_score(
         return float(RANKING_SCORES[measure](ranking))
 
 
-def _key(name: str) -> str:
-    """A name as looked up: case and punctuation ignored ("Youden's J" -> "youdensj")."""
-    return "".join(ch for ch in name.casefold() if ch.isalnum())
-
-
-# ranking measures under the names scikit-learn and the literature give them
-_RANKING_ALIASES = {"auc": ("roc_auc", "ROC AUC", "AUROC", "area under the ROC curve")}
-
-
 def _names() -> dict[str, str]:
-    """Every name a scorer takes (registry names, titles, aliases) -> the registry name."""
-    found: dict[str, str] = {}
-    for name, measure in MEASURES.items():
-        for spelled in (name, measure.title, *measure.aliases):
-            found.setdefault(_key(spelled), name)
-    for name in RANKING_SCORES:
-        entry = RANKING_MEASURES[name]
-        for spelled in (name, entry.title, *_RANKING_ALIASES.get(name, ())):
-            found.setdefault(_key(spelled), name)
-    return found
+    """Every name a scorer takes (registry names, titles, aliases) -> the registry name:
+    the registries' names (`informed.ranking.ANY_MEASURE_NAMES`) of the measures that
+    score."""
+    return {
+        key: name
+        for key, (name, _) in ANY_MEASURE_NAMES.spellings.items()
+        if name in MEASURES or name in RANKING_SCORES
+    }
 
 
 NAMES: dict[str, str] = _names()
@@ -177,9 +168,9 @@ def measure_name(measure: str) -> str:
     if not isinstance(measure, str):
         msg = f"`measure` must be a measure's name such as 'informedness'; got {measure!r}."
         raise InputTypeError(msg)
-    found = NAMES.get(_key(measure))
+    found = NAMES.get(spelled(measure))
     if found is None:
-        close = difflib.get_close_matches(_key(measure), NAMES, n=1)
+        close = difflib.get_close_matches(spelled(measure), NAMES, n=1)
         hint = f" Did you mean {NAMES[close[0]]!r}?" if close else ""
         msg = f"unknown measure {measure!r}.{hint} A scorer takes:\n{scorer_names()}"
         raise InputError(msg)
@@ -193,9 +184,9 @@ def scorer_names(width: int = 88) -> str:
     contingency measures, from the estimator's predict:
     """
     scores = sorted(name for name in MEASURES if name not in _NOT_SCORES)
-    spelled = [a for name in scores for a in MEASURES[name].aliases]
-    spelled += [a for names in _RANKING_ALIASES.values() for a in names]
-    aliases = sorted(set(spelled), key=str.casefold)
+    written = [a for name in scores for a in MEASURES[name].aliases]
+    written += [a for names in RANKING_ALIASES.values() for a in names]
+    aliases = sorted(set(written), key=str.casefold)
     groups = (
         ("contingency measures, from the estimator's predict", scores),
         ("ranking measures, from its decision_function or predict_proba", sorted(RANKING_SCORES)),

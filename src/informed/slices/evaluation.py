@@ -30,14 +30,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.errors import InputError
 from informed.labels import Label, as_label, keyed
 from informed.measures import (
     MEANS,
     MEASURES,
     Average,
+    ByMeasure,
     SignedGeometric,
     clip,
     margins,
+    measure_name,
     one_vs_rest_counts,
     undefined_reasons,
 )
@@ -113,8 +116,15 @@ class SliceEvaluation:
     min_count: float = 30.0
     flags: list[str | None] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # any name of a measure finds its values: values["tpr"], denominators["F1"]
+        for name in ("values", "per_label", "denominators", "denominator_kinds"):
+            object.__setattr__(self, name, ByMeasure(getattr(self, name)))
+
     def flag(self, name: str, s: int) -> str | None:
-        """Why measure `name` of slice `s` says nothing (undefined or too small), or None."""
+        """Why measure `name` (any of its names) of slice `s` says nothing (undefined or
+        too small), or None."""
+        name = measure_name(name)
         value = float(self.values[name][s])
         if math.isnan(value):
             return f"{MEASURES[name].title.lower()} undefined: {self.reason(name, s)}"
@@ -137,7 +147,9 @@ class SliceEvaluation:
         return DENOMINATOR_NAMES[str(self.denominator_kinds[name][s])]
 
     def reason(self, name: str, s: int) -> str:
-        """Why measure `name` is nan in slice `s` (the margin that vanished)."""
+        """Why measure `name` (any of its names) is nan in slice `s` (the margin that
+        vanished)."""
+        name = measure_name(name)
         if self.positive is not None:
             index = _position(self.labels, self.positive)
             if index is None:
@@ -267,7 +279,7 @@ def evaluate_slices(
     """
     if slices.cells is None:
         msg = "evaluate_slices needs a Table per slice: build the slices with `predicted`."
-        raise ValueError(msg)
+        raise InputError(msg)
     names = list(MEASURES)
     labels: tuple[Label, ...] = ()
     index: int | None = None
@@ -281,7 +293,7 @@ def evaluate_slices(
             index = _position(labels, as_label(positive))
             if index is None:
                 msg = f"positive={positive!r} is not a label of the slices; labels: {list(labels)}."
-                raise ValueError(msg)
+                raise InputError(msg)
         found, labelled = slice_values(square, names, index, alpha, undefined)
         ovr = one_vs_rest_counts(square)
         total = margins(square).total

@@ -4,7 +4,10 @@
 (``slice``, ``row``, ``column``, ``count``: positions in ``"keys"``, ``"predicted"`` and
 ``"actual"``); ``"overall"`` is the unsliced Table's own JSON form (kept, so that a
 weighted overall table is restored to the last bit), ``"rankings"`` one Ranking form per
-slice. A missing key value is ``null``.
+slice. A missing key value is ``null``. Accumulated slices (cumulative or rolling
+windows, `informed.slices.rolling`) say so in ``"accumulated"``, a key only they have:
+their slices overlap. Reading checks every field, and that the parts agree as a writer
+makes them (`informed.slices.consistency`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from informed._common import check_document
 from informed.errors import InputError, InputTypeError
 from informed.labels import Label, as_label
 from informed.ranking import Ranking
+from informed.slices.consistency import check_parts
 from informed.slices.counting import SlicedCells
 from informed.slices.keys import Key, key_order, keyed_key
 from informed.table.counting import check_counts, check_label_list
@@ -54,7 +58,7 @@ def slices_dict(slices: Any) -> dict[str, Any]:
             "slices": [r.to_dict() for r in slices.rankings],
             "overall": slices.overall_ranking.to_dict(),
         }
-    return {
+    document: dict[str, Any] = {
         "kind": JSON_KIND,
         "version": JSON_VERSION,
         "by": list(slices.by),
@@ -65,6 +69,9 @@ def slices_dict(slices: Any) -> dict[str, Any]:
         "positive": slices.positive,
         "rankings": rankings,
     }
+    if slices.accumulated is not None:  # overlapping slices: overall is not their sum
+        document["accumulated"] = slices.accumulated
+    return document
 
 
 def _key(value: Any, width: int) -> Key:
@@ -76,7 +83,12 @@ def _key(value: Any, width: int) -> Key:
 
 def slices_parts(data: Any) -> tuple[Any, ...]:
     """The fields of `Slices` from its JSON document, every field checked."""
-    check_document(data, "Slices", _KEYS, JSON_KIND, JSON_VERSION)
+    keys_of = _KEYS | {"accumulated"} if isinstance(data, dict) and "accumulated" in data else _KEYS
+    check_document(data, "Slices", keys_of, JSON_KIND, JSON_VERSION)
+    accumulated = data.get("accumulated")
+    if "accumulated" in data and (not isinstance(accumulated, str) or not accumulated):
+        msg = f'"accumulated" says how the slices were accumulated; got {accumulated!r}.'
+        raise InputError(msg)
     by = data["by"]
     if not isinstance(by, list) or not by or not all(isinstance(x, str) for x in by):
         msg = f'"by" must be a non-empty list of column names; got {by!r}.'
@@ -114,11 +126,28 @@ def slices_parts(data: Any) -> tuple[Any, ...]:
             raise InputError(msg)
         rankings = tuple(Ranking.from_dict(r) for r in found["slices"])
         overall_ranking = Ranking.from_dict(found["overall"])
+        if data["positive"] is None:
+            msg = '"positive" is null, but the rankings count a positive class: name it.'
+            raise InputError(msg)
         positive = as_label(data["positive"])
+    elif data["positive"] is not None:
+        msg = f'"positive" is {data["positive"]!r}, but there are no rankings to count it.'
+        raise InputError(msg)
     if cells is None and rankings is None:
         msg = "a Slices document needs a table, rankings, or both."
         raise InputError(msg)
-    return tuple(by), keys, rows, cells, overall, positive, rankings, overall_ranking
+    check_parts(
+        tuple(by),
+        keys,
+        rows,
+        None if cells is None or overall is None else (cells, overall),
+        None
+        if rankings is None or overall_ranking is None or positive is None
+        else (rankings, overall_ranking, positive),
+        weighted,
+        accumulated is not None,
+    )
+    return tuple(by), keys, rows, cells, overall, positive, rankings, overall_ranking, accumulated
 
 
 def _table_parts(table: Any, S: int, weighted: bool) -> tuple[SlicedCells, Table]:

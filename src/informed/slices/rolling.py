@@ -91,7 +91,16 @@ def accumulate(slices: Slices, last: int | None = None, every: str | None = None
         slices.positive,
         rankings,
         slices.overall_ranking,
+        _described(slices.accumulated, last, every),
     )
+
+
+def _described(before: str | None, last: int | None, every: str | None) -> str:
+    """How the slices were accumulated, as `Slices.accumulated` says it."""
+    this = "cumulative" if last is None else f"rolling, last={last}"
+    if last is not None and every is not None:
+        this += f", every={every}"
+    return this if before is None else f"{before}; then {this}"
 
 
 def _cells(cells: SlicedCells, sources: list[list[int]]) -> SlicedCells:

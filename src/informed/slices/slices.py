@@ -86,6 +86,9 @@ class Slices:
     rankings : tuple of Ranking or None
         One Ranking per slice (None without scores).
     overall_ranking : Ranking or None
+    accumulated : str or None
+        "cumulative" or "rolling, last=7, every=1d": `informed.slices.rolling.accumulate`'s
+        overlapping windows (`overall` is not their sum); None for disjoint slices.
     """
 
     by: tuple[str, ...]
@@ -96,6 +99,7 @@ class Slices:
     positive: Label | None = None
     rankings: tuple[Ranking, ...] | None = None
     overall_ranking: Ranking | None = None
+    accumulated: str | None = None
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -329,6 +333,9 @@ class Slices:
             return NotImplemented
         if self.by != other.by:
             msg = f"cannot merge slices by {list(self.by)} with slices by {list(other.by)}."
+            raise InputError(msg)
+        if self.accumulated or other.accumulated:  # a window's earlier ones may be elsewhere
+            msg = "cannot merge accumulated (cumulative or rolling) slices: merge, then accumulate."
             raise InputError(msg)
         if (self.cells is None) != (other.cells is None) or (self.rankings is None) != (
             other.rankings is None

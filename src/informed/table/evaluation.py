@@ -15,17 +15,19 @@ from typing import Any
 import numpy as np
 
 from informed.columns import engine_of
-from informed.errors import InputTypeError
+from informed.errors import InputError, InputTypeError
 from informed.labels import Label, as_label
 from informed.measures import (
     AVERAGES,
     MEASURES,
     Average,
+    ByMeasure,
     Measure,
     SignedGeometric,
     as_cells,
     label_margin,
     label_weights,
+    measure_name,
     one_vs_rest_counts,
     undefined_reason,
     undefined_reasons,
@@ -57,12 +59,13 @@ class Evaluation:
         With a positive label, `measures` are those of its one-vs-rest 2x2 view; without
         one, each measure is combined over labels as its registry entry says.
     measures : dict
-        Registry name -> float (nan where undefined).
+        Registry name -> float (nan where undefined); a `ByMeasure`, so any name of a
+        measure finds it: ``measures["tpr"]`` is ``measures["recall"]``.
     per_label : mapping
         Label -> registry name -> float, from each label's one-vs-rest view (a
         `LabelValues`: one array per measure, `per_label.column(name)`).
     reasons : dict
-        Registry name -> why the overall value is nan.
+        Registry name -> why the overall value is nan (a `ByMeasure`).
     per_label_reasons : mapping
         Label -> registry name -> why that value is nan (a `LabelReasons`).
     """
@@ -74,6 +77,11 @@ class Evaluation:
     per_label: Mapping[Label, Mapping[str, float]]
     reasons: dict[str, str] = field(default_factory=dict)
     per_label_reasons: Mapping[Label, Mapping[str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # any name of a measure finds its value: measures["youden"], reasons["F1"]
+        object.__setattr__(self, "measures", ByMeasure(self.measures))
+        object.__setattr__(self, "reasons", ByMeasure(self.reasons))
 
     @property
     def n(self) -> float:
@@ -103,7 +111,8 @@ def average(
     alpha: float = 0.5,
     undefined: str = "propagate",
 ) -> float:
-    """One measure of `table` averaged over its labels' one-vs-rest views, as asked.
+    """One measure of `table` (`name`: its registry name, title or any alias, such as
+    "tpr" or "F1") averaged over its labels' one-vs-rest views, as asked.
 
     how="micro": the measure of the summed one-vs-rest 2x2 tables (for accuracy, error and
     the rates this pools the cells of every label); "macro": the plain mean of the
@@ -115,13 +124,10 @@ def average(
     >>> round(average(t, "informedness", "bias"), 6)  # Powers' B: weighted by bias pP(l)
     0.30331
     """
-    if name not in MEASURES:
-        msg = f"unknown measure {name!r}; the registry has {sorted(MEASURES)}."
-        raise ValueError(msg)
+    measure = MEASURES[measure_name(name)]  # any name of the measure: "tpr", "F1"
     if how not in AVERAGES:
         msg = f"`how` must be one of {sorted(AVERAGES)}; got {how!r}."
-        raise ValueError(msg)
-    measure = MEASURES[name]
+        raise InputError(msg)
     _, square = table.square_cells()
     ovr = one_vs_rest_counts(square)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -253,7 +259,7 @@ def evaluate(
                 f"positive={positive!r} is not a label of the table; "
                 f"it should be one of {_some(labels)}."
             )
-            raise ValueError(msg)
+            raise InputError(msg)
         positive = labels[index]  # the table's own label: 1.0 names the label 1
 
     measures: dict[str, float] = {}

@@ -155,5 +155,10 @@ def _sparse(
     check_json_numbers(lists[2], lambda k: _cell(rows[k], columns[k], labels), not weighted)
     raw_counts = np.array(lists[2], dtype=np.float64 if weighted else object).reshape(1, -1)
     values = check_counts(raw_counts, weighted)[0]
+    zero = np.flatnonzero(values == 0)
+    if zero.size:
+        k = int(zero[0])
+        msg = f"{_cell(rows[k], columns[k], labels)} is 0: the sparse form lists non-zero cells."
+        raise InputError(msg)
     dtype = values.dtype
     return from_cells(positions[0], positions[1], values, shape, dtype, "sparse")

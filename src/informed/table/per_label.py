@@ -4,8 +4,9 @@ A table of 200,000 labels has 200,000 one-vs-rest views: a dict of dicts of thei
 measures would take gigabytes, arrays take 40 MB. `LabelValues` and `LabelReasons`
 keep the arrays and read as the mappings label -> measure -> value (or -> why it is
 undefined) that `Evaluation.per_label` and `Evaluation.per_label_reasons` have always
-been: each label's dict is made when it is asked for. `column` gives a measure's values
-over every label at once, for reports that rank or write many labels.
+been: each label's dict is made when it is asked for (a `ByMeasure`: any name of a measure
+finds it). `column` gives a measure's values over every label at once, for reports that
+rank or write many labels.
 
 >>> values = LabelValues(("a", "b"), {"recall": np.array([0.5, 1.0])})
 >>> values["b"], list(values), values.column("recall").tolist()
@@ -22,6 +23,7 @@ from numpy.typing import NDArray
 
 from informed._common import readonly
 from informed.labels import Label
+from informed.measures import ByMeasure
 
 __all__ = ["LabelReasons", "LabelValues"]
 
@@ -55,16 +57,17 @@ class LabelValues(_ByLabel, Mapping[Label, dict[str, float]]):
 
     def __init__(self, labels: tuple[Label, ...], columns: Mapping[str, Floats]) -> None:
         super().__init__(labels)
-        self._columns = {
-            name: readonly(np.asarray(v, dtype=np.float64)) for name, v in columns.items()
-        }
+        self._columns = ByMeasure(
+            {name: readonly(np.asarray(v, dtype=np.float64)) for name, v in columns.items()}
+        )
 
     def __getitem__(self, label: Any) -> dict[str, float]:
         k = self.position(label)
-        return {name: float(values[k]) for name, values in self._columns.items()}
+        return ByMeasure({name: float(values[k]) for name, values in self._columns.items()})
 
     def column(self, name: str) -> Floats:
-        """The values of measure `name` of every label, in the order of the labels."""
+        """The values of measure `name` (any of its names) of every label, in the order
+        of the labels."""
         return self._columns[name]
 
     @property
@@ -89,18 +92,21 @@ class LabelReasons(_ByLabel, Mapping[Label, dict[str, str]]):
         codes: Mapping[str, tuple[NDArray[np.intp], tuple[str, ...]]],
     ) -> None:
         super().__init__(labels)
-        self._codes = dict(codes)
+        self._codes = ByMeasure(codes)
 
     def __getitem__(self, label: Any) -> dict[str, str]:
         k = self.position(label)
-        return {
-            name: texts[int(found[k])]
-            for name, (found, texts) in self._codes.items()
-            if found[k] >= 0
-        }
+        return ByMeasure(
+            {
+                name: texts[int(found[k])]
+                for name, (found, texts) in self._codes.items()
+                if found[k] >= 0
+            }
+        )
 
     def codes(self, name: str) -> tuple[NDArray[np.intp], tuple[str, ...]]:
-        """Measure `name`'s reason codes over every label (-1: defined) and its texts."""
+        """Measure `name`'s (any of its names) reason codes over every label (-1:
+        defined) and its texts."""
         return self._codes[name]
 
     def __repr__(self) -> str:

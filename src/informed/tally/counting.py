@@ -272,6 +272,12 @@ def from_fields(
         if isinstance(count, bool) or not isinstance(count, int | np.integer) or count <= 0:
             msg = f"`ignored` counts documents, a positive int; got {count!r} for {category!r}."
             raise InputError(msg)
+        if count > documents:
+            msg = (
+                f"`ignored` counts {count} documents naming {category!r}, but there are "
+                f"{documents}: a document names a category once."
+            )
+            raise InputError(msg)
         found[category] = checked_int(int(count), "ignored")
     tally._counts, tally._pooled, tally._documents = table, pooled_table, documents
     tally._ignored = found

@@ -88,8 +88,8 @@ def from_dict(cls: type[State], data: Any) -> State:
         msg = "`ignored` must be a list of [category, documents] pairs."
         raise InputError(msg)
     ignored = {str(item[0]): json_count(item[1], "ignored") for item in raw_ignored}
-    if len(ignored) != len(raw_ignored):
-        msg = "`ignored` must name distinct categories that are not declared."
+    if len(ignored) != len(raw_ignored) or list(ignored) != sorted(ignored):
+        msg = "`ignored` must name distinct categories that are not declared, in sorted order."
         raise InputError(msg)
     return from_fields(
         cls,

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from informed._common import check_choice
 from informed.errors import InputError
-from informed.measures import MEASURES, Measure, undefined_reason
+from informed.measures import MEASURES, Measure, measure_name, undefined_reason
 from informed.tally.conventions import PERL_STATISTICS, STATISTICS_CONTINGENCY, Conventions
 from informed.tally.state import TallyState
 
@@ -36,11 +36,9 @@ UNDEFINED: Final = ("propagate", "omit")
 def check_measure(
     conventions: Conventions, name: str, params: dict[str, float]
 ) -> tuple[Measure, dict[str, float]]:
-    """The registry measure `name` with its parameters, checked; an InputError otherwise."""
-    measure = MEASURES.get(name) if isinstance(name, str) else None
-    if measure is None:
-        msg = f"unknown measure {name!r}; the registry has {sorted(MEASURES)}."
-        raise InputError(msg)
+    """The registry measure `name` (any of its names: "F1", "tpr") with its parameters,
+    checked; an InputError otherwise."""
+    measure = MEASURES[measure_name(name)]
     if set(params) - {"alpha"} or (params and not measure.takes_alpha):
         msg = (
             f"measure {name!r} takes "
@@ -50,7 +48,7 @@ def check_measure(
         raise InputError(msg)
     if (
         conventions == STATISTICS_CONTINGENCY
-        and name == "f_measure"
+        and measure.name == "f_measure"
         and params.get("alpha", 0.5) != 0.5
     ):
         msg = (
@@ -66,8 +64,8 @@ def measure_values(
 ) -> Floats:
     """The measure `name` of tables `counts` (..., 2, 2) under `conventions`."""
     measure, params = check_measure(conventions, name, params)
-    if conventions == STATISTICS_CONTINGENCY and name in PERL_STATISTICS:
-        return PERL_STATISTICS[name](counts)
+    if conventions == STATISTICS_CONTINGENCY and measure.name in PERL_STATISTICS:
+        return PERL_STATISTICS[measure.name](counts)
     return np.asarray(measure(counts, **params), dtype=np.float64)
 
 

@@ -316,8 +316,8 @@ class Tally(PerlMethods, TallyView):
         Parameters
         ----------
         name : str
-            A name of `informed.measures.MEASURES` ("precision", "f_measure",
-            "informedness", ...).
+            A measure of `informed.measures.MEASURES` by any of its names ("precision",
+            "f_measure", "F1", "informedness", "Youden's J", ...).
         **params : float
             ``alpha`` for the F-measures.
 
@@ -343,7 +343,7 @@ class Tally(PerlMethods, TallyView):
         Parameters
         ----------
         name : str
-            A registry name.
+            A registry measure by any of its names ("recall", "tpr", ...).
         **params : float
             ``alpha`` for the F-measures.
 
@@ -374,7 +374,7 @@ class Tally(PerlMethods, TallyView):
         Parameters
         ----------
         name : str
-            A registry name.
+            A registry measure by any of its names ("recall", "tpr", ...).
         undefined : {"propagate", "omit"}
             "propagate" (default): nan if any category's value is nan. "omit": the mean
             over the categories where it is defined (scikit-learn's
@@ -406,7 +406,7 @@ class Tally(PerlMethods, TallyView):
         Parameters
         ----------
         name : str
-            A registry name.
+            A registry measure by any of its names ("recall", "tpr", ...).
         category : str, optional
             A declared category; None for the pooled (micro) table.
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from informed.comparison.html import COMPARISON_SOURCES, comparison_section
 from informed.comparison.result import Comparison
+from informed.errors import InputError, InputTypeError
 from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.slice_rankings import SliceRankings
@@ -236,7 +237,7 @@ def html_report(
             f"`Ranking.best_threshold`); got {type(threshold).__name__} with "
             f"ranking={'given' if ranking is not None else None}."
         )
-        raise ValueError(msg)
+        raise InputError(msg)
     sections: list[tuple[str, str, str]] = []  # (id, heading, html)
     cited: list[str] = []
     if evaluation is not None:
@@ -342,7 +343,7 @@ def _check(
     """The argument checks of `html_report`."""
     if evaluation is None and ranking is None and comparison is None:
         msg = "html_report needs an `evaluation`, a `ranking` or a `comparison`; got none."
-        raise ValueError(msg)
+        raise InputError(msg)
     for value, kind, hint in (
         (evaluation, Evaluation, "an Evaluation (from `informed.evaluate`)"),
         (comparison, Comparison, "a Comparison (from `informed.compare`)"),
@@ -360,10 +361,10 @@ def _check(
                 "RankingSummary": "summary",
             }[name]
             msg = f"`{argument}` must be {hint}; got {type(value).__name__}."
-            raise TypeError(msg)
+            raise InputTypeError(msg)
     if intervals is not None and evaluation is None:
         msg = "`intervals` are intervals of an evaluation's measures; pass the `evaluation`."
-        raise ValueError(msg)
+        raise InputError(msg)
     if intervals is not None and evaluation is not None:
         mine, theirs = evaluation.positive, intervals.positive
         if (mine is None) != (theirs is None) or (
@@ -373,17 +374,17 @@ def _check(
                 f"`intervals` bootstrap positive={theirs!r} but the evaluation has "
                 f"positive={mine!r}; bootstrap the same view."
             )
-            raise ValueError(msg)
+            raise InputError(msg)
     if (len(quotas) or summary is not None) and ranking is None:
         what = f"`quotas` ({list(quotas)})" if len(quotas) else "`summary`"
         msg = f"{what} need a `ranking`; got ranking=None."
-        raise ValueError(msg)
+        raise InputError(msg)
     if summary is not None and len(quotas):
         msg = "pass `quotas` or a `summary` (which holds its quotas), not both."
-        raise ValueError(msg)
+        raise InputError(msg)
     if isinstance(max_labels, bool) or not isinstance(max_labels, int) or max_labels < 1:
         msg = f"`max_labels` must be a positive integer; got {max_labels!r}."
-        raise ValueError(msg)
+        raise InputError(msg)
 
 
 def check_output_path(path: str | os.PathLike[str]) -> Path:
