@@ -1,7 +1,8 @@
 """Many slicings of one frame in one query: ``GROUP BY GROUPING SETS`` on a SQL engine.
 
 A slice search (`informed.find_slices`) counts, at each depth, every combination of its
-columns. On an engine that has grouping sets (DuckDB), the whole level is one query:
+columns. On an engine that has grouping sets (DuckDB, Spark), the whole level is one
+query:
 
     SELECT c1, ..., cn, predicted, actual, GROUPING(c1), ..., GROUPING(cn), COUNT(*)
     FROM frame GROUP BY GROUPING SETS ((c1, predicted, actual), (c1, c2, predicted, ...), ...)
@@ -13,8 +14,8 @@ where the set rolls `c` up, 0 where it groups by it) tells them apart, so a miss
 stays the slice "missing". Each set's groups become the `Slices` that `Slices.from_frame`
 would give for its columns (`informed.engines.sliced`), equal to it exactly.
 
-Engines without grouping sets (polars) or a frame that is not a DuckDB relation get None:
-the search then counts each combination by itself.
+Engines without grouping sets (polars), and ibis (whose SQL varies by database), get
+None: the search then counts each combination by itself.
 """
 
 from __future__ import annotations
@@ -38,17 +39,34 @@ _ROWS = "__informed_rows"
 _GROUPING = "__informed_grouping"
 
 
-def _quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _relation(frame: Any) -> Any:
-    """The DuckDB relation of `frame` (itself, or under narwhals), or None."""
+def _native(frame: Any) -> tuple[Any, str | None]:
+    """The DuckDB relation or Spark DataFrame of `frame` (itself, or under narwhals) and
+    its engine; (frame, None) for an engine without grouping sets here."""
     engine = engine_of(frame)
-    if engine == "narwhals" and str(frame.implementation).lower() == "duckdb":
+    if engine == "narwhals" and str(frame.implementation).lower() in ("duckdb", "pyspark"):
         frame = frame.to_native()
         engine = engine_of(frame)
-    return frame if engine == "DuckDB" else None
+    return frame, engine if engine in ("DuckDB", "Spark") else None
+
+
+def _quoting(engine: str) -> Any:
+    """How the engine's SQL quotes a column name: "name" (DuckDB), `name` (Spark)."""
+    mark = "`" if engine == "Spark" else '"'
+    return lambda name: mark + name.replace(mark, mark * 2) + mark
+
+
+def _run(native: Any, engine: str, sql: str) -> Any:
+    """`sql`, which reads the frame as __informed_frame, run on the engine; Arrow back."""
+    if engine == "Spark":
+        view = f"__informed_frame_{id(native)}"
+        native.createOrReplaceTempView(view)
+        try:
+            return native.sparkSession.sql(sql.replace("__informed_frame", view)).toArrow()
+        finally:
+            native.sparkSession.catalog.dropTempView(view)
+    result = native.query("__informed_frame", sql)
+    # to_arrow_table is DuckDB's newer name of fetch_arrow_table (deprecated there)
+    return getattr(result, "to_arrow_table", result.fetch_arrow_table)()
 
 
 def slices_by_sets(
@@ -64,9 +82,10 @@ def slices_by_sets(
     query and one count of the rows; None where the engine has no grouping sets, where a
     set's column is also `actual`, `predicted` or `scores`, or where the groups would not
     fit the memory budget (the caller then counts each set by itself)."""
-    relation = _relation(frame)
-    if relation is None or not sets:
+    native, engine = _native(frame)
+    if engine is None or not sets:
         return None
+    quoted = _quoting(engine)
     first = scores if predicted is None else predicted
     if first is None:
         msg = "pass `predicted` (a Table per slice) or `scores` (a Ranking per slice)."
@@ -78,9 +97,9 @@ def slices_by_sets(
     named = {f"by[{i}]": c for i, c in enumerate(columns)}
     lazy = lazy_frame(frame, {**named, "actual": actual, "predicted": predicted,
                               "scores": scores})  # fmt: skip
-    keys = ", ".join(_quoted(c) for c in [*columns, *cell])
-    flags = ", ".join(f"GROUPING({_quoted(c)}) AS {_GROUPING}{i}" for i, c in enumerate(columns))
-    grouping = ", ".join("(" + ", ".join(_quoted(c) for c in [*s, *cell]) + ")" for s in sets)
+    keys = ", ".join(quoted(c) for c in [*columns, *cell])
+    flags = ", ".join(f"GROUPING({quoted(c)}) AS {_GROUPING}{i}" for i, c in enumerate(columns))
+    grouping = ", ".join("(" + ", ".join(quoted(c) for c in [*s, *cell]) + ")" for s in sets)
     sql = (
         f"SELECT {keys}, {flags}, COUNT(*) AS {_ROWS} FROM __informed_frame "
         f"GROUP BY GROUPING SETS ({grouping})"
@@ -90,12 +109,10 @@ def slices_by_sets(
     if limit is not None:
         sql += f" LIMIT {limit + 1}"
     try:
-        result = relation.query("__informed_frame", sql)
-        # to_arrow_table is DuckDB 1.4's name of fetch_arrow_table (deprecated there)
-        fetched = getattr(result, "to_arrow_table", result.fetch_arrow_table)()
+        fetched = _run(native, engine, sql)
     except Exception as exc:  # the engine's own error classes: any of them
         lines = str(exc).strip().splitlines()
-        msg = f"DuckDB could not run the count: {lines[0] if lines else exc!r}"
+        msg = f"{engine} could not run the count: {lines[0] if lines else exc!r}"
         raise InputError(msg) from exc
     if limit is not None and fetched.num_rows > limit:
         return None  # counted set by set, each refused where it would not fit
