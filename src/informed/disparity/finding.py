@@ -345,10 +345,10 @@ def _on_engine(
     positive: Any, measure: str, options: dict[str, Any], progress: Any,
 ) -> SliceSearch:  # fmt: skip
     """Each level's combinations counted on the engine: one `GROUP BY GROUPING SETS`
-    query and one count of the rows where the engine has grouping sets (DuckDB, Spark), else one
-    `GROUP BY columns..., predicted, actual` (or `..., score, actual`) per combination;
-    children of slices too small to test dropped from the fetched cells, as in memory
-    they are never counted."""
+    query and one count of the rows where the engine has grouping sets (DuckDB, Spark),
+    else one `GROUP BY columns..., predicted, actual` (or `..., score, actual`) per
+    combination; children of slices too small to test dropped from the fetched cells, as
+    in memory they are never counted."""
     from informed._routes import engine_route
 
     cell = {"actual": actual, "predicted": predicted, "scores": scores, "positive": positive}
