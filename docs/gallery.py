@@ -1,12 +1,13 @@
 """The gallery: every plot informed draws, each made by the call shown beside it.
 
 `DATA` builds the summaries once; each `Plot` is one call on them whose value is the plot:
-a matplotlib Axes (each of `informed.plots`' functions and the comparison's two plots,
-the very functions the HTML report draws with), rendered here to SVG. The documentation
-build (`make docs`) runs `DATA`, then every call in order, in one namespace, from the root
-of the repository, and writes docs/gallery.md's figures; tests/test_docs_site.py checks
-that every plot function of `informed.plots` and `informed.comparison` has its entry. To
-add a plot, add a `Plot` (and any data it needs to `DATA`).
+a matplotlib Axes (each of `informed.plots`' functions, the comparison's two plots and
+the slice search's forest, the very functions the HTML report draws with), rendered
+here to SVG. The documentation build (`make docs`) runs `DATA`, then every call in
+order, in one namespace, from the root of the repository, and writes docs/gallery.md's
+figures; tests/test_docs_site.py checks that every plot function of `informed.plots`,
+`informed.comparison` and `informed.disparity` has its entry. To add a plot, add a
+`Plot` (and any data it needs to `DATA`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from importlib.resources import files
 
 import numpy as np
 
-from informed import Tally, compare, evaluate
+from informed import Tally, compare, evaluate, find_slices
 from informed.comparison import plot_differences, plot_models_roc
+from informed.disparity import plot_found_slices
 from informed.inference import bootstrap_slices
 from informed.io import read_columns, read_summaries
 from informed.plots import (
@@ -84,6 +86,18 @@ for _ in range(400):
     correct = [t for t in topics if rng.random() < 0.3] or [topics[0]]
     assigned = [t for t in topics if (t in correct) == (rng.random() < 0.8)]
     tally.add_result(assigned=assigned, correct=correct)
+
+# a slice search, simulated (docs/slice_search.md): 20,000 rows, the model worse on
+# phones in the east (TPR 0.55, FPR 0.35 against 0.9, 0.1)
+n = 20_000
+columns = {"region": rng.choice(["north", "south", "east"], n),
+           "device": rng.choice(["phone", "tablet", "desktop"], n),
+           "plan": rng.choice(["basic", "pro"], n)}
+truth = rng.integers(0, 2, n)
+east_phone = (columns["region"] == "east") & (columns["device"] == "phone")
+said = rng.random(n) < np.where(truth == 1, np.where(east_phone, 0.55, 0.9),
+                                np.where(east_phone, 0.35, 0.1))
+search = find_slices(columns=columns, actual=truth, predicted=said.astype(int))
 """
 
 PLOTS = [
@@ -162,5 +176,14 @@ PLOTS = [
         "Each category's informedness with its interval (a bootstrap of its own 2x2 table), "
         "against the micro and macro values (`informed tally --html`).",
         "plot_tally(tally, seed=0)",
+    ),
+    Plot(
+        "Slices found where the model is least informed",
+        "Each slice a search found (`informed evaluate --find-slices`), ranked by the lower "
+        "bound of its gap (the rest's informedness less the slice's) with its interval, "
+        "which holds over every hypothesis the search tested; a slice found inside another "
+        "one found is orange. Here the phones in the east, simulated, and the two slices "
+        "that hold them.",
+        "plot_found_slices(search)",
     ),
 ]

@@ -90,8 +90,8 @@ def test_every_docs_tool_is_declared() -> None:
 
 
 def test_the_gallery_draws_every_plot() -> None:
-    """Every plot function of `informed.plots` and `informed.comparison` is called by a
-    gallery entry."""
+    """Every plot function of `informed.plots`, `informed.comparison` and
+    `informed.disparity` is called by a gallery entry."""
     sys.path.insert(0, str(DOCS))
     try:
         gallery = importlib.import_module("gallery")
@@ -99,11 +99,11 @@ def test_the_gallery_draws_every_plot() -> None:
         sys.path.remove(str(DOCS))
     functions = {
         name
-        for module in ["informed.plots", "informed.comparison"]
+        for module in ["informed.plots", "informed.comparison", "informed.disparity"]
         for name in importlib.import_module(module).__all__
         if name.startswith("plot_")
     }
-    assert len(functions) >= 11
+    assert len(functions) >= 12
     calls = " ".join(plot.call for plot in gallery.PLOTS)
     assert {f for f in functions if f"{f}(" not in calls} == set()
     assert len({plot.title for plot in gallery.PLOTS}) == len(gallery.PLOTS)

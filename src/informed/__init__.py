@@ -22,7 +22,7 @@ from informed._routes import register_engine_route
 
 if TYPE_CHECKING:
     from informed.comparison import Comparison, compare, plot_differences, plot_models_roc
-    from informed.disparity import SliceSearch, find_slices
+    from informed.disparity import SliceSearch, find_slices, plot_found_slices
     from informed.errors import (
         InputError,
         InputTypeError,
@@ -106,6 +106,7 @@ _SOURCES = {
     "disparities": "informed.inference",
     "SliceSearch": "informed.disparity",
     "find_slices": "informed.disparity",
+    "plot_found_slices": "informed.disparity",
 }
 
 __all__ = [
@@ -143,6 +144,7 @@ __all__ = [
     "payoff",
     "plot_contingency",
     "plot_differences",
+    "plot_found_slices",
     "plot_hit_rate",
     "plot_lift",
     "plot_models_roc",

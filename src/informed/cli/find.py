@@ -1,6 +1,6 @@
 """`informed evaluate FILE --find-slices COL[,COL...] [--depth N] [--min-size N]`: the
 slices where the model is least informed (`informed.find_slices`), in memory or where
-the rows live (--database, --sql, --engine)."""
+the rows live (--database, --sql, --engine); with --html, also its page."""
 
 from __future__ import annotations
 
@@ -74,7 +74,6 @@ def _check(args: argparse.Namespace) -> None:
             ("--by-time", args.by_time is not None),
             ("--threshold", args.threshold is not None),
             ("--partial", args.partial is not None),
-            ("--html", args.html is not None),
             ("--dask", args.dask is not None),
             ("--weight", args.weight is not None),
             ("--quota", bool(args.quota)),
@@ -96,6 +95,12 @@ def run_find(args: argparse.Namespace, source: str) -> None:
 
     _check(args)
     names = _columns(args)
+    if args.html is not None:  # checked before any work; '' is refused by name
+        from informed.cli.output import check_html_path
+        from informed.cli.scale import check_not_input
+
+        check_html_path(args.html)
+        check_not_input(args.html, args.file, "--html")
     level = 0.95 if args.ci is None else args.ci
     options: dict[str, Any] = {
         "actual": args.actual,
@@ -137,6 +142,12 @@ def run_find(args: argparse.Namespace, source: str) -> None:
         from informed.disparity.text import render_search
 
         sys.stdout.write(render_search(found, source, width=terminal_width()) + "\n")
+    if args.html is not None:
+        from pathlib import Path
+
+        from informed.report.html.page import write_search_report
+
+        write_search_report(args.html, found, source=Path(source).name if source else "")
 
 
 class _Levels:

@@ -6,9 +6,10 @@ candidates in one grouped count per combination of columns and prunes them from 
 counts, `gaps` measures each slice's gap from the rest with an interval that holds over
 the whole search, `search` tests, dedupes and ranks, `finding` is `informed.find_slices`
 on every input (arrays, frames, files, engines), `result` its result (`SliceSearch`,
-with its JSON form and CSV rows) and `text` its terminal table.
+with its JSON form and CSV rows), `text` its terminal table, `plots` its forest plot
+(`informed.plot_found_slices`) and `html` its section of the HTML report.
 
-The names load on first use (PEP 562).
+The names load on first use (PEP 562): `informed.find_slices` does not load matplotlib.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
     from informed.disparity.finding import find_slices
+    from informed.disparity.plots import plot_found_slices
     from informed.disparity.result import FoundSlice, SliceSearch
 
 _SOURCES = {
     "find_slices": "informed.disparity.finding",
     "FoundSlice": "informed.disparity.result",
     "SliceSearch": "informed.disparity.result",
+    "plot_found_slices": "informed.disparity.plots",
 }
 
-__all__ = ["FoundSlice", "SliceSearch", "find_slices"]
+__all__ = ["FoundSlice", "SliceSearch", "find_slices", "plot_found_slices"]
 
 __getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)

@@ -344,15 +344,29 @@ def _on_engine(
     frame: Any, names: list[str], actual: str, predicted: str | None, scores: str | None,
     positive: Any, measure: str, options: dict[str, Any], progress: Any,
 ) -> SliceSearch:  # fmt: skip
-    """Each combination counted on the engine, `GROUP BY columns..., predicted, actual`
-    (or `..., score, actual`); children of slices too small to test dropped from the
-    fetched cells, as in memory they are never counted."""
+    """Each level's combinations counted on the engine: one `GROUP BY GROUPING SETS`
+    query and one count of the rows where the engine has grouping sets (DuckDB, Spark),
+    else one `GROUP BY columns..., predicted, actual` (or `..., score, actual`) per
+    combination; children of slices too small to test dropped from the fetched cells, as
+    in memory they are never counted."""
+    from informed._routes import engine_route
 
-    def sliced(by: list[str]) -> Slices:
-        return Slices.from_frame(frame, by=by, actual=actual, predicted=predicted,
-                                 scores=scores, positive=positive)  # fmt: skip
+    cell = {"actual": actual, "predicted": predicted, "scores": scores, "positive": positive}
+    counted: dict[tuple[str, ...], Slices] = {}
 
-    first = {name: sliced([name]) for name in names}
+    def level(sets: list[tuple[str, ...]]) -> None:
+        wanted = [s for s in sets if s not in counted]
+        found = engine_route().slices_by_sets(frame, wanted, **cell) if wanted else None
+        if found is not None:
+            counted.update(zip(wanted, found, strict=True))
+
+    def sliced(by: tuple[str, ...]) -> Slices:
+        if by not in counted:  # no grouping sets on this engine: one query per set
+            counted[by] = Slices.from_frame(frame, by=list(by), **cell)
+        return counted[by]
+
+    level([(name,) for name in names])
+    first = {name: sliced((name,)) for name in names}
     columns = []
     for name in names:
         values = tuple(k[0] for k in first[name].keys)
@@ -383,9 +397,12 @@ def _on_engine(
         searched = Searched(columns, None, None, some.overall_ranking, some.positive, measure)
         labels = ()
 
+    def prepare(combinations: list[tuple[int, ...]]) -> None:
+        level([tuple(names[j] for j in c) for c in combinations])
+
     def count(combination: tuple[int, ...], parents: dict[Any, Any]) -> Counted:
-        by = [names[j] for j in combination]
-        found = first[by[0]] if len(by) == 1 else sliced(by)
+        found = sliced(tuple(names[j] for j in combination))
+        counted.pop(tuple(names[j] for j in combination), None)  # counted once: let it go
         keys = np.array(
             [[where[j][keyed_key((v,))] for j, v in zip(combination, key, strict=True)]
              for key in found.keys],
@@ -401,7 +418,8 @@ def _on_engine(
         return Counted(combination, keys[chosen], counts, rankings)
 
     rows = int(some.rows.sum())
-    return run_search(searched, count, rows=rows, progress=progress, **options)
+    return run_search(searched, count, rows=rows, progress=progress, prepare=prepare,
+                      **options)  # fmt: skip
 
 
 def _kept(

@@ -167,8 +167,11 @@ def run_search(
     bins: int,
     rows: int,
     progress: Progress | None = None,
+    prepare: Callable[[list[tuple[int, ...]]], None] | None = None,
 ) -> SliceSearch:
-    """Count, test and report, level by level (see the module's docstring)."""
+    """Count, test and report, level by level (see the module's docstring); `prepare`,
+    when given, is told each level's combinations before the counter is called for
+    them (an engine counts them all in one query)."""
     columns = searched.columns
     measure = searched.measure
     multiclass = searched.index is None and searched.overall_ranking is None
@@ -182,6 +185,8 @@ def run_search(
             if L == 1 or all(adequate.get(c[:i] + c[i + 1 :], _NONE).size for i in range(L))
         ]
         counted_n = tested_n = pruned_n = 0
+        if prepare is not None and combinations:
+            prepare(combinations)
         for done, combination in enumerate(combinations):
             if progress is not None:
                 progress(L, done, len(combinations))

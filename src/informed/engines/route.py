@@ -36,7 +36,7 @@ from informed.ranking import Ranking
 from informed.ranking.grouping import NOT_GIVEN
 from informed.table import Table
 
-__all__ = ["documents", "ranking", "slices", "summaries", "table"]
+__all__ = ["documents", "ranking", "slices", "slices_by_sets", "summaries", "table"]
 
 TABLE_WAY_OUT = (
     "the predicted and actual labels have too many distinct pairs to fetch; count fewer "
@@ -287,6 +287,15 @@ def slices(
         clusters,
         timed,
     )
+
+
+def slices_by_sets(frame: Any, sets: Sequence[Sequence[str]], **options: Any) -> Any:
+    """The Slices of a lazy frame by each set of columns, from one ``GROUP BY GROUPING
+    SETS`` query where the engine has them (`informed.engines.grouping_sets`); None where
+    it has not (each set is then counted by `slices`)."""
+    from informed.engines.grouping_sets import slices_by_sets as by_sets
+
+    return by_sets(frame, sets, **options)
 
 
 def rows_of(grouped: Grouped, index: np.ndarray[Any, Any], size: int) -> np.ndarray[Any, Any]:

@@ -64,6 +64,11 @@ REFERENCES: dict[str, str] = {
         "Technologies 2(1):37-63."
     ),
     "Powers (n.d.)": "Powers, D. M. W. (n.d.). The Bookmaker tests your Edge. Poster.",
+    "Price & Bonett (2004)": (
+        "Price, R. M. & Bonett, D. G. (2004). An improved confidence interval for a linear "
+        "function of binomial proportions. Computational Statistics & Data Analysis "
+        "45(3):449-456."
+    ),
     "Provost & Fawcett (2001)": (
         "Provost, F. & Fawcett, T. (2001). Robust classification for imprecise "
         "environments. Machine Learning 42(3):203-231."

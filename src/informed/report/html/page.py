@@ -31,6 +31,8 @@ from typing import Any
 
 from informed.comparison.html import COMPARISON_SOURCES, comparison_section
 from informed.comparison.result import Comparison
+from informed.disparity.html import search_section, search_sources
+from informed.disparity.result import SliceSearch
 from informed.errors import InputError, InputTypeError
 from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
@@ -52,10 +54,12 @@ __all__ = [
     "comparison_report",
     "html_report",
     "page_document",
+    "search_report",
     "slices_report",
     "write_comparison_report",
     "write_html_report",
     "write_page",
+    "write_search_report",
     "write_slices_report",
 ]
 
@@ -329,6 +333,20 @@ def slices_report(
 def write_slices_report(path: str | os.PathLike[str], *args: Any, **options: Any) -> Path:
     """Write `slices_report(*args, **options)` to `path` atomically; return it."""
     return write_page(path, slices_report(*args, **options))
+
+
+def search_report(search: SliceSearch, *, title: str = "Slices least informed",
+                  source: str = "") -> str:  # fmt: skip
+    """One self-contained HTML document reporting a slice search (`informed.find_slices`)."""
+    where = f"Source: <strong>{escaped(source)}</strong> · " if source else ""
+    meta = f'<p class="meta">{where}N = {count(search.rows)}</p>'
+    section = ("slice-search", "Slices least informed", search_section(search))
+    return page_document(title, meta, [section], list(search_sources(search)))
+
+
+def write_search_report(path: str | os.PathLike[str], search: SliceSearch, **options: Any) -> Path:
+    """Write `search_report(search, **options)` to `path` atomically; return it."""
+    return write_page(path, search_report(search, **options))
 
 
 def _check(
