@@ -17,6 +17,15 @@ every report, with its JSON document.
 
 from __future__ import annotations
 
+from informed.ranking.binned import BinnedCalibration, binned_calibration
+from informed.ranking.calibration import (
+    Decomposition,
+    ReliabilityCurve,
+    reliability_curve,
+    score_decomposition,
+)
+from informed.ranking.calibration_summary import Calibration, calibration
+from informed.ranking.decision import DecisionCurve, beats_defaults, decision_curve
 from informed.ranking.document import RankingSummary, ranking_report, summarize_ranking
 from informed.ranking.operating import THRESHOLD_CRITERIA, OperatingPoint
 from informed.ranking.pearson import pearson
@@ -31,6 +40,7 @@ from informed.ranking.quotas import (
     threshold_at,
 )
 from informed.ranking.ranking import Ranking
+from informed.ranking.recalibration import Recalibration, recalibration
 from informed.ranking.registry import RANKING_MEASURES, RankingMeasure, undefined_reason
 from informed.ranking.rows import largest_class, smallest_class
 from informed.ranking.summaries import (
@@ -51,15 +61,25 @@ from informed.ranking.thresholds import (
 __all__ = [
     "RANKING_MEASURES",
     "THRESHOLD_CRITERIA",
+    "BinnedCalibration",
+    "Calibration",
+    "DecisionCurve",
+    "Decomposition",
     "LiftTable",
     "OperatingPoint",
     "Ranking",
     "RankingMeasure",
     "RankingSummary",
+    "Recalibration",
+    "ReliabilityCurve",
     "RocCurve",
     "auc",
     "average_hit_rate",
     "average_qrecall",
+    "beats_defaults",
+    "binned_calibration",
+    "calibration",
+    "decision_curve",
     "hit_rate",
     "largest_class",
     "lift",
@@ -72,9 +92,12 @@ __all__ = [
     "qrecall",
     "random_qrecall",
     "ranking_report",
+    "recalibration",
     "recall_at",
+    "reliability_curve",
     "roc_convex_hull",
     "roc_curve",
+    "score_decomposition",
     "smallest_class",
     "summarize_ranking",
     "threshold_at",

@@ -1,0 +1,149 @@
+"""Decision curves of a Ranking of probabilities, held to a brute force over the rows, to
+dcurves (Vickers' package) on its own grid, and to informedness (standardized net
+benefit at p_t = prevalence is informedness)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from informed import InputError, Ranking
+from informed.ranking import beats_defaults, decision_curve
+
+
+def _rows(seed: int, n: int, decimals: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    scores = np.round(rng.beta(1.5, 3.0, n), decimals)
+    actual = (rng.random(n) < scores**0.8).astype(int)
+    actual[:2] = [0, 1]
+    return actual, scores
+
+
+def _net_benefit(actual: np.ndarray, scores: np.ndarray, p: float) -> float:
+    """Row by row: acting on every row scored at least p."""
+    acted = scores >= p
+    tp = int(np.sum(acted & (actual == 1)))
+    fp = int(np.sum(acted & (actual == 0)))
+    return tp / actual.size - fp / actual.size * p / (1 - p)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_point_matches_a_brute_force_over_rows(seed: int) -> None:
+    actual, scores = _rows(seed, 300)
+    curve = decision_curve(Ranking.from_scores(actual, scores, positive=1))
+    assert curve.thresholds.tolist() == sorted(set(scores[scores < 1].tolist()))
+    prevalence = actual.mean()
+    for i, p in enumerate(curve.thresholds.tolist()):
+        nb = _net_benefit(actual, scores, p)
+        all_ = prevalence - (1 - prevalence) * p / (1 - p)
+        assert curve.net_benefit[i] == pytest.approx(nb, abs=1e-15)
+        assert curve.treat_all[i] == pytest.approx(all_, abs=1e-15)
+        assert curve.standardized[i] == pytest.approx(nb / prevalence, abs=1e-14)
+        if p > 0:
+            avoided = (nb - all_) / (p / (1 - p)) * 100
+            assert curve.interventions_avoided[i] == pytest.approx(avoided, abs=1e-11)
+        else:
+            assert math.isnan(curve.interventions_avoided[i])
+
+
+def test_between_distinct_scores_any_threshold_is_exact() -> None:
+    actual, scores = _rows(9, 200)
+    grid = np.linspace(0, 0.999, 777)
+    curve = decision_curve(Ranking.from_scores(actual, scores, positive=1), grid)
+    expected = [_net_benefit(actual, scores, p) for p in grid]
+    np.testing.assert_allclose(curve.net_benefit, expected, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_net_benefit_matches_dcurves_on_its_grid(seed: int) -> None:
+    """dcurves' `dca` on its default 100 thresholds: net benefit, treat-all and net
+    interventions avoided agree to 1e-12. Where definitions differ: dcurves moves scores
+    of exactly 0 to -eps, so at p_t = 0 it acts on no row scored 0 (we act on every row
+    scored at least 0); the data here has no score 0, and at p_t = 0 dcurves' interventions
+    avoided divide 0 by 0 (NaN, ours too)."""
+    dcurves = pytest.importorskip("dcurves")
+    pandas = pytest.importorskip("pandas")
+    actual, scores = _rows(seed, 400, decimals=3)
+    scores = np.clip(scores, 0.001, 0.999)
+    frame = pandas.DataFrame({"outcome": actual, "model": scores})
+    theirs = dcurves.dca(data=frame, outcome="outcome", modelnames=["model"])
+    grid = np.array([i / 100 for i in range(100)])
+    ours = decision_curve(Ranking.from_scores(actual, scores, positive=1), grid)
+    model = theirs[theirs.model == "model"]
+    everyone = theirs[theirs.model == "all"]
+    np.testing.assert_allclose(ours.thresholds, model.threshold, rtol=0, atol=0)
+    np.testing.assert_allclose(ours.net_benefit, model.net_benefit, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ours.treat_all, everyone.net_benefit, rtol=0, atol=1e-12)
+    avoided = model.net_intervention_avoided.to_numpy()[1:] * 100
+    np.testing.assert_allclose(ours.interventions_avoided[1:], avoided, rtol=0, atol=1e-10)
+
+
+def test_dcurves_differs_only_at_zero_for_scores_of_zero() -> None:
+    """The one place the conventions part: rows scored exactly 0 at p_t = 0."""
+    dcurves = pytest.importorskip("dcurves")
+    pandas = pytest.importorskip("pandas")
+    actual, scores = np.array([1, 0, 0, 1, 0]), np.array([0.0, 0.0, 0.3, 0.8, 0.5])
+    frame = pandas.DataFrame({"outcome": actual, "model": scores})
+    theirs = dcurves.dca(data=frame, outcome="outcome", modelnames=["model"], thresholds=[0, 0.2])
+    model = theirs[theirs.model == "model"].net_benefit.to_numpy()
+    ours = decision_curve(Ranking.from_scores(actual, scores, positive=1), [0, 0.2]).net_benefit
+    assert ours[0] == 2 / 5 and model[0] == pytest.approx(1 / 5)  # dcurves leaves out the 0s
+    assert ours[1] == pytest.approx(model[1], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_standardized_net_benefit_at_the_prevalence_is_informedness(seed: int) -> None:
+    """NB/prevalence at p_t = prevalence = TPR - FPR: the informedness of the table at that
+    threshold (Powers' bookmaker at the odds the prevalence sets)."""
+    actual, scores = _rows(seed, 500)
+    ranking = Ranking.from_scores(actual, scores, positive=1)
+    prevalence = float(actual.mean())
+    curve = decision_curve(ranking, [prevalence])
+    informedness = ranking.at_threshold(prevalence).value
+    assert curve.standardized[0] == pytest.approx(informedness, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_where_the_model_beats_both_defaults_matches_a_dense_grid(seed: int) -> None:
+    """Every grid point inside a reported interval beats treat-all and treat-none by the
+    brute force over rows, every point outside does not (points within 1e-9 of an end
+    are not judged)."""
+    actual, scores = _rows(seed, 120, decimals=2)
+    intervals = beats_defaults(Ranking.from_scores(actual, scores, positive=1))
+    prevalence = actual.mean()
+    for p in np.linspace(0.0, 0.995, 1500).tolist():
+        if any(abs(p - end) < 1e-9 for pair in intervals for end in pair):
+            continue
+        nb = _net_benefit(actual, scores, p)
+        beats = nb > 0 and nb > prevalence - (1 - prevalence) * p / (1 - p)
+        inside = any(low < p < high for low, high in intervals)
+        assert beats == inside, p
+
+
+def test_merged_rankings_give_the_same_curve_bit_for_bit() -> None:
+    actual, scores = _rows(3, 2000)
+    whole = decision_curve(Ranking.from_scores(actual, scores, positive=1))
+    merged = decision_curve(
+        sum(
+            Ranking.from_scores(actual[i::4], scores[i::4], positive=1, negative=0)
+            for i in range(4)
+        )  # type: ignore[arg-type]
+    )
+    assert merged.to_dict() == whole.to_dict()
+
+
+def test_thresholds_outside_zero_one_and_scores_that_are_no_probabilities_are_refused() -> None:
+    ranking = Ranking.from_scores([1, 0], [0.8, 0.1], positive=1)
+    with pytest.raises(InputError, match=r"\[0, 1\).*got 1\.0"):
+        decision_curve(ranking, [0.2, 1.0])
+    with pytest.raises(InputError, match="lies outside"):
+        decision_curve(Ranking.from_scores([1, 0], [3.0, 0.1], positive=1))
+
+
+def test_one_class_only_has_no_range_and_nan_standardized() -> None:
+    curve = decision_curve(Ranking.from_scores([0, 0], [0.2, 0.7], positive=1, negative=0))
+    assert curve.beats_defaults == ()
+    assert np.all(np.isnan(curve.standardized))
+    assert curve.net_benefit.tolist() == pytest.approx([-0.25, -1 / 2 * 0.7 / 0.3])
