@@ -203,9 +203,7 @@ def _adequate(
     return adequate, {"real": real, "others": others, "total": total}
 
 
-def _kept(
-    values: Floats, adequate: NDArray[np.bool_], whole: Floats, axis: int = -1
-) -> Floats:
+def _kept(values: Floats, adequate: NDArray[np.bool_], whole: Floats, axis: int = -1) -> Floats:
     """The range over the `adequate` slices only (`whole`, the range over all, when every
     slice is)."""
     if adequate.all():

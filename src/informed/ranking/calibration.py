@@ -43,6 +43,7 @@ __all__ = [
     "Decomposition",
     "ReliabilityCurve",
     "check_probabilities",
+    "decompose_groups",
     "pav",
     "reliability_curve",
     "score_decomposition",
@@ -259,13 +260,15 @@ def _mean_loss(
     if rule == "brier":
         total = positives @ np.square(1.0 - probability) + negatives @ np.square(probability)
     else:
-        from scipy.special import xlogy  # 0 log 0 = 0: no row, no loss
-
-        with np.errstate(divide="ignore"):
-            total = -(
-                np.sum(xlogy(positives, probability)) + np.sum(xlogy(negatives, 1.0 - probability))
-            )
+        total = -(_xlogy(positives, probability) + _xlogy(negatives, 1.0 - probability))
     return float(total) / n
+
+
+def _xlogy(counts: FloatArray, probability: FloatArray) -> float:
+    """sum of counts * log(probability), 0 log 0 = 0 (no row, no loss; scipy's `xlogy`)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = counts * np.log(probability)
+    return float(np.sum(np.where(counts == 0, 0.0, terms)))
 
 
 def score_decomposition(
@@ -309,24 +312,34 @@ def score_decomposition(
         nan = math.nan
         return Decomposition(rule, nan, nan, nan, nan, reason="no rows")
     curve = reliability_curve(ranking) if curve is None else curve
-    scores, positives, rows = curve.scores, curve.positives, curve.rows
+    score, miscalibration, discrimination, uncertainty = decompose_groups(
+        rule, curve.scores, curve.positives, curve.rows, curve.block_starts, curve.block_values
+    )
+    return Decomposition(rule, score, miscalibration, discrimination, uncertainty)
+
+
+def decompose_groups(
+    rule: str,
+    scores: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    block_starts: NDArray[np.intp],
+    block_values: FloatArray,
+) -> tuple[float, float, float, float]:
+    """(score, MCB, DSC, UNC) of tie groups in ascending order of score and their PAV
+    blocks (`pav`): the arithmetic of `score_decomposition`, for resampled groups too."""
+    n = float(rows.sum())
     negatives = rows - positives
     score = _mean_loss(rule, scores, positives, negatives, n)
-    block_positives = np.add.reduceat(positives, curve.block_starts)
-    block_negatives = curve.block_rows - block_positives
-    recalibrated = _mean_loss(rule, curve.block_values, block_positives, block_negatives, n)
-    prevalence = float(ranking.n_positive) / n
+    block_positives = np.add.reduceat(positives, block_starts)
+    block_negatives = np.add.reduceat(rows, block_starts) - block_positives
+    recalibrated = _mean_loss(rule, block_values, block_positives, block_negatives, n)
+    n_positive = float(positives.sum())
     marginal = _mean_loss(
         rule,
-        np.array([prevalence]),
-        np.array([float(ranking.n_positive)]),
-        np.array([float(ranking.n_negative)]),
+        np.array([n_positive / n]),
+        np.array([n_positive]),
+        np.array([n - n_positive]),
         n,
     )
-    return Decomposition(
-        rule,
-        score,
-        score - recalibrated,
-        marginal - recalibrated,
-        marginal,
-    )
+    return score, score - recalibrated, marginal - recalibrated, marginal
