@@ -258,10 +258,10 @@ def _mean_loss(
 ) -> float:
     """The mean loss of forecasting `probability` for groups of positives and negatives."""
     if rule == "brier":
-        total = positives @ np.square(1.0 - probability) + negatives @ np.square(probability)
+        total = float(positives @ np.square(1.0 - probability) + negatives @ np.square(probability))
     else:
         total = -(_xlogy(positives, probability) + _xlogy(negatives, 1.0 - probability))
-    return float(total) / n
+    return total / n
 
 
 def _xlogy(counts: FloatArray, probability: FloatArray) -> float:
