@@ -52,8 +52,9 @@ def test_corp_confidence_band_covers_the_true_curve() -> None:
     runs = 120
     for _ in range(runs):
         ranking = _sample(rng, truth, 400)
-        bands = calibration_bands(ranking, points=[SUPPORT[4]], replicates=150, level=0.9,
-                                  seed=rng, intervals=False)  # fmt: skip
+        bands = calibration_bands(
+            ranking, points=[SUPPORT[4]], replicates=150, level=0.9, seed=rng, intervals=False
+        )
         low, high = bands.confidence
         covered += bool(low[0] <= truth[4] <= high[0])
     assert 0.80 <= covered / runs <= 0.98
@@ -69,8 +70,9 @@ def test_under_calibration_the_curve_stays_in_the_consistency_band() -> None:
     runs = 120
     for _ in range(runs):
         ranking = _sample(rng, SUPPORT, 400)
-        bands = calibration_bands(ranking, points=[SUPPORT[4]], replicates=150, level=0.9,
-                                  seed=rng, intervals=False)  # fmt: skip
+        bands = calibration_bands(
+            ranking, points=[SUPPORT[4]], replicates=150, level=0.9, seed=rng, intervals=False
+        )
         low, high = bands.consistency
         inside += bool(low[0] <= bands.recalibrated[0] <= high[0])
         rejected += bands.p_value <= 0.1
