@@ -241,15 +241,21 @@ class Decomposition:
     reason: str | None = None
 
     def to_dict(self) -> dict[str, object]:
-        """The four numbers as JSON (NaN as null), with the reason of an undefined one."""
+        """The four numbers as JSON: NaN as null with the reason, +inf as the string
+        "Infinity" (as a Ranking's JSON writes an infinite score) with why it is."""
+        names = ("score", "miscalibration", "discrimination", "uncertainty")
+        values = [getattr(self, name) for name in names]
         document: dict[str, object] = {
-            "score": json_float(self.score),
-            "miscalibration": json_float(self.miscalibration),
-            "discrimination": json_float(self.discrimination),
-            "uncertainty": json_float(self.uncertainty),
+            name: "Infinity" if value == math.inf else json_float(value)
+            for name, value in zip(names, values, strict=True)
         }
         if self.reason:
             document["undefined"] = self.reason
+        if math.inf in values:
+            document["infinite"] = (
+                "a positive is given probability 0 or a negative probability 1: -log 0 is "
+                "infinite (scikit-learn's log_loss clips the probabilities instead)"
+            )
         return document
 
 

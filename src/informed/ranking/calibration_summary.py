@@ -107,7 +107,7 @@ class Calibration:
             "corp": self.curve.to_dict(),
             "binned": {name: table.to_dict() for name, table in self.binned.items()},
             "definitions": {name: text for name, (_, text) in CALIBRATION_NUMBERS.items()},
-            "source": "Dimitriadis, Gneiting & Jordan (2021); Cox (1958)",
+            "source": "Dimitriadis et al. (2021); Cox (1958)",
         }
 
     def __repr__(self) -> str:
