@@ -109,7 +109,7 @@ def render_calibration(
         ("log score", log.score, _decomposed(log)),
         ("calibration slope", fit.slope, "1 when calibrated; < 1 too extreme, > 1 too timid"),
         ("calibration intercept", fit.intercept, "0 when calibrated"),
-        ("calibration-in-the-large", fit.in_the_large, "0 when calibrated; > 0: scores too low on average"),
+        ("calibration-in-the-large", fit.in_the_large, "0 when calibrated; > 0: scores too low"),
     ]
     for strategy, table_of in result.binned.items():
         how = "equal-width" if strategy == "uniform" else "equal-mass"
