@@ -28,7 +28,7 @@ import numpy as np
 
 from informed._common import json_floats
 from informed.errors import InputError, InputTypeError
-from informed.ranking.calibration import ascending, check_probabilities
+from informed.ranking.calibration import ascending, check_probabilities, dot
 from informed.ranking.groups import FloatArray
 from informed.ranking.ranking import Ranking
 
@@ -145,7 +145,7 @@ def binned_calibration(
     observed = hits[kept] / total[kept]
     mean_score = scored[kept] / total[kept]
     gaps = np.abs(observed - mean_score)
-    expected = float(total[kept] @ gaps / float(ranking.n))
+    expected = dot(total[kept], gaps) / float(ranking.n)
     return BinnedCalibration(
         strategy, edges, mean_score, observed, total[kept], expected, float(gaps.max())
     )

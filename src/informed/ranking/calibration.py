@@ -44,6 +44,7 @@ __all__ = [
     "ReliabilityCurve",
     "check_probabilities",
     "decompose_groups",
+    "dot",
     "pav",
     "reliability_curve",
     "score_decomposition",
@@ -188,6 +189,12 @@ class ReliabilityCurve:
         }
 
 
+def dot(a: FloatArray, b: FloatArray) -> float:
+    """The sum of a * b over two float64 vectors, in one thread: numpy's `einsum`, as fast
+    as BLAS's `dot` alone and not slowed a hundredfold by BLAS threads on a busy machine."""
+    return float(np.einsum("i,i->", a, b))
+
+
 def ascending(ranking: Ranking) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(scores, positives, rows) of the tie groups in ascending order of score, as float64."""
     # contiguous copies, whatever the counts' type: a dot product over a reversed view may
@@ -264,7 +271,9 @@ def _mean_loss(
 ) -> float:
     """The mean loss of forecasting `probability` for groups of positives and negatives."""
     if rule == "brier":
-        total = float(positives @ np.square(1.0 - probability) + negatives @ np.square(probability))
+        total = dot(positives, np.square(1.0 - probability)) + dot(
+            negatives, np.square(probability)
+        )
     else:
         total = -(_xlogy(positives, probability) + _xlogy(negatives, 1.0 - probability))
     return total / n

@@ -19,6 +19,7 @@ from informed.ranking.calibration import (
     Decomposition,
     ReliabilityCurve,
     check_probabilities,
+    dot,
     reliability_curve,
     score_decomposition,
 )
@@ -145,7 +146,7 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
     check_probabilities(ranking, "calibration")
     n = float(ranking.n)
     curve = reliability_curve(ranking)
-    mean_score = float(curve.rows @ curve.scores) / n if n else math.nan
+    mean_score = dot(curve.rows, curve.scores) / n if n else math.nan
     return Calibration(
         n=n,
         n_positive=float(ranking.n_positive),

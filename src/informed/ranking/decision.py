@@ -163,16 +163,15 @@ def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:
     high = np.minimum(np.minimum(scores[1:], precision), 1.0)
     # a stretch reaches its own score s[k] (closed) when the precision and 1 lie beyond
     closed = (scores[1:] < precision) & keep[1:]
-    stretches = np.flatnonzero(low < high)
-    found: list[list[float]] = []
-    reaches = False
-    for k in stretches.tolist():
-        lo, hi = float(low[k]), float(high[k])
-        if found and reaches and lo == found[-1][1]:
-            found[-1][1] = hi
-        else:
-            found.append([lo, hi])
-        reaches = bool(closed[k])
+    kept = np.flatnonzero(low < high)
+    low, high, closed = low[kept], high[kept], closed[kept]
+    # a stretch continues the one before when that one reached its own score (closed)
+    # and this one starts there
+    joined = np.zeros(kept.size, dtype=bool)
+    joined[1:] = closed[:-1] & (low[1:] == high[:-1])
+    starts = np.flatnonzero(~joined)
+    ends = np.append(starts[1:], kept.size) - 1
+    found = zip(low[starts].tolist(), high[ends].tolist(), strict=True)
     return tuple((lo, hi) for lo, hi in found)
 
 

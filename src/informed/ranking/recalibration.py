@@ -27,14 +27,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from informed._common import json_float
-from informed.ranking.calibration import ascending, check_probabilities
+from informed.ranking.calibration import ascending, check_probabilities, dot
 from informed.ranking.groups import FloatArray
 from informed.ranking.ranking import Ranking
 
 __all__ = ["Recalibration", "recalibration"]
 
 _ITERATIONS = 100
-_TOLERANCE = 1e-13
+_TOLERANCE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -80,9 +80,13 @@ def _sigmoid(eta: FloatArray) -> FloatArray:
     return np.asarray(0.5 * (1.0 + np.tanh(0.5 * eta)))
 
 
-def _log_likelihood(eta: FloatArray, positives: FloatArray, negatives: FloatArray) -> float:
-    # log sigma(eta) = -log(1 + e^-eta), log(1 - sigma(eta)) = -log(1 + e^eta), stably
-    return float(-(positives @ np.logaddexp(0.0, -eta) + negatives @ np.logaddexp(0.0, eta)))
+def _log_likelihood(eta: FloatArray, positives: FloatArray, rows: FloatArray) -> float:
+    # log sigma(eta) = -log(1 + e^-eta) = -(log1p(e^-|eta|) + max(-eta, 0)), stable and
+    # twice as fast as np.logaddexp; log(1 - sigma(eta)) = log sigma(eta) - eta
+    softplus = np.log1p(np.exp(-np.abs(eta)))
+    softplus += np.maximum(-eta, 0.0)
+    negatives = rows - positives
+    return -dot(rows, softplus) - dot(negatives, eta)
 
 
 def _newton(
@@ -90,27 +94,30 @@ def _newton(
 ) -> tuple[float, float] | None:
     """Maximum likelihood (intercept, slope) of logit p = intercept + slope * x, or of
     logit p = intercept + x (the slope held at 1) when not `fit_slope`; None if the
-    iterations do not converge."""
-    negatives = rows - positives
+    iterations do not converge.
+
+    Newton's steps, halved while the likelihood falls by more than rounding can explain;
+    converged when a step moves no parameter by more than 1e-12 of its size."""
     # the covariate centred (for the slope) so that the two parameters are nearly
     # orthogonal; the offset model starts from the forecasts as given
-    centre = float(rows @ x / rows.sum()) if fit_slope else 0.0
+    centre = dot(rows, x) / float(rows.sum()) if fit_slope else 0.0
     z = x - centre
+    z2 = z * z
     rate = float(positives.sum() / rows.sum())
     beta = np.array([math.log(rate / (1.0 - rate)) if fit_slope else 0.0, 0.0])
 
     def eta(b: FloatArray) -> FloatArray:
         return np.asarray(b[0] + b[1] * z if fit_slope else b[0] + x)
 
-    current = _log_likelihood(eta(beta), positives, negatives)
+    current = _log_likelihood(eta(beta), positives, rows)
     for _ in range(_ITERATIONS):
         p = _sigmoid(eta(beta))
         residual = positives - rows * p
         weight = rows * p * (1.0 - p)
         h00 = float(weight.sum())
         if fit_slope:
-            g0, g1 = float(residual.sum()), float(residual @ z)
-            h01, h11 = float(weight @ z), float(weight @ (z * z))
+            g0, g1 = float(residual.sum()), dot(residual, z)
+            h01, h11 = dot(weight, z), dot(weight, z2)
             determinant = h00 * h11 - h01 * h01
             if not determinant > 0:
                 return None
@@ -119,16 +126,21 @@ def _newton(
             step = np.array([float(residual.sum()) / h00, 0.0])
         else:
             return None
-        size = 1.0
-        trial = beta + step
-        value = _log_likelihood(eta(trial), positives, negatives)
-        while value < current and size > 1e-10:  # halve the step until no worse
-            size /= 2.0
-            trial = beta + size * step
-            value = _log_likelihood(eta(trial), positives, negatives)
-        beta, current = trial, max(value, current)
-        if np.all(np.abs(size * step) <= _TOLERANCE * (1.0 + np.abs(beta))):
+        if not np.all(np.isfinite(step)):
+            return None
+        if np.all(np.abs(step) <= _TOLERANCE * (1.0 + np.abs(beta))):
+            beta = beta + step
             break
+        slack = 1e-12 * (1.0 + abs(current))  # rounding of a sum over the groups
+        for _ in range(60):
+            trial = beta + step
+            value = _log_likelihood(eta(trial), positives, rows)
+            if value >= current - slack:
+                break
+            step = step / 2.0
+        else:
+            return None
+        beta, current = trial, max(value, current)
     else:
         return None
     if not np.all(np.isfinite(beta)):
