@@ -96,8 +96,10 @@ def _newton(
     logit p = intercept + x (the slope held at 1) when not `fit_slope`; None if the
     iterations do not converge.
 
-    Newton's steps, halved while the likelihood falls by more than rounding can explain;
-    converged when a step moves no parameter by more than 1e-12 of its size."""
+    Newton's steps; a step is kept when the likelihood still rises at its end (concave
+    along the step, so it rose all the way: no likelihood to evaluate), else when the
+    likelihood there is no lower than rounding explains, else halved. Converged when a
+    step moves no parameter by more than 1e-12 of its size."""
     # the covariate centred (for the slope) so that the two parameters are nearly
     # orthogonal; the offset model starts from the forecasts as given
     centre = dot(rows, x) / float(rows.sum()) if fit_slope else 0.0
@@ -109,21 +111,25 @@ def _newton(
     def eta(b: FloatArray) -> FloatArray:
         return np.asarray(b[0] + b[1] * z if fit_slope else b[0] + x)
 
-    current = _log_likelihood(eta(beta), positives, rows)
-    for _ in range(_ITERATIONS):
-        p = _sigmoid(eta(beta))
+    def gradient(b: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(gradient, p) at b."""
+        p = _sigmoid(eta(b))
         residual = positives - rows * p
+        found = [float(residual.sum()), dot(residual, z) if fit_slope else 0.0]
+        return np.array(found), p
+
+    g, p = gradient(beta)
+    for _ in range(_ITERATIONS):
         weight = rows * p * (1.0 - p)
         h00 = float(weight.sum())
         if fit_slope:
-            g0, g1 = float(residual.sum()), dot(residual, z)
             h01, h11 = dot(weight, z), dot(weight, z2)
             determinant = h00 * h11 - h01 * h01
             if not determinant > 0:
                 return None
-            step = np.array([(h11 * g0 - h01 * g1), (h00 * g1 - h01 * g0)]) / determinant
+            step = np.array([(h11 * g[0] - h01 * g[1]), (h00 * g[1] - h01 * g[0])]) / determinant
         elif h00 > 0:
-            step = np.array([float(residual.sum()) / h00, 0.0])
+            step = np.array([g[0] / h00, 0.0])
         else:
             return None
         if not np.all(np.isfinite(step)):
@@ -131,16 +137,21 @@ def _newton(
         if np.all(np.abs(step) <= _TOLERANCE * (1.0 + np.abs(beta))):
             beta = beta + step
             break
-        slack = 1e-12 * (1.0 + abs(current))  # rounding of a sum over the groups
+        current = None
         for _ in range(60):
             trial = beta + step
+            g_trial, p_trial = gradient(trial)
+            if float(g_trial @ step) >= 0:  # still rising at the end of the step
+                break
+            if current is None:
+                current = _log_likelihood(eta(beta), positives, rows)
             value = _log_likelihood(eta(trial), positives, rows)
-            if value >= current - slack:
+            if value >= current - 1e-12 * (1.0 + abs(current)):  # rounding of the sums
                 break
             step = step / 2.0
         else:
             return None
-        beta, current = trial, max(value, current)
+        beta, g, p = trial, g_trial, p_trial
     else:
         return None
     if not np.all(np.isfinite(beta)):
