@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from informed import InputError, Ranking
+from informed import InputError, InputTypeError, Ranking
 from informed.ranking import (
     binned_calibration,
     calibration,
@@ -322,3 +322,8 @@ def test_no_rows_gives_nan_with_reasons() -> None:
     assert math.isnan(result.brier.score) and result.brier.reason == "no rows"
     assert math.isnan(result.recalibration.slope) and result.recalibration.reason == "no rows"
     assert math.isnan(result.binned["uniform"].expected_error)
+
+
+def test_a_table_where_a_ranking_is_expected_is_a_type_error() -> None:
+    with pytest.raises(InputTypeError, match="needs a Ranking; got list"):
+        calibration([0.1, 0.2])  # type: ignore[arg-type]

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import json_float, readonly
-from informed.errors import InputError
+from informed.errors import InputError, InputTypeError
 from informed.ranking.groups import FloatArray
 from informed.ranking.ranking import Ranking
 
@@ -70,7 +70,7 @@ def check_probabilities(ranking: Ranking, what: str) -> None:
     """
     if not isinstance(ranking, Ranking):
         msg = f"{what} needs a Ranking; got {type(ranking).__name__}."
-        raise InputError(msg)
+        raise InputTypeError(msg)
     scores = ranking.scores
     if scores.size == 0 or (scores[0] <= 1.0 and scores[-1] >= 0.0):
         return
