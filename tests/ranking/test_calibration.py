@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
+from peers import run_peer
 
 from informed import InputError, InputTypeError, Ranking
 from informed.ranking import (
@@ -110,20 +112,31 @@ def test_decomposition_matches_a_brute_force_over_rows(rule: str, seed: int) -> 
     )
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_decomposition_matches_model_diagnostics(seed: int) -> None:
+def test_decomposition_matches_model_diagnostics(tmp_path: Path) -> None:
     """model-diagnostics' `decompose` (row-wise, scikit-learn's isotonic fit) gives the same
     MCB, DSC, UNC and mean score, for the Brier score (its SquaredError) and the log score
-    (its LogLoss), to 1e-12."""
-    scoring = pytest.importorskip("model_diagnostics.scoring")
-    actual, scores = _rows(seed, 2000, decimals=3)
-    scores = np.clip(scores, 0.001, 0.999)
-    ranking = Ranking.from_scores(actual, scores, positive=1)
-    for rule, function in (("brier", scoring.SquaredError()), ("log", scoring.LogLoss())):
-        theirs = scoring.decompose(actual, scores, scoring_function=function).row(0, named=True)
-        ours = score_decomposition(ranking, rule)  # type: ignore[arg-type]
-        for name in ("miscalibration", "discrimination", "uncertainty", "score"):
-            assert getattr(ours, name) == pytest.approx(theirs[name], abs=1e-12), (rule, name)
+    (its LogLoss), to 1e-12, on four samples (run in a child process: it imports pyplot)."""
+    samples = [_rows(seed, 2000, decimals=3) for seed in range(4)]
+    arrays = {}
+    for seed, (actual, scores) in enumerate(samples):
+        arrays[f"actual{seed}"], arrays[f"scores{seed}"] = actual, np.clip(scores, 0.001, 0.999)
+    code = """
+from model_diagnostics.scoring import LogLoss, SquaredError, decompose
+found = []
+for seed in range(4):
+    y, s = globals()[f"actual{seed}"], globals()[f"scores{seed}"]
+    found.append({rule: decompose(y, s, scoring_function=f()).row(0, named=True)
+                  for rule, f in (("brier", SquaredError), ("log", LogLoss))})
+print(json.dumps(found))
+"""
+    theirs = run_peer("model_diagnostics", code, arrays, tmp_path)
+    for seed in range(4):
+        ranking = Ranking.from_scores(arrays[f"actual{seed}"], arrays[f"scores{seed}"], positive=1)
+        for rule in ("brier", "log"):
+            ours = score_decomposition(ranking, rule)  # type: ignore[arg-type]
+            for name in ("miscalibration", "discrimination", "uncertainty", "score"):
+                expected = theirs[seed][rule][name]
+                assert getattr(ours, name) == pytest.approx(expected, abs=1e-12), (seed, rule)
 
 
 def test_scores_match_scikit_learn() -> None:

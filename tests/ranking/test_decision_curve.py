@@ -5,9 +5,11 @@ benefit at p_t = prevalence is informedness)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
+from peers import run_peer
 
 from informed import InputError, Ranking
 from informed.ranking import beats_defaults, decision_curve
@@ -56,41 +58,51 @@ def test_between_distinct_scores_any_threshold_is_exact() -> None:
     np.testing.assert_allclose(curve.net_benefit, expected, rtol=0, atol=1e-15)
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_net_benefit_matches_dcurves_on_its_grid(seed: int) -> None:
+def test_net_benefit_matches_dcurves_on_its_grid(tmp_path: Path) -> None:
     """dcurves' `dca` on its default 100 thresholds: net benefit, treat-all and net
-    interventions avoided agree to 1e-12. Where definitions differ: dcurves moves scores
-    of exactly 0 to -eps, so at p_t = 0 it acts on no row scored 0 (we act on every row
-    scored at least 0); the data here has no score 0, and at p_t = 0 dcurves' interventions
-    avoided divide 0 by 0 (NaN, ours too)."""
-    dcurves = pytest.importorskip("dcurves")
-    pandas = pytest.importorskip("pandas")
-    actual, scores = _rows(seed, 400, decimals=3)
-    scores = np.clip(scores, 0.001, 0.999)
-    frame = pandas.DataFrame({"outcome": actual, "model": scores})
-    theirs = dcurves.dca(data=frame, outcome="outcome", modelnames=["model"])
+    interventions avoided agree to 1e-12 (three samples). Where definitions differ:
+    dcurves moves scores of exactly 0 to -eps, so at p_t = 0 it acts on no row scored 0
+    (we act on every row scored at least 0); at p_t = 0 dcurves' interventions avoided
+    divide 0 by 0 (NaN, ours too). The last sample shows that one difference. dcurves runs
+    in a child process (it imports pyplot)."""
+    arrays = {}
+    for seed in range(3):
+        actual, scores = _rows(seed, 400, decimals=3)
+        arrays[f"actual{seed}"], arrays[f"scores{seed}"] = actual, np.clip(scores, 0.001, 0.999)
+    arrays["actual3"] = np.array([1, 0, 0, 1, 0])
+    arrays["scores3"] = np.array([0.0, 0.0, 0.3, 0.8, 0.5])
+    code = """
+import pandas as pd
+from dcurves import dca
+found = []
+for seed in range(4):
+    frame = pd.DataFrame({"outcome": globals()[f"actual{seed}"],
+                          "model": globals()[f"scores{seed}"]})
+    grid = [i / 100 for i in range(100)] if seed < 3 else [0, 0.2]
+    result = dca(data=frame, outcome="outcome", modelnames=["model"], thresholds=grid)
+    model, everyone = result[result.model == "model"], result[result.model == "all"]
+    found.append({"threshold": model.threshold.tolist(),
+                  "net_benefit": model.net_benefit.tolist(),
+                  "all": everyone.net_benefit.tolist(),
+                  "avoided": model.net_intervention_avoided.tolist()[1:]})
+print(json.dumps(found))
+"""
+    theirs = run_peer("dcurves", code, arrays, tmp_path)
     grid = np.array([i / 100 for i in range(100)])
-    ours = decision_curve(Ranking.from_scores(actual, scores, positive=1), grid)
-    model = theirs[theirs.model == "model"]
-    everyone = theirs[theirs.model == "all"]
-    np.testing.assert_allclose(ours.thresholds, model.threshold, rtol=0, atol=0)
-    np.testing.assert_allclose(ours.net_benefit, model.net_benefit, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(ours.treat_all, everyone.net_benefit, rtol=0, atol=1e-12)
-    avoided = model.net_intervention_avoided.to_numpy()[1:] * 100
-    np.testing.assert_allclose(ours.interventions_avoided[1:], avoided, rtol=0, atol=1e-10)
-
-
-def test_dcurves_differs_only_at_zero_for_scores_of_zero() -> None:
-    """The one place the conventions part: rows scored exactly 0 at p_t = 0."""
-    dcurves = pytest.importorskip("dcurves")
-    pandas = pytest.importorskip("pandas")
-    actual, scores = np.array([1, 0, 0, 1, 0]), np.array([0.0, 0.0, 0.3, 0.8, 0.5])
-    frame = pandas.DataFrame({"outcome": actual, "model": scores})
-    theirs = dcurves.dca(data=frame, outcome="outcome", modelnames=["model"], thresholds=[0, 0.2])
-    model = theirs[theirs.model == "model"].net_benefit.to_numpy()
-    ours = decision_curve(Ranking.from_scores(actual, scores, positive=1), [0, 0.2]).net_benefit
-    assert ours[0] == 2 / 5 and model[0] == pytest.approx(1 / 5)  # dcurves leaves out the 0s
-    assert ours[1] == pytest.approx(model[1], abs=1e-12)
+    for seed in range(3):
+        ranking = Ranking.from_scores(arrays[f"actual{seed}"], arrays[f"scores{seed}"], positive=1)
+        ours = decision_curve(ranking, grid)
+        found = theirs[seed]
+        np.testing.assert_array_equal(ours.thresholds, found["threshold"])
+        np.testing.assert_allclose(ours.net_benefit, found["net_benefit"], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(ours.treat_all, found["all"], rtol=0, atol=1e-12)
+        avoided = np.array(found["avoided"]) * 100
+        np.testing.assert_allclose(ours.interventions_avoided[1:], avoided, rtol=0, atol=1e-10)
+    # the one place the conventions part: rows scored exactly 0 at p_t = 0
+    ranking = Ranking.from_scores(arrays["actual3"], arrays["scores3"], positive=1)
+    ours = decision_curve(ranking, [0, 0.2]).net_benefit
+    assert ours[0] == 2 / 5 and theirs[3]["net_benefit"][0] == pytest.approx(1 / 5)
+    assert ours[1] == pytest.approx(theirs[3]["net_benefit"][1], abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(5))
