@@ -125,3 +125,18 @@ def test_an_infinite_log_score_is_written_as_infinity_not_refused(
     log = json.loads(out)["calibration"]["log"]
     assert log["score"] == "Infinity" and "-log 0" in log["infinite"]
     assert isinstance(log["discrimination"], float)
+
+
+def test_scores_against_the_outcomes_report_no_range(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A model worse than both defaults everywhere: the report says so (it crashed on an
+    empty search; found by the fuzzing of every output)."""
+    path = tmp_path / "wrong.csv"
+    path.write_text("y,s\n1,0.2\n0,0.8\n")
+    args = ["evaluate", str(path), "--actual", "y", "--score", "s", "--positive", "1"]
+    code, out, err = _run(args, capsys)
+    assert code == 0, err
+    assert "beats treating all and treating none at no threshold probability" in out
+    code, out, err = _run([*args, "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["calibration"]["decision_curve"]["beats_defaults"] == []

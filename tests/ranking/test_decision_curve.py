@@ -159,3 +159,12 @@ def test_one_class_only_has_no_range_and_nan_standardized() -> None:
     assert curve.beats_defaults == ()
     assert np.all(np.isnan(curve.standardized))
     assert curve.net_benefit.tolist() == pytest.approx([-0.25, -1 / 2 * 0.7 / 0.3])
+
+
+def test_a_model_that_never_beats_the_defaults_has_no_range() -> None:
+    """Scores against the outcomes: no threshold probability makes acting on them better
+    than both defaults (the exact search had no interval to join; found by the fuzzing of
+    every output, tests/report/test_safe_output.py)."""
+    ranking = Ranking.from_scores([1, 0], [0.2, 0.8], positive=1)
+    assert beats_defaults(ranking) == ()
+    assert decision_curve(ranking).beats_defaults == ()

@@ -164,6 +164,8 @@ def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:
     # a stretch reaches its own score s[k] (closed) when the precision and 1 lie beyond
     closed = (scores[1:] < precision) & keep[1:]
     kept = np.flatnonzero(low < high)
+    if kept.size == 0:
+        return ()
     low, high, closed = low[kept], high[kept], closed[kept]
     # a stretch continues the one before when that one reached its own score (closed)
     # and this one starts there
