@@ -35,8 +35,8 @@ from informed.disparity import plot_found_slices
 from informed.inference import bootstrap_slices
 from informed.io import read_columns, read_summaries
 from informed.plots import (
-    plot_contingency, plot_hit_rate, plot_lift, plot_per_label, plot_qrecall, plot_roc,
-    plot_slices, plot_slices_over_time, plot_tally)
+    plot_contingency, plot_decision_curve, plot_hit_rate, plot_lift, plot_per_label,
+    plot_qrecall, plot_reliability, plot_roc, plot_slices, plot_slices_over_time, plot_tally)
 from informed.slices import Slices
 from informed.slices.windows import window_keys
 
@@ -129,6 +129,22 @@ PLOTS = [
         "Each tenth of the ranking's rate of positives over the overall rate, and the "
         "cumulative lift; ties are shared out by the fraction of positives in the group.",
         "plot_lift(ranking, bins=10)",
+    ),
+    Plot(
+        "Reliability diagram (CORP), with its bands",
+        "The isotonic recalibration of the scores over their tie groups (Dimitriadis, "
+        "Gneiting & Jordan, 2021, Stable reliability diagrams for probabilistic "
+        "classifiers): no bins. Where the curve leaves the grey consistency band the data "
+        "disagree with calibration; the blue band is its bootstrap confidence band, and "
+        "the bars the scores' histogram. The legend decomposes the Brier score.",
+        "plot_reliability(ranking, seed=0)",
+    ),
+    Plot(
+        "Decision curve, with bands",
+        "Net benefit of acting on the tumours scored at least p_t, against treating all and "
+        "treating none (Vickers & Elkin, 2006, Decision curve analysis: a novel method for "
+        "evaluating prediction models), exact at every threshold, with a bootstrap band.",
+        "plot_decision_curve({'logistic': ranking}, seed=0)",
     ),
     Plot(
         "The table as a heat map, with its payoff",

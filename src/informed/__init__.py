@@ -33,16 +33,24 @@ if TYPE_CHECKING:
     from informed.measures import MEASURES, Measure
     from informed.plots import (
         plot_contingency,
+        plot_decision_curve,
         plot_hit_rate,
         plot_lift,
         plot_per_label,
         plot_qrecall,
+        plot_reliability,
         plot_roc,
         plot_slices,
         plot_slices_over_time,
         plot_tally,
     )
-    from informed.ranking import OperatingPoint, Ranking, ranking_report
+    from informed.ranking import (
+        OperatingPoint,
+        Ranking,
+        calibration,
+        decision_curve,
+        ranking_report,
+    )
     from informed.slices import Slices, evaluate_slices
     from informed.table import (
         Abstention,
@@ -72,6 +80,8 @@ _SOURCES = {
     "plot_differences": "informed.comparison",
     "plot_models_roc": "informed.comparison",
     "plot_contingency": "informed.plots",
+    "plot_decision_curve": "informed.plots",
+    "plot_reliability": "informed.plots",
     "plot_hit_rate": "informed.plots",
     "plot_lift": "informed.plots",
     "plot_per_label": "informed.plots",
@@ -87,6 +97,8 @@ _SOURCES = {
     "OperatingPoint": "informed.ranking",
     "Ranking": "informed.ranking",
     "ranking_report": "informed.ranking",
+    "calibration": "informed.ranking",
+    "decision_curve": "informed.ranking",
     "Abstention": "informed.table",
     "Evaluation": "informed.table",
     "Matching": "informed.table",
@@ -135,7 +147,9 @@ __all__ = [
     "average",
     "bootstrap",
     "bootstrap_slices",
+    "calibration",
     "compare",
+    "decision_curve",
     "disparities",
     "evaluate",
     "evaluate_slices",
@@ -143,6 +157,7 @@ __all__ = [
     "match",
     "payoff",
     "plot_contingency",
+    "plot_decision_curve",
     "plot_differences",
     "plot_found_slices",
     "plot_hit_rate",
@@ -150,6 +165,7 @@ __all__ = [
     "plot_models_roc",
     "plot_per_label",
     "plot_qrecall",
+    "plot_reliability",
     "plot_roc",
     "plot_slices",
     "plot_slices_over_time",

@@ -369,6 +369,10 @@ def report_summaries(
 
         _check_quotas(args.quota, ranking.n)
         output.summary = summarize_ranking(ranking, quotas=tuple(args.quota), bins=args.bins)
+        from informed.report.calibration import calibration_report
+
+        # scores that are probabilities: their calibration and decision curve (else none)
+        output.calibration = calibration_report(ranking)
         if args.threshold is not None:
             output.threshold, output.threshold_interval = _operating_point(args, ranking)
     return output

@@ -20,6 +20,7 @@ from informed.errors import InputError
 if TYPE_CHECKING:
     from informed.inference import Bootstrap, Interval
     from informed.ranking import OperatingPoint, Ranking, RankingSummary
+    from informed.report.calibration import CalibrationReport
     from informed.table import Evaluation, Payoff
     from informed.tally import TallySummary
 
@@ -62,6 +63,7 @@ class Output:
     pay: Payoff | None = None
     ranking: Ranking | None = None
     summary: RankingSummary | None = None
+    calibration: CalibrationReport | None = None
     intervals: Bootstrap | None = None
     tally: TallySummary | None = None
     positive: Any = None
@@ -95,6 +97,10 @@ def _document(output: Output, lazy: bool = False) -> dict[str, Any]:
     document = results_document(
         output.evaluation, output.pay, output.summary, output.intervals, output.positive, lazy=lazy
     )
+    if output.ranking is not None and output.summary is not None:
+        from informed.report.calibration import calibration_section
+
+        document["calibration"] = calibration_section(output.ranking, output.calibration)
     if output.threshold is not None:
         document["threshold"] = output.threshold.to_dict()
         if output.threshold_interval is not None:
@@ -152,6 +158,12 @@ def _text(output: Output, color: bool, width: int) -> Iterator[str]:
         if evaluation is None:
             texts.append(f"{printable(output.source)}: N = {output.summary.n:g}")
         texts.append(render_ranking(output.summary, output.positive, color=color, width=width))
+    if output.calibration is not None:
+        from informed.report.calibration import render_calibration
+
+        texts.append(
+            render_calibration(output.calibration, output.positive, color=color, width=width)
+        )
     if output.threshold is not None:
         from informed.report.operating import render_operating_point
 

@@ -147,9 +147,13 @@ def _ignored(
     if assigned != correct:  # a document naming it on both sides was counted twice
         for name in list(mentions):
             both = (
-                _member(nw, assigned, kinds[assigned], name)
-                & _member(nw, correct, kinds[correct], name)
-            ).cast(nw.Int64).sum()
+                (
+                    _member(nw, assigned, kinds[assigned], name)
+                    & _member(nw, correct, kinds[correct], name)
+                )
+                .cast(nw.Int64)
+                .sum()
+            )
             twice = fetch(frame, lazy.select(both.alias("n")))
             mentions[name] -= int(twice.column("n")[0].as_py())
     return {k: v for k, v in mentions.items() if v}

@@ -11,7 +11,9 @@ for AUC); `holm` adjusts the p-values of several tests. `threshold` bootstraps t
 at a ranking's best threshold. Slices (`informed.slices`): `slice_bootstrap` resamples
 every slice from its own cells at once, `disparities` compares slices with the rest and
 with a reference (`auc_differences` their AUCs, by DeLong's variances of independent
-samples). `tally_intervals` gives the intervals of a Tally's micro, macro and
+samples). `calibration_bands` and `decision_curve_bands` resample a Ranking of probabilities
+for the bands of its CORP curve (confidence, and consistency under calibration) and of its
+decision curve. `tally_intervals` gives the intervals of a Tally's micro, macro and
 per-category values.
 
 Comparing models on the same cases has its own home, `informed.comparison`, a layer
@@ -33,6 +35,8 @@ from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
     from informed.inference.auc_differences import AucDifferences, auc_differences
+    from informed.inference.calibration_bands import ReliabilityBands, calibration_bands
+    from informed.inference.decision_bands import DecisionCurveBands, decision_curve_bands
     from informed.inference.delong import delong_interval, delong_test
     from informed.inference.design import bootstrap_design, design_note
     from informed.inference.disparities import Disparities, disparities
@@ -80,6 +84,10 @@ uses them (tests/test_architecture.py checks both)."""
 
 _SOURCES = {
     **COMPATIBLE,
+    "ReliabilityBands": "informed.inference.calibration_bands",
+    "calibration_bands": "informed.inference.calibration_bands",
+    "DecisionCurveBands": "informed.inference.decision_bands",
+    "decision_curve_bands": "informed.inference.decision_bands",
     "delong_interval": "informed.inference.delong",
     "delong_test": "informed.inference.delong",
     "bootstrap_design": "informed.inference.design",
@@ -128,12 +136,14 @@ __all__ = [
     "AucDifferences",
     "Bootstrap",
     "Comparison",
+    "DecisionCurveBands",
     "Disparities",
     "Interval",
     "JointOutcomes",
     "ModelResult",
     "PairedCorrectness",
     "RankingBootstrap",
+    "ReliabilityBands",
     "Significance",
     "SliceBootstrap",
     "TallyIntervals",
@@ -142,9 +152,11 @@ __all__ = [
     "bootstrap_design",
     "bootstrap_ranking",
     "bootstrap_slices",
+    "calibration_bands",
     "chi_square_test",
     "clopper_pearson_interval",
     "compare",
+    "decision_curve_bands",
     "delong_interval",
     "delong_test",
     "design_note",

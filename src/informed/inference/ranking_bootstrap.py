@@ -29,6 +29,7 @@ __all__ = [
     "RANKING_SUMMARIES",
     "RankingBootstrap",
     "bootstrap_ranking",
+    "draw_counts",
 ]
 
 Floats = NDArray[np.float64]
@@ -173,11 +174,11 @@ def bootstrap_ranking(
     negatives = np.asarray(ranking.negatives, dtype=np.float64)
     groups = positives.size
     if stratified:
-        pos, pos_scale = _draw(rng, positives, replicates)
-        neg, neg_scale = _draw(rng, negatives, replicates)
+        pos, pos_scale = draw_counts(rng, positives, replicates)
+        neg, neg_scale = draw_counts(rng, negatives, replicates)
         pos, neg = pos * pos_scale, neg * neg_scale
     else:
-        both, scale = _draw(rng, np.concatenate([positives, negatives]), replicates)
+        both, scale = draw_counts(rng, np.concatenate([positives, negatives]), replicates)
         both = both * scale
         pos, neg = both[:, :groups], both[:, groups:]
     weighted = ranking.weighted
@@ -229,8 +230,9 @@ def bootstrap_ranking(
     )
 
 
-def _draw(rng: np.random.Generator, counts: Floats, replicates: int) -> tuple[Floats, float]:
-    """Multinomial(round(total), counts / total) draws, and the factor back to the total."""
+def draw_counts(rng: np.random.Generator, counts: Floats, replicates: int) -> tuple[Floats, float]:
+    """Multinomial(round(total), counts / total) draws (one row per replicate), and the
+    factor back to the total: a case bootstrap of the rows behind `counts`."""
     total = float(counts.sum())
     draws = round(total)
     if draws == 0:

@@ -20,6 +20,8 @@ function                   draws
 `plot_slices`              slices' informedness with intervals against all rows' value
 `plot_slices_over_time`    informedness window by window with its interval band
 `plot_tally`               a tally's categories with intervals, micro and macro
+`plot_reliability`         the CORP reliability diagram with its bands and histogram
+`plot_decision_curve`      net benefit of models against treating all and none
 =========================  ===========================================================
 
 A comparison's two plots, `informed.plot_differences` (the forest of paired
@@ -30,12 +32,14 @@ top-level name: ``informed.plot_roc(ranking)``.
 Modules: `style` (the one style, colours, margins fitted to the texts), `axes` (the Axes
 drawn on, the notebook's view), `inputs` (summaries or rows), `svg` (a drawn figure as
 inline SVG for the report), `forest` (the forest every interval plot shares), and one
-module per plot family: `roc`, `quotas`, `contingency`, `labels`, `slices`, `tally`.
+module per plot family: `roc`, `quotas`, `contingency`, `labels`, `slices`, `tally`,
+`calibration`.
 """
 
 from __future__ import annotations
 
 from informed.plots.axes import ShownAxes
+from informed.plots.calibration import plot_decision_curve, plot_reliability
 from informed.plots.contingency import plot_contingency
 from informed.plots.labels import plot_per_label
 from informed.plots.quotas import plot_hit_rate, plot_lift, plot_qrecall
@@ -46,10 +50,12 @@ from informed.plots.tally import plot_tally
 __all__ = [
     "ShownAxes",
     "plot_contingency",
+    "plot_decision_curve",
     "plot_hit_rate",
     "plot_lift",
     "plot_per_label",
     "plot_qrecall",
+    "plot_reliability",
     "plot_roc",
     "plot_slices",
     "plot_slices_over_time",

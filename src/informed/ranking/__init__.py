@@ -17,6 +17,15 @@ every report, with its JSON document.
 
 from __future__ import annotations
 
+from informed.ranking.binned import BinnedCalibration, binned_calibration
+from informed.ranking.calibration import (
+    Decomposition,
+    ReliabilityCurve,
+    reliability_curve,
+    score_decomposition,
+)
+from informed.ranking.calibration_summary import Calibration, calibration
+from informed.ranking.decision import DecisionCurve, beats_defaults, decision_curve
 from informed.ranking.document import RankingSummary, ranking_report, summarize_ranking
 from informed.ranking.operating import THRESHOLD_CRITERIA, OperatingPoint
 from informed.ranking.pearson import pearson
@@ -31,6 +40,7 @@ from informed.ranking.quotas import (
     threshold_at,
 )
 from informed.ranking.ranking import Ranking
+from informed.ranking.recalibration import Recalibration, recalibration
 from informed.ranking.registry import (
     ANY_MEASURE_NAMES,
     RANKING_MEASURES,
@@ -64,14 +74,24 @@ __all__ = [  # noqa: RUF022
     "RANKING_NAMES",
     "THRESHOLD_CRITERIA",
     "ByAnyMeasure",
+    "BinnedCalibration",
+    "Calibration",
+    "DecisionCurve",
+    "Decomposition",
     "LiftTable",
     "OperatingPoint",
     "RankingMeasure",
     "RankingSummary",
+    "Recalibration",
+    "ReliabilityCurve",
     "RocCurve",
     "auc",
     "average_hit_rate",
     "average_qrecall",
+    "beats_defaults",
+    "binned_calibration",
+    "calibration",
+    "decision_curve",
     "hit_rate",
     "largest_class",
     "lift",
@@ -85,9 +105,12 @@ __all__ = [  # noqa: RUF022
     "random_qrecall",
     "ranking_measure_name",
     "ranking_report",
+    "recalibration",
     "recall_at",
+    "reliability_curve",
     "roc_convex_hull",
     "roc_curve",
+    "score_decomposition",
     "smallest_class",
     "summarize_ranking",
     "threshold_at",

@@ -25,10 +25,19 @@ REFERENCES: dict[str, str] = {
     "Cover & Thomas (1991)": (
         "Cover, T. M. & Thomas, J. A. (1991). Elements of Information Theory. Wiley, New York."
     ),
+    "Cox (1958)": (
+        "Cox, D. R. (1958). Two further applications of a model for binary regression. "
+        "Biometrika 45(3-4):562-565."
+    ),
     "DeLong et al. (1988)": (
         "DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Comparing the areas "
         "under two or more correlated receiver operating characteristic curves: a "
         "nonparametric approach. Biometrics 44(3):837-845."
+    ),
+    "Dimitriadis et al. (2021)": (
+        "Dimitriadis, T., Gneiting, T. & Jordan, A. I. (2021). Stable reliability diagrams "
+        "for probabilistic classifiers. Proceedings of the National Academy of Sciences "
+        "118(8):e2016191118."
     ),
     "Efron & Tibshirani (1993)": (
         "Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & "
@@ -45,6 +54,11 @@ REFERENCES: dict[str, str] = {
     "Holm (1979)": (
         "Holm, S. (1979). A simple sequentially rejective multiple test procedure. "
         "Scandinavian Journal of Statistics 6(2):65-70."
+    ),
+    "Kerr et al. (2016)": (
+        "Kerr, K. F., Brown, M. D., Zhu, K. & Janes, H. (2016). Assessing the clinical "
+        "impact of risk prediction models with decision curves: guidance for correct "
+        "interpretation and appropriate use. Journal of Clinical Oncology 34(21):2534-2540."
     ),
     "Matthews (1975)": (
         "Matthews, B. W. (1975). Comparison of the predicted and observed secondary "
@@ -72,6 +86,10 @@ REFERENCES: dict[str, str] = {
     "Provost & Fawcett (2001)": (
         "Provost, F. & Fawcett, T. (2001). Robust classification for imprecise "
         "environments. Machine Learning 42(3):203-231."
+    ),
+    "Vickers & Elkin (2006)": (
+        "Vickers, A. J. & Elkin, E. B. (2006). Decision curve analysis: a novel method for "
+        "evaluating prediction models. Medical Decision Making 26(6):565-574."
     ),
     "Wilson (1927)": (
         "Wilson, E. B. (1927). Probable inference, the law of succession, and statistical "

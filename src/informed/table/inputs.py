@@ -25,7 +25,11 @@ from informed.errors import InputTypeError
 __all__ = [
     "LabelColumns",
     "engine_table",
-    "frame_label_columns", "is_frame", "label_columns", "shown_call"]
+    "frame_label_columns",
+    "is_frame",
+    "label_columns",
+    "shown_call",
+]
 
 _NAMES = ("actual", "predicted", "weights")
 # the other keywords of Table.from_labels and from_frame, for the message naming them

@@ -1,0 +1,285 @@
+"""Bands and intervals of the calibration of a Ranking of probabilities, by resampling its
+tie groups: a confidence band on the CORP curve, a consistency band (the curve's spread
+were the scores calibrated), percentile intervals of every calibration number, and the
+test of calibration that the consistency resamples give.
+
+Confidence: a case bootstrap of the rows is a multinomial draw over the 2 x groups cells
+(positives and negatives of each distinct score, `draw_counts`), as
+`informed.inference.bootstrap_ranking` draws it, unstratified, since the prevalence is
+part of what calibration measures. Consistency (Dimitriadis, Gneiting & Jordan 2021):
+under the hypothesis of calibration each row's outcome is Bernoulli(its score), so each
+group's positives are Binomial(rows, score), the scores kept as observed. Each replicate
+is refitted by PAV over its groups and read at the same points (linear between its
+fitted scores, as scikit-learn's `IsotonicRegression.predict`).
+
+References
+----------
+Dimitriadis, T., Gneiting, T. & Jordan, A. I. (2021). Stable reliability diagrams for
+probabilistic classifiers. PNAS 118(8):e2016191118.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed._common import json_float, json_floats, readonly
+from informed.errors import InputError
+from informed.inference.checks import check_count, check_level
+from informed.inference.interval import Interval, nan_interval
+from informed.inference.ranking_bootstrap import draw_counts
+from informed.inference.replicates import replicate_interval
+from informed.ranking import Ranking
+from informed.ranking.binned import row_quantiles
+from informed.ranking.calibration import ascending, check_probabilities, decompose_groups, pav
+from informed.ranking.calibration_summary import Calibration, calibration
+
+__all__ = ["BAND_POINTS", "CALIBRATION_INTERVALS", "ReliabilityBands", "calibration_bands"]
+
+Floats = NDArray[np.float64]
+
+BAND_POINTS = 400
+"""Bands are read at the distinct scores when there are at most this many, else at this
+many quantiles of the rows' scores."""
+
+CALIBRATION_INTERVALS = (
+    "brier",
+    "miscalibration",
+    "discrimination",
+    "uncertainty",
+    "log",
+    "log_miscalibration",
+    "log_discrimination",
+    "slope",
+    "intercept",
+    "in_the_large",
+    "ece",
+    "ece_quantile",
+)
+"""The calibration numbers `calibration_bands` gives intervals of (MCB, DSC and UNC are
+the Brier score's unless prefixed by log_; ECE with equal-width, then equal-mass bins)."""
+
+
+def _numbers(result: Calibration) -> dict[str, float]:
+    """The numbers of `CALIBRATION_INTERVALS` of one calibration."""
+    brier, log, fit = result.brier, result.log, result.recalibration
+    return {
+        "brier": brier.score,
+        "miscalibration": brier.miscalibration,
+        "discrimination": brier.discrimination,
+        "uncertainty": brier.uncertainty,
+        "log": log.score,
+        "log_miscalibration": log.miscalibration,
+        "log_discrimination": log.discrimination,
+        "slope": fit.slope,
+        "intercept": fit.intercept,
+        "in_the_large": fit.in_the_large,
+        "ece": result.binned["uniform"].expected_error,
+        "ece_quantile": result.binned["quantile"].expected_error,
+    }
+
+
+def _reasons(result: Calibration) -> dict[str, str | None]:
+    fit = result.recalibration.reason
+    return {
+        "slope": fit,
+        "intercept": fit,
+        "in_the_large": fit if math.isnan(result.recalibration.in_the_large) else None,
+    }
+
+
+@dataclass(frozen=True, eq=False)
+class ReliabilityBands:
+    """The CORP curve at some scores with its confidence and consistency bands, intervals
+    of the calibration numbers, and the test of calibration.
+
+    Attributes
+    ----------
+    points : array
+        The scores the bands are read at (ascending).
+    recalibrated : array
+        The CORP curve there.
+    confidence : (low, high) arrays
+        Percentile band of the curve under a case bootstrap of the rows.
+    consistency : (low, high) arrays
+        The band the curve stays in were the scores calibrated: outside it, the data
+        disagree with calibration there.
+    intervals : dict
+        Each name of `CALIBRATION_INTERVALS` -> Interval (empty if not asked for).
+    p_value : float
+        The test of calibration: the share of consistency replicates (and the data) whose
+        Brier MCB is at least the observed one, (1 + k) / (B + 1).
+    level, replicates : float, int
+    """
+
+    points: Floats
+    recalibrated: Floats
+    confidence: tuple[Floats, Floats]
+    consistency: tuple[Floats, Floats]
+    intervals: dict[str, Interval]
+    p_value: float
+    level: float
+    replicates: int
+    distribution: dict[str, Floats] = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The bands and the intervals as JSON (NaN as null)."""
+        return {
+            "level": self.level,
+            "replicates": self.replicates,
+            "calibration_p_value": json_float(self.p_value),
+            "intervals": {name: found.as_list() for name, found in self.intervals.items()},
+            "points": json_floats(self.points),
+            "recalibrated": json_floats(self.recalibrated),
+            "confidence_band": [json_floats(self.confidence[0]), json_floats(self.confidence[1])],
+            "consistency_band": [
+                json_floats(self.consistency[0]),
+                json_floats(self.consistency[1]),
+            ],
+        }
+
+
+def band_points(ranking: Ranking, points: Any = None, limit: int = BAND_POINTS) -> Floats:
+    """The scores a band is read at: `points` (checked to lie in [0, 1]), or the distinct
+    scores when at most `limit`, else `limit` quantiles of the rows' scores."""
+    if points is not None:
+        values = np.unique(np.asarray(points, dtype=np.float64))
+        if values.size and not (values[0] >= 0.0 and values[-1] <= 1.0):
+            msg = f"`points` must be probabilities in [0, 1]; got {values[0]!r}..{values[-1]!r}."
+            raise InputError(msg)
+        return values
+    if ranking.n_groups <= limit:
+        return np.ascontiguousarray(ranking.scores[::-1])
+    return np.unique(row_quantiles(ranking, np.linspace(0.0, 1.0, limit)))
+
+
+def _curve_at(scores: Floats, positives: Floats, rows: Floats, points: Floats) -> Floats:
+    """The PAV fit of groups (ascending, every one with rows) read at `points`."""
+    values, starts, _ = pav(positives, rows)
+    fitted = np.repeat(values, np.diff(np.append(starts, scores.size)))
+    return np.asarray(np.interp(points, scores, fitted))
+
+
+def _band(values: Floats, level: float) -> tuple[Floats, Floats]:
+    tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
+    with warnings.catch_warnings():  # a point undefined in every replicate stays nan
+        warnings.simplefilter("ignore", RuntimeWarning)
+        low, high = np.nanquantile(values, tails, axis=0)
+    return readonly(np.asarray(low)), readonly(np.asarray(high))
+
+
+def calibration_bands(
+    ranking: Ranking,
+    *,
+    points: Any = None,
+    replicates: int = 1000,
+    level: float = 0.95,
+    seed: int | np.random.Generator | None = None,
+    bins: int = 10,
+    intervals: bool = True,
+) -> ReliabilityBands:
+    """Confidence and consistency bands of the CORP curve, intervals of the calibration
+    numbers and the test of calibration, by resampling a Ranking's tie groups.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Scores in [0, 1], read as probabilities (others are refused, naming one).
+    points : array-like, optional
+        The scores to read the bands at (`band_points`).
+    replicates : int
+        Bootstrap replicates, and as many replicates under calibration.
+    level : float
+        Of the bands and intervals (Dimitriadis, Gneiting & Jordan draw 90 % bands).
+    seed : int or numpy.random.Generator, optional
+    bins : int
+        Bins of the ECE (as in `calibration`).
+    intervals : bool
+        False: the bands and the test only, without the intervals of the calibration
+        numbers (each replicate then costs one PAV, not a whole `calibration`).
+
+    Notes
+    -----
+    O(replicates x groups): each replicate is refitted by PAV and its calibration
+    numbers recomputed from its groups. Weighted Rankings are read as frequency weights,
+    as in `bootstrap_ranking`: round(total) cases are drawn and the counts scaled back;
+    under calibration a group of w rows draws Binomial(max(round(w), 1), score) scaled to w.
+
+    >>> r = Ranking.from_scores([0, 1, 0, 1, 1, 0, 1, 1], [.1, .2, .3, .4, .6, .7, .8, .9],
+    ...                         positive=1)
+    >>> bands = calibration_bands(r, replicates=200, seed=0)
+    >>> bands.points.tolist() == sorted(r.scores.tolist()), 0 < bands.p_value <= 1
+    (True, True)
+    """
+    check_probabilities(ranking, "calibration_bands")
+    replicates = check_count(replicates, "replicates", 2)
+    level = check_level(level)
+    rng = np.random.default_rng(seed)
+    shown = band_points(ranking, points)
+    estimate = calibration(ranking, bins)
+    scores, positives, rows = ascending(ranking)
+    curve = (
+        _curve_at(scores, positives, rows, shown) if scores.size else np.full(shown.size, math.nan)
+    )
+    negatives = rows - positives
+    confidence = np.full((replicates, shown.size), math.nan)
+    consistency = np.full((replicates, shown.size), math.nan)
+    numbers = {name: np.full(replicates, math.nan) for name in CALIBRATION_INTERVALS}
+    null_mcb = np.full(replicates, math.nan)
+    trials = np.maximum(np.rint(rows), 1.0)
+    cells = np.concatenate([positives, negatives])
+    for b in range(replicates):
+        if scores.size == 0:
+            break
+        drawn, scale = draw_counts(rng, cells, 1)
+        pos, neg = drawn[0, : scores.size] * scale, drawn[0, scores.size :] * scale
+        size = pos + neg
+        keep = size > 0
+        if keep.any():
+            confidence[b] = _curve_at(scores[keep], pos[keep], size[keep], shown)
+        if keep.any() and intervals:
+            counts_p, counts_n = (pos, neg) if ranking.weighted else (np.rint(pos), np.rint(neg))
+            replicate = Ranking(
+                scores[keep][::-1],
+                (counts_p if ranking.weighted else counts_p.astype(np.int64))[keep][::-1],
+                (counts_n if ranking.weighted else counts_n.astype(np.int64))[keep][::-1],
+            )
+            with np.errstate(divide="ignore", invalid="ignore"):
+                for name, value in _numbers(calibration(replicate, bins)).items():
+                    numbers[name][b] = value
+        hits = rng.binomial(trials.astype(np.int64), scores) * (rows / trials)
+        values, starts, _ = pav(hits, rows)
+        fitted = np.repeat(values, np.diff(np.append(starts, scores.size)))
+        consistency[b] = np.interp(shown, scores, fitted)
+        null_mcb[b] = decompose_groups("brier", scores, hits, rows, starts, values)[1]
+    observed = _numbers(estimate)
+    reasons = _reasons(estimate)
+    found: dict[str, Interval] = {}
+    for name in CALIBRATION_INTERVALS if intervals else ():
+        value = observed[name]
+        if math.isnan(value):
+            why = reasons.get(name) or ("no rows" if estimate.n == 0 else "undefined")
+            found[name] = nan_interval(value, level, "percentile", why)
+        else:
+            found[name] = replicate_interval(value, numbers[name], level, "percentile", math.nan)
+    mcb = observed["miscalibration"]
+    exceed = int(np.count_nonzero(null_mcb >= mcb - 1e-12 * max(abs(mcb), 1e-300)))
+    p_value = (1 + exceed) / (replicates + 1) if not math.isnan(mcb) else math.nan
+    for array in (*numbers.values(), null_mcb):
+        readonly(array)
+    return ReliabilityBands(
+        points=readonly(shown),
+        recalibrated=readonly(curve),
+        confidence=_band(confidence, level),
+        consistency=_band(consistency, level),
+        intervals=found,
+        p_value=p_value,
+        level=level,
+        replicates=replicates,
+        distribution={**numbers, "null_miscalibration": null_mcb},
+    )

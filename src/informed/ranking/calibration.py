@@ -1,0 +1,360 @@
+"""Calibration of a Ranking's scores read as probabilities: the CORP reliability curve and
+the decomposition of the Brier and the log score.
+
+A Ranking holds, for every distinct score, how many actual positives and negatives carry
+it. Every mean of a function of (score, outcome) over the rows is a sum over those tie
+groups, so calibration needs no row: the CORP reliability curve (Dimitriadis, Gneiting &
+Jordan 2021) is the isotonic regression of the outcome on the score, and the
+pool-adjacent-violators algorithm (PAV) over the tie groups, each weighted by its rows,
+is that regression exactly (rows tied on a score share one fitted value, as in
+scikit-learn's `IsotonicRegression`). No bins, so no choice that moves the result.
+
+The mean score of the forecasts decomposes into miscalibration (MCB: what recalibrating
+the scores by that curve would save), discrimination (DSC: what the recalibrated scores
+gain over the constant forecast at the prevalence) and uncertainty (UNC: the score of
+that constant forecast): mean score = MCB - DSC + UNC.
+
+These read the scores as probabilities of the positive class: a score outside [0, 1] is
+refused with the reason (`check_probabilities`); the ranking measures (AUC, PEM, ...) do
+not need it.
+
+References
+----------
+Dimitriadis, T., Gneiting, T. & Jordan, A. I. (2021). Stable reliability diagrams for
+probabilistic classifiers. PNAS 118(8):e2016191118.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed._common import json_float, readonly
+from informed.errors import InputError, InputTypeError
+from informed.ranking.groups import FloatArray
+from informed.ranking.ranking import Ranking
+
+__all__ = [
+    "SCORING_RULES",
+    "Decomposition",
+    "ReliabilityCurve",
+    "check_probabilities",
+    "decompose_groups",
+    "dot",
+    "pav",
+    "reliability_curve",
+    "score_decomposition",
+]
+
+SCORING_RULES = {
+    "brier": "Brier score: mean (score - outcome)^2",
+    "log": "log score: mean -log(probability given to the outcome), natural log",
+}
+"""The scoring rules decomposed, and what each is."""
+
+Rule = Literal["brier", "log"]
+
+
+def check_probabilities(ranking: Ranking, what: str) -> None:
+    """Refuse a Ranking whose scores are not probabilities (outside [0, 1]), naming one.
+
+    >>> check_probabilities(Ranking.from_scores([1, 0], [0.9, 0.2], positive=1), "x")
+    >>> check_probabilities(Ranking.from_scores([1, 0], [1.5, 0.2], positive=1), "x")
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputError: x reads the scores as probabilities of the positive class 1, ...
+    """
+    if not isinstance(ranking, Ranking):
+        msg = f"{what} needs a Ranking; got {type(ranking).__name__}."
+        raise InputTypeError(msg)
+    scores = ranking.scores
+    if scores.size == 0 or (scores[0] <= 1.0 and scores[-1] >= 0.0):
+        return
+    outside = (scores > 1.0) | (scores < 0.0)
+    value = float(scores[0] if scores[0] > 1.0 else scores[-1])
+    msg = (
+        f"{what} reads the scores as probabilities of the positive class "
+        f"{ranking.positive!r}, but score {value!r} lies outside [0, 1] "
+        f"({int(outside.sum()):,} of {scores.size:,} distinct scores do). Calibration and "
+        "decision curves need probabilities; the ranking measures (AUC, PEM, ...) do not."
+    )
+    raise InputError(msg)
+
+
+def _block_means(
+    positives: FloatArray, size: FloatArray, starts: NDArray[np.intp]
+) -> tuple[FloatArray, FloatArray]:
+    """Each block's positives over its rows, from the sums of its own groups."""
+    block_positives = np.add.reduceat(positives, starts)
+    block_size = np.add.reduceat(size, starts)
+    return block_positives / block_size, block_size
+
+
+def pav(positives: FloatArray, size: FloatArray) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
+    """Weighted isotonic (non-decreasing) regression of positives/size over groups in
+    ascending order of score: the fitted value of each block, the index of each block's
+    first group, and each block's rows.
+
+    scipy's PAV (`scipy.optimize.isotonic_regression`) finds the blocks; each block's
+    value is then its own sum of positives over its own sum of rows (for integer counts,
+    a correctly rounded ratio of exact integers, not a running average), and blocks are
+    pooled again wherever that exact ratio would break the order the floating-point pass
+    found.
+
+    >>> values, starts, rows = pav(np.array([1.0, 0, 2, 1]), np.array([1.0, 2, 2, 1]))
+    >>> values.tolist(), starts.tolist(), rows.tolist()
+    ([0.3333333333333333, 1.0], [0, 2], [3.0, 3.0])
+    """
+    from scipy.optimize import isotonic_regression  # loaded when a curve is asked for
+
+    if size.size == 0:
+        return np.empty(0), np.empty(0, dtype=np.intp), np.empty(0)
+    fitted = isotonic_regression(positives / size, weights=size)
+    starts = np.asarray(fitted.blocks[:-1], dtype=np.intp)
+    values, rows = _block_means(positives, size, starts)
+    while values.size > 1 and np.any(np.diff(values) < 0):
+        pooled = isotonic_regression(values, weights=rows)
+        starts = starts[np.asarray(pooled.blocks[:-1], dtype=np.intp)]
+        values, rows = _block_means(positives, size, starts)
+    return values, starts, rows
+
+
+@dataclass(frozen=True, eq=False)
+class ReliabilityCurve:
+    """The CORP reliability curve: the isotonic recalibration of each distinct score.
+
+    Attributes
+    ----------
+    scores : array
+        The distinct scores, ascending.
+    recalibrated : array
+        The fitted conditional event probability at each score (non-decreasing): the
+        observed rate of the PAV block that holds it.
+    rows, positives : array
+        The (weighted) rows and actual positives at each score.
+    block_starts : array of int
+        The index (into `scores`) of the first score of each PAV block.
+    block_values, block_rows : array
+        Each block's observed rate and its rows.
+
+    Notes
+    -----
+    A calibrated forecast lies on the diagonal (recalibrated == score). The curve is
+    drawn through the points (score, recalibrated), as scikit-learn's
+    `IsotonicRegression` interpolates them.
+    """
+
+    scores: FloatArray
+    recalibrated: FloatArray
+    rows: FloatArray
+    positives: FloatArray
+    block_starts: NDArray[np.intp]
+    block_values: FloatArray
+    block_rows: FloatArray
+
+    @property
+    def block_ends(self) -> NDArray[np.intp]:
+        """The index of the last score of each block."""
+        return np.append(self.block_starts[1:], self.scores.size).astype(np.intp) - 1
+
+    def at(self, score: float | FloatArray) -> float | FloatArray:
+        """The curve at any score in [0, 1]: linear between the fitted points, constant
+        beyond the first and the last (scikit-learn's `out_of_bounds="clip"`)."""
+        values = np.interp(score, self.scores, self.recalibrated)
+        return float(values) if np.ndim(values) == 0 else values
+
+    def to_dict(self) -> dict[str, object]:
+        """The blocks as JSON: each block's lowest and highest score, value and rows."""
+        ends = self.block_ends
+        return {
+            "blocks": [
+                {
+                    "low": float(self.scores[s]),
+                    "high": float(self.scores[e]),
+                    "value": json_float(v),
+                    "rows": float(r),
+                }
+                for s, e, v, r in zip(
+                    self.block_starts.tolist(),
+                    ends.tolist(),
+                    self.block_values.tolist(),
+                    self.block_rows.tolist(),
+                    strict=True,
+                )
+            ]
+        }
+
+
+def dot(a: FloatArray, b: FloatArray) -> float:
+    """The sum of a * b over two float64 vectors, in one thread: numpy's `einsum`, as fast
+    as BLAS's `dot` alone and not slowed a hundredfold by BLAS threads on a busy machine."""
+    return float(np.einsum("i,i->", a, b))
+
+
+def ascending(ranking: Ranking) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(scores, positives, rows) of the tie groups in ascending order of score, as float64."""
+    # contiguous copies, whatever the counts' type: a dot product over a reversed view may
+    # sum in another order, and whole weights must give the numbers of repeated rows
+    scores = np.ascontiguousarray(ranking.scores[::-1])
+    positives = np.ascontiguousarray(ranking.positives[::-1], dtype=np.float64)
+    rows = positives + np.ascontiguousarray(ranking.negatives[::-1], dtype=np.float64)
+    return scores, positives, rows
+
+
+def reliability_curve(ranking: Ranking) -> ReliabilityCurve:
+    """The CORP reliability curve of a Ranking of probabilities (Dimitriadis, Gneiting &
+    Jordan 2021): PAV over its tie groups, each weighted by its rows.
+
+    >>> r = Ranking.from_scores([0, 1, 0, 1, 1], [0.1, 0.2, 0.4, 0.4, 0.9], positive=1)
+    >>> curve = reliability_curve(r)
+    >>> curve.scores.tolist(), curve.recalibrated.tolist()  # 0.2 and 0.4 pooled: 2 of 3
+    ([0.1, 0.2, 0.4, 0.9], [0.0, 0.6666666666666666, 0.6666666666666666, 1.0])
+    """
+    check_probabilities(ranking, "reliability_curve")
+    scores, positives, rows = ascending(ranking)
+    values, starts, block_rows = pav(positives, rows)
+    counts = np.diff(np.append(starts, scores.size))
+    return ReliabilityCurve(
+        scores=readonly(scores),
+        recalibrated=readonly(np.repeat(values, counts)),
+        rows=readonly(rows),
+        positives=readonly(positives),
+        block_starts=readonly(starts),
+        block_values=readonly(values),
+        block_rows=readonly(block_rows),
+    )
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    """A mean score and its CORP decomposition: score = miscalibration - discrimination +
+    uncertainty (MCB - DSC + UNC; Dimitriadis, Gneiting & Jordan 2021).
+
+    `score` is the mean over the rows; `miscalibration` >= 0 (0: the scores are their own
+    isotonic recalibration), `discrimination` >= 0, `uncertainty` the score of the
+    constant forecast at the prevalence. NaN where undefined (`reason` says why); the log
+    score is +inf where a row's outcome was given probability 0.
+    """
+
+    rule: str
+    score: float
+    miscalibration: float
+    discrimination: float
+    uncertainty: float
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """The four numbers as JSON: NaN as null with the reason, +inf as the string
+        "Infinity" (as a Ranking's JSON writes an infinite score) with why it is."""
+        names = ("score", "miscalibration", "discrimination", "uncertainty")
+        values = [getattr(self, name) for name in names]
+        document: dict[str, object] = {
+            name: "Infinity" if value == math.inf else json_float(value)
+            for name, value in zip(names, values, strict=True)
+        }
+        if self.reason:
+            document["undefined"] = self.reason
+        if math.inf in values:
+            document["infinite"] = (
+                "a positive is given probability 0 or a negative probability 1: -log 0 is "
+                "infinite (scikit-learn's log_loss clips the probabilities instead)"
+            )
+        return document
+
+
+def _mean_loss(
+    rule: str, probability: FloatArray, positives: FloatArray, negatives: FloatArray, n: float
+) -> float:
+    """The mean loss of forecasting `probability` for groups of positives and negatives."""
+    if rule == "brier":
+        total = dot(positives, np.square(1.0 - probability)) + dot(
+            negatives, np.square(probability)
+        )
+    else:
+        total = -(_xlogy(positives, probability) + _xlogy(negatives, 1.0 - probability))
+    return total / n
+
+
+def _xlogy(counts: FloatArray, probability: FloatArray) -> float:
+    """sum of counts * log(probability), 0 log 0 = 0 (no row, no loss; scipy's `xlogy`)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = counts * np.log(probability)
+    return float(np.sum(np.where(counts == 0, 0.0, terms)))
+
+
+def score_decomposition(
+    ranking: Ranking, rule: Rule = "brier", curve: ReliabilityCurve | None = None
+) -> Decomposition:
+    """The mean Brier or log score of a Ranking of probabilities and its decomposition
+    into miscalibration, discrimination and uncertainty (CORP).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Scores in [0, 1], read as probabilities of its positive class.
+    rule : {"brier", "log"}
+        The scoring rule (`SCORING_RULES`); the log score uses the natural logarithm
+        (scikit-learn's `log_loss`).
+    curve : ReliabilityCurve, optional
+        `reliability_curve(ranking)`, when already computed.
+
+    Notes
+    -----
+    MCB = S(scores) - S(recalibrated), DSC = S(prevalence) - S(recalibrated), UNC =
+    S(prevalence), each a mean over the rows computed as a sum over the tie groups (the
+    recalibrated forecasts over the PAV blocks). A log score with a positive scored 0
+    (or a negative scored 1) is +inf, and so is its MCB; scikit-learn's `log_loss` clips
+    the probabilities to [eps, 1 - eps] instead and gives a finite number.
+
+    Recalibrated, the scores 0.2, 0.4, 0.6, 0.8 of outcomes 0, 1, 0, 1 become 0, 1/2, 1/2,
+    1: Brier 0.2 = MCB 0.075 - DSC 0.125 + UNC 0.25.
+
+    >>> r = Ranking.from_scores([0, 1, 0, 1], [0.2, 0.4, 0.6, 0.8], positive=1)
+    >>> d = score_decomposition(r)
+    >>> d.score, d.uncertainty, d.discrimination, round(d.miscalibration, 12)
+    (0.2, 0.25, 0.125, 0.075)
+    """
+    if rule not in SCORING_RULES:
+        msg = f"`rule` must be one of {sorted(SCORING_RULES)}; got {rule!r}."
+        raise InputError(msg)
+    check_probabilities(ranking, "score_decomposition")
+    n = float(ranking.n)
+    if n == 0:
+        nan = math.nan
+        return Decomposition(rule, nan, nan, nan, nan, reason="no rows")
+    curve = reliability_curve(ranking) if curve is None else curve
+    score, miscalibration, discrimination, uncertainty = decompose_groups(
+        rule, curve.scores, curve.positives, curve.rows, curve.block_starts, curve.block_values
+    )
+    return Decomposition(rule, score, miscalibration, discrimination, uncertainty)
+
+
+def decompose_groups(
+    rule: str,
+    scores: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    block_starts: NDArray[np.intp],
+    block_values: FloatArray,
+) -> tuple[float, float, float, float]:
+    """(score, MCB, DSC, UNC) of tie groups in ascending order of score and their PAV
+    blocks (`pav`): the arithmetic of `score_decomposition`, for resampled groups too."""
+    n = float(rows.sum())
+    negatives = rows - positives
+    score = _mean_loss(rule, scores, positives, negatives, n)
+    block_positives = np.add.reduceat(positives, block_starts)
+    block_negatives = np.add.reduceat(rows, block_starts) - block_positives
+    recalibrated = _mean_loss(rule, block_values, block_positives, block_negatives, n)
+    n_positive = float(positives.sum())
+    marginal = _mean_loss(
+        rule,
+        np.array([n_positive / n]),
+        np.array([n_positive]),
+        np.array([n - n_positive]),
+        n,
+    )
+    return score, score - recalibrated, marginal - recalibrated, marginal

@@ -1,0 +1,234 @@
+"""Decision curves of a Ranking of probabilities: net benefit at every threshold
+probability, exact, against treating all and treating none.
+
+Acting on the rows scored at least p_t (a threshold probability) is worth, per row,
+
+    NB(p_t) = TP/n - FP/n * p_t / (1 - p_t)
+
+(Vickers & Elkin 2006): a true positive gains 1, a false positive costs the odds p_t/(1 -
+p_t) at which a decision maker is indifferent between acting and not. This is the
+bookmaker's bet of informedness at the odds p_t sets: the standardized net benefit NB /
+prevalence (Kerr et al. 2016) at p_t = prevalence is the informedness of the threshold.
+Treating all gives prevalence - (1 - prevalence) p_t / (1 - p_t), treating none 0;
+interventions avoided per 100 rows are (NB - NB(treat all)) / (p_t / (1 - p_t)) * 100.
+
+Between two distinct scores the rows acted on do not change, so the curve is known
+everywhere from the counts at the distinct scores; and within such a stretch the model
+beats both defaults exactly where FN/(FN + TN) < p_t < TP/(TP + FP) (its false omission
+rate below p_t, its precision above): `DecisionCurve.beats_defaults` is the union of those
+exact intervals, not read off a grid.
+
+References
+----------
+Vickers, A. J. & Elkin, E. B. (2006). Decision curve analysis: a novel method for
+evaluating prediction models. Medical Decision Making 26(6):565-574.
+Kerr, K. F., Brown, M. D., Zhu, K. & Janes, H. (2016). Assessing the clinical impact of
+risk prediction models with decision curves: guidance for correct interpretation and
+appropriate use. Journal of Clinical Oncology 34(21):2534-2540.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from informed._common import json_floats, readonly
+from informed.errors import InputError, InputTypeError
+from informed.ranking.calibration import check_probabilities
+from informed.ranking.groups import FloatArray
+from informed.ranking.ranking import Ranking
+
+__all__ = ["DecisionCurve", "beats_defaults", "decision_curve", "threshold_probabilities"]
+
+
+@dataclass(frozen=True, eq=False)
+class DecisionCurve:
+    """Net benefit of acting on the rows scored at least each threshold probability.
+
+    Attributes
+    ----------
+    thresholds : array
+        The threshold probabilities p_t, ascending, in [0, 1).
+    true_positives, false_positives : array
+        The (weighted) actual positives and negatives scored at least p_t.
+    n, n_positive : float
+        The rows and the actual positives.
+    net_benefit, treat_all : array
+        NB of the model, and of treating every row; treating none is 0.
+    standardized : array
+        NB / prevalence (NaN without positives).
+    interventions_avoided : array
+        (NB - NB of treating all) / (p_t / (1 - p_t)) per 100 rows (NaN at p_t = 0).
+    beats_defaults : tuple of (low, high)
+        The p_t where the model's NB exceeds both treating all and treating none, as
+        disjoint intervals, ascending: every p_t with low < p_t < high (and high itself
+        when it is a score the model still beats both at), read from every distinct
+        score, not from `thresholds` (`beats_defaults`).
+    """
+
+    thresholds: FloatArray
+    true_positives: FloatArray
+    false_positives: FloatArray
+    n: float
+    n_positive: float
+    net_benefit: FloatArray
+    treat_all: FloatArray
+    standardized: FloatArray
+    interventions_avoided: FloatArray
+    beats_defaults: tuple[tuple[float, float], ...]
+
+    @property
+    def prevalence(self) -> float:
+        """n+ / n (NaN without rows)."""
+        return self.n_positive / self.n if self.n else math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        """The curve as JSON: the prevalence, the intervals where the model beats both
+        defaults, and every point (NaN as null)."""
+        return {
+            "prevalence": json_floats([self.prevalence])[0],
+            "beats_defaults": [list(pair) for pair in self.beats_defaults],
+            "threshold": json_floats(self.thresholds),
+            "net_benefit": json_floats(self.net_benefit),
+            "treat_all": json_floats(self.treat_all),
+            "standardized_net_benefit": json_floats(self.standardized),
+            "interventions_avoided_per_100": json_floats(self.interventions_avoided),
+        }
+
+
+def threshold_probabilities(ranking: Ranking) -> FloatArray:
+    """Every distinct score in [0, 1), ascending: where the curve's counts change."""
+    scores = ranking.scores[::-1]
+    return np.array(scores[scores < 1.0])
+
+
+def _check_thresholds(thresholds: Any) -> FloatArray:
+    if isinstance(thresholds, str | bytes):
+        msg = f"`thresholds` must be numbers in [0, 1); got {thresholds!r}."
+        raise InputTypeError(msg)
+    try:
+        values = np.atleast_1d(np.asarray(thresholds, dtype=np.float64))
+    except (TypeError, ValueError) as error:
+        msg = f"`thresholds` must be numbers in [0, 1); got {thresholds!r}."
+        raise InputTypeError(msg) from error
+    bad = ~((values >= 0.0) & (values < 1.0))
+    if bad.any():
+        msg = (
+            f"`thresholds` must lie in [0, 1) (at p_t = 1 a false positive costs infinite "
+            f"odds); got {float(values[bad][0])!r}."
+        )
+        raise InputError(msg)
+    return np.unique(values)
+
+
+def _counts_at(ranking: Ranking, thresholds: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The positives and negatives scored at least each threshold."""
+    descending = -ranking.scores  # ascending
+    selected = np.searchsorted(descending, -thresholds, side="right")  # groups with s >= t
+    positives = np.concatenate([[0.0], np.cumsum(ranking.positives, dtype=np.float64)])
+    negatives = np.concatenate([[0.0], np.cumsum(ranking.negatives, dtype=np.float64)])
+    return positives[selected], negatives[selected]
+
+
+def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:
+    """The threshold probabilities where the model beats treating all and treating none:
+    disjoint intervals (low, high), exact (low excluded; high included where the model
+    still beats both there).
+
+    For p_t in (s[k-1], s[k]] (consecutive distinct scores, ascending) the rows acted on
+    are those scored at least s[k]; their NB exceeds treating none iff p_t < TP/(TP+FP)
+    and treating all iff p_t > FN/(FN+TN). Below the lowest score every row is acted on
+    (the model is treating all), above the highest none is.
+
+    >>> r = Ranking.from_scores([0, 0, 1, 0, 1, 1], [.1, .2, .3, .4, .6, .8], positive=1)
+    >>> beats_defaults(r)
+    ((0.1, 0.3), (0.3333333333333333, 0.8))
+    """
+    check_probabilities(ranking, "beats_defaults")
+    scores = ranking.scores[::-1]
+    keep = scores < 1.0
+    if ranking.n_positive == 0 or ranking.n_negative == 0 or scores.size < 2:
+        return ()
+    positives = np.cumsum(np.asarray(ranking.positives, dtype=np.float64))[::-1]
+    negatives = np.cumsum(np.asarray(ranking.negatives, dtype=np.float64))[::-1]
+    # stretch k (1..U-1): p_t in (scores[k-1], scores[k]], acting on groups k.. (ascending)
+    tp, fp = positives[1:], negatives[1:]
+    fn, tn = float(ranking.n_positive) - tp, float(ranking.n_negative) - fp
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.maximum(scores[:-1], fn / (fn + tn))
+        precision = tp / (tp + fp)
+    high = np.minimum(np.minimum(scores[1:], precision), 1.0)
+    # a stretch reaches its own score s[k] (closed) when the precision and 1 lie beyond
+    closed = (scores[1:] < precision) & keep[1:]
+    kept = np.flatnonzero(low < high)
+    if kept.size == 0:
+        return ()
+    low, high, closed = low[kept], high[kept], closed[kept]
+    # a stretch continues the one before when that one reached its own score (closed)
+    # and this one starts there
+    joined = np.zeros(kept.size, dtype=bool)
+    joined[1:] = closed[:-1] & (low[1:] == high[:-1])
+    starts = np.flatnonzero(~joined)
+    ends = np.append(starts[1:], kept.size) - 1
+    found = zip(low[starts].tolist(), high[ends].tolist(), strict=True)
+    return tuple((lo, hi) for lo, hi in found)
+
+
+def decision_curve(ranking: Ranking, thresholds: Any = None) -> DecisionCurve:
+    """Net benefit, treat-all, standardized net benefit and interventions avoided of a
+    Ranking of probabilities at every threshold probability.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        Scores in [0, 1] read as probabilities of its positive class.
+    thresholds : array-like of float in [0, 1), optional
+        Where to evaluate the curve (sorted, repeats dropped); by default every distinct
+        score below 1 (`threshold_probabilities`), where the counts change. Any threshold
+        is exact: the rows acted on are those scored at least it.
+
+    Notes
+    -----
+    A row is acted on when its score is at least p_t (dcurves' rule, `score >= p_t`);
+    dcurves moves scores of exactly 0 to -eps, so at p_t = 0 it acts on no row scored 0
+    where this acts on all. At p_t = 0 the interventions avoided are NaN (0/0).
+
+    >>> r = Ranking.from_scores([0, 0, 1, 0, 1, 1], [.1, .2, .3, .4, .6, .8], positive=1)
+    >>> curve = decision_curve(r, [0.25, 0.5])
+    >>> curve.net_benefit.round(12).tolist(), curve.treat_all.round(12).tolist()
+    ([0.444444444444, 0.333333333333], [0.333333333333, 0.0])
+    """
+    check_probabilities(ranking, "decision_curve")
+    points = (
+        threshold_probabilities(ranking) if thresholds is None else _check_thresholds(thresholds)
+    )
+    true_positives, false_positives = _counts_at(ranking, points)
+    n, n_positive = float(ranking.n), float(ranking.n_positive)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        odds = points / (1.0 - points)
+        if n > 0:
+            net_benefit = true_positives / n - false_positives / n * odds
+            prevalence = n_positive / n
+            treat_all = prevalence - (1.0 - prevalence) * odds
+        else:
+            net_benefit = np.full(points.size, math.nan)
+            treat_all = np.full(points.size, math.nan)
+        standardized = (
+            net_benefit / (n_positive / n) if n_positive > 0 else np.full_like(points, math.nan)
+        )
+        avoided = np.where(points > 0, (net_benefit - treat_all) / odds * 100.0, math.nan)
+    return DecisionCurve(
+        thresholds=readonly(points),
+        true_positives=readonly(true_positives),
+        false_positives=readonly(false_positives),
+        n=n,
+        n_positive=n_positive,
+        net_benefit=readonly(net_benefit),
+        treat_all=readonly(treat_all),
+        standardized=readonly(np.asarray(standardized)),
+        interventions_avoided=readonly(avoided),
+        beats_defaults=beats_defaults(ranking),
+    )

@@ -1,0 +1,183 @@
+"""The calibration and decision-curve section of a report on a Ranking of probabilities:
+terminal text and JSON.
+
+Presentation only: the numbers are read from a `Calibration` (`informed.ranking.calibration`)
+and a `DecisionCurve` at the report's thresholds (`calibration_report` computes both once,
+for the text and the JSON alike). A Ranking whose scores are not probabilities has no
+such section; its JSON says why.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+
+from informed._common import printable
+from informed._terminal import WIDTH, grid, render
+from informed._terminal import value as number
+from informed.ranking import Ranking
+from informed.ranking.calibration_summary import (
+    CALIBRATION_NUMBERS,
+    Calibration,
+    calibration,
+    is_probability_ranking,
+)
+from informed.ranking.decision import DecisionCurve, decision_curve
+from informed.report.references import references_of
+
+__all__ = [
+    "REPORT_THRESHOLDS",
+    "CalibrationReport",
+    "calibration_report",
+    "calibration_section",
+    "render_calibration",
+]
+
+REPORT_THRESHOLDS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""The threshold probabilities a report shows the decision curve at (with the prevalence,
+where the standardized net benefit is the informedness of the threshold)."""
+
+SOURCES = (
+    "Dimitriadis et al. (2021)",
+    "Cox (1958)",
+    "Vickers & Elkin (2006)",
+    "Kerr et al. (2016)",
+)
+
+
+@dataclass(frozen=True)
+class CalibrationReport:
+    """What a report shows of a Ranking of probabilities, computed once."""
+
+    calibration: Calibration
+    decision: DecisionCurve
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON section: the calibration document and the decision curve at the
+        report's thresholds."""
+        return {**self.calibration.to_dict(), "decision_curve": self.decision.to_dict()}
+
+
+def calibration_report(ranking: Ranking, bins: int = 10) -> CalibrationReport | None:
+    """The calibration and the decision curve at `REPORT_THRESHOLDS` and the prevalence,
+    or None when the scores are not probabilities or there are no rows."""
+    if ranking.n == 0 or not is_probability_ranking(ranking):
+        return None
+    prevalence = float(ranking.n_positive) / float(ranking.n)
+    thresholds = sorted({*REPORT_THRESHOLDS, *([prevalence] if prevalence < 1 else [])})
+    return CalibrationReport(calibration(ranking, bins), decision_curve(ranking, thresholds))
+
+
+def calibration_section(ranking: Ranking, report: CalibrationReport | None) -> dict[str, Any]:
+    """The JSON "calibration" of a ranking: the report's document, or why there is none."""
+    if report is not None:
+        return report.to_dict()
+    if ranking.n == 0:
+        return {"undefined": "no rows"}
+    outside = ranking.scores[0] if ranking.scores[0] > 1 else ranking.scores[-1]
+    return {
+        "undefined": f"the scores are not probabilities: {float(outside)!r} lies outside [0, 1]"
+    }
+
+
+def _intervals_text(pairs: tuple[tuple[float, float], ...]) -> str:
+    return " and ".join(f"({low:.4g}, {high:.4g})" for low, high in pairs)
+
+
+def render_calibration(
+    report: CalibrationReport, positive: object, *, color: bool = False, width: int = WIDTH
+) -> str:
+    """The calibration numbers (with their reasons where undefined) and the decision curve
+    at the report's thresholds, each defined, with the references."""
+    result, curve = report.calibration, report.decision
+    head = Text(
+        f"Calibration: scores read as probabilities of {printable(repr(positive))} "
+        f"(n = {result.n:g})",
+        style="bold",
+    )
+    brier, log, fit = result.brier, result.log, result.recalibration
+    table = grid()
+    table.add_column("", no_wrap=True)
+    table.add_column("value", justify="right", no_wrap=True)
+    table.add_column("", overflow="fold")
+    rows: list[tuple[str, float, str]] = [
+        ("mean score", result.mean_score, f"observed rate {number(result.observed_rate)}"),
+        ("Brier score", brier.score, _decomposed(brier)),
+        ("log score", log.score, _decomposed(log)),
+        ("calibration slope", fit.slope, "1 when calibrated; < 1 too extreme, > 1 too timid"),
+        ("calibration intercept", fit.intercept, "0 when calibrated"),
+        ("calibration-in-the-large", fit.in_the_large, "0 when calibrated; > 0: scores too low"),
+    ]
+    for strategy, table_of in result.binned.items():
+        how = "equal-width" if strategy == "uniform" else "equal-mass"
+        rows.append((f"ECE, {result.bins} {how} bins", table_of.expected_error, "binned"))
+    for name, value, note in rows:
+        table.add_row(name, number(value), note)
+    parts: list[Any] = [head, table]
+    notes = [f"slope and intercept undefined: {fit.reason}"] if fit.reason else []
+    notes += [fit.note] if fit.note else []
+    notes += [f"Brier: {brier.reason}"] if brier.reason else []
+    if notes:
+        parts.append(Text("\n".join(notes), style="yellow"))
+    parts.append(
+        Text(
+            "MCB: "
+            + CALIBRATION_NUMBERS["miscalibration"][1]
+            + "; DSC: "
+            + CALIBRATION_NUMBERS["discrimination"][1]
+            + "; UNC: "
+            + CALIBRATION_NUMBERS["uncertainty"][1]
+            + ". The CORP curve is the isotonic (PAV) "
+            "recalibration over the tie groups, with no bins; the binned ECE moves with the "
+            "bins and is shown for comparison.",
+            style="dim",
+        )
+    )
+    parts += ["", _decision_part(curve)]
+    parts += ["", Text("References: " + " ".join(references_of(SOURCES)), style="dim")]
+    return render(parts, color, width)
+
+
+def _decomposed(found: Any) -> str:
+    if math.isnan(found.score):
+        return f"undefined: {found.reason}"
+    return (
+        f"= MCB {number(found.miscalibration)} - DSC {number(found.discrimination)} + UNC "
+        f"{number(found.uncertainty)}"
+    )
+
+
+def _decision_part(curve: DecisionCurve) -> Any:
+    from rich.console import Group
+
+    head = Text("Decision curve: acting on the rows scored >= p_t", style="bold")
+    table = grid()
+    for title in ("p_t", "net benefit", "treat all", "standardized", "avoided /100"):
+        table.add_column(title, justify="right", no_wrap=True)
+    prevalence = curve.prevalence
+    for i, p in enumerate(curve.thresholds.tolist()):
+        shown = f"{p:.4g}" + (" (prevalence)" if p == prevalence else "")
+        table.add_row(
+            shown,
+            number(float(curve.net_benefit[i])),
+            number(float(curve.treat_all[i])),
+            number(float(curve.standardized[i])),
+            number(float(curve.interventions_avoided[i]), 1),
+        )
+    if curve.beats_defaults:
+        verdict = (
+            "The model beats treating all and treating none for p_t in "
+            f"{_intervals_text(curve.beats_defaults)} (exact, from every distinct score)."
+        )
+    else:
+        verdict = "The model beats treating all and treating none at no threshold probability."
+    legend = Text(
+        "net benefit = TP/n - FP/n p_t/(1 - p_t); standardized = net benefit / prevalence "
+        "(at p_t = prevalence: the informedness of the threshold); avoided /100 = (net "
+        "benefit - treat all) / (p_t/(1 - p_t)) x 100.",
+        style="dim",
+    )
+    return Group(head, table, Text(verdict), legend)

@@ -1,0 +1,142 @@
+"""`informed evaluate --score` with probabilities reports calibration and the decision
+curve (text and JSON), held to scikit-learn and to net benefit counted from the file's
+rows; scores that are no probabilities get no section and the JSON says why; partial
+summaries merged by `informed merge` report the same section as the whole file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from informed.cli import main
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "informed" / "data" / "breast_cancer_cv.csv"
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _rows() -> tuple[np.ndarray, np.ndarray]:
+    lines = DATA.read_text().splitlines()[1:]
+    actual = np.array([line.split(",")[1] == "malignant" for line in lines], dtype=int)
+    scores = np.array([float(line.split(",")[3]) for line in lines])
+    return actual, scores
+
+
+def _evaluate(path: Path, *extra: str) -> list[str]:
+    return [
+        "evaluate",
+        str(path),
+        "--actual",
+        "actual",
+        "--score",
+        "score",
+        "--positive",
+        "malignant",
+        *extra,
+    ]
+
+
+def test_json_calibration_matches_scikit_learn_and_the_rows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from sklearn.calibration import calibration_curve
+    from sklearn.metrics import brier_score_loss
+
+    code, out, _ = _run(_evaluate(DATA, "--format", "json"), capsys)
+    assert code == 0
+    section = json.loads(out)["calibration"]
+    actual, scores = _rows()
+    assert section["brier"]["score"] == pytest.approx(brier_score_loss(actual, scores), abs=1e-12)
+    observed, _ = calibration_curve(actual, scores, n_bins=10)
+    assert section["binned"]["uniform"]["observed"] == pytest.approx(observed.tolist(), abs=1e-12)
+    curve = section["decision_curve"]
+    for p, nb in zip(curve["threshold"], curve["net_benefit"], strict=True):
+        acted = scores >= p
+        expected = (
+            np.sum(acted & (actual == 1)) - np.sum(acted & (actual == 0)) * p / (1 - p)
+        ) / scores.size
+        assert nb == pytest.approx(expected, abs=1e-15)
+    assert 0.1 in curve["threshold"] and pytest.approx(actual.mean()) in curve["threshold"]
+    assert section["recalibration"]["slope"] > 1  # the shipped logistic scores are timid
+
+
+def test_text_reports_calibration_and_where_acting_beats_both_defaults(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = _run(_evaluate(DATA), capsys)
+    assert code == 0
+    assert "Calibration: scores read as probabilities of 'malignant'" in out
+    assert "= MCB" in out and "calibration slope" in out
+    assert "The model beats treating all and treating none for p_t in" in out
+    assert "Dimitriadis, T., Gneiting, T. & Jordan, A. I. (2021)" in " ".join(out.split())
+
+
+def test_scores_that_are_no_probabilities_get_no_section(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "margins.csv"
+    path.write_text("y,s\n1,2.5\n0,-1.0\n1,0.3\n0,0.2\n")
+    args = ["evaluate", str(path), "--actual", "y", "--score", "s", "--positive", "1"]
+    code, out, _ = _run([*args, "--format", "json"], capsys)
+    assert code == 0
+    document = json.loads(out)
+    assert "2.5 lies outside [0, 1]" in document["calibration"]["undefined"]
+    assert document["ranking"]["auc"] == 1.0
+    code, out, _ = _run(args, capsys)
+    assert code == 0 and "Calibration" not in out
+
+
+def test_merged_partial_summaries_report_the_same_calibration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = DATA.read_text().splitlines()
+    parts = []
+    for i in range(2):
+        path = tmp_path / f"part{i}.csv"
+        path.write_text("\n".join([lines[0], *lines[1 + i :: 2]]) + "\n")
+        summary = tmp_path / f"part{i}.json"
+        code, _, err = _run(_evaluate(path, "--partial", str(summary), "--quiet"), capsys)
+        assert code == 0, err
+        parts.append(str(summary))
+    code, merged, _ = _run(["merge", *parts, "--format", "json"], capsys)
+    assert code == 0
+    code, whole, _ = _run(_evaluate(DATA, "--format", "json"), capsys)
+    assert json.loads(merged)["calibration"] == json.loads(whole)["calibration"]
+
+
+def test_an_infinite_log_score_is_written_as_infinity_not_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A positive scored 0 makes the log score +inf: the JSON (which holds no inf number)
+    says "Infinity" and why, as a Ranking's JSON writes an infinite score; found by the
+    fuzzing of every output (tests/report/test_safe_output.py)."""
+    path = tmp_path / "zero.csv"
+    path.write_text("y,s\n1,0\n0,0.3\n1,0.6\n")
+    args = ["evaluate", str(path), "--actual", "y", "--score", "s", "--positive", "1"]
+    code, out, err = _run([*args, "--format", "json"], capsys)
+    assert code == 0, err
+    log = json.loads(out)["calibration"]["log"]
+    assert log["score"] == "Infinity" and "-log 0" in log["infinite"]
+    assert isinstance(log["discrimination"], float)
+
+
+def test_scores_against_the_outcomes_report_no_range(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A model worse than both defaults everywhere: the report says so (it crashed on an
+    empty search; found by the fuzzing of every output)."""
+    path = tmp_path / "wrong.csv"
+    path.write_text("y,s\n1,0.2\n0,0.8\n")
+    args = ["evaluate", str(path), "--actual", "y", "--score", "s", "--positive", "1"]
+    code, out, err = _run(args, capsys)
+    assert code == 0, err
+    assert "beats treating all and treating none at no threshold probability" in out
+    code, out, err = _run([*args, "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["calibration"]["decision_curve"]["beats_defaults"] == []
