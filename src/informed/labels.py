@@ -20,7 +20,9 @@ message names the first bad row.
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -48,6 +50,7 @@ __all__ = [
     "canonical_order",
     "code_column",
     "code_labels",
+    "is_canonical",
     "keyed",
     "label_key",
     "label_kind",
@@ -128,6 +131,14 @@ def canonical_order(labels: Sequence[Label]) -> list[int]:
     if _plain(labels):
         return sorted(range(len(labels)), key=labels.__getitem__)
     return sorted(range(len(labels)), key=lambda i: label_key(labels[i]))
+
+
+def is_canonical(labels: Sequence[Label]) -> bool:
+    """Whether `labels` are distinct and in canonical order (one pass, no sort)."""
+    if _plain(labels):
+        return all(map(operator.lt, labels, itertools.islice(labels, 1, None)))
+    keys = [label_key(x) for x in labels]
+    return all(map(operator.lt, keys, itertools.islice(keys, 1, None)))
 
 
 def label_kinds(labels: Sequence[Label]) -> set[str]:

@@ -34,6 +34,7 @@ __all__ = [
     "as_result",
     "build_groups",
     "cumulative_positives",
+    "cut_counts",
     "locate",
     "positives_between",
     "quota_array",
@@ -247,3 +248,20 @@ def positives_between(groups: Groups, low: FloatArray, high: FloatArray) -> Floa
     tail = positives[last.group] * last.inside / size[last.group]
     within = positives[last.group] * (high - low) / size[last.group]
     return np.where(first.group == last.group, within, head + middle + tail)
+
+
+def cut_counts(groups: Groups) -> FloatArray:
+    """The 2x2 counts [[tp, fp], [fn, tn]] at every cut k = 0..U: shape (U + 1, 2, 2).
+
+    >>> from informed.ranking.groups import build_groups
+    >>> cut_counts(build_groups(np.array([1, 0]), np.array([0, 1])))[:, 0].tolist()
+    [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]
+    """
+    tp = groups.cumulative_positives
+    fp = groups.cumulative_negatives
+    out = np.empty((tp.size, 2, 2))
+    out[:, 0, 0] = tp
+    out[:, 0, 1] = fp
+    out[:, 1, 0] = groups.n_positive - tp
+    out[:, 1, 1] = groups.n_negative - fp
+    return out
