@@ -20,7 +20,9 @@ message names the first bad row.
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -48,11 +50,13 @@ __all__ = [
     "canonical_order",
     "code_column",
     "code_labels",
+    "is_canonical",
     "keyed",
     "label_key",
     "label_kind",
     "label_kinds",
     "positions_in",
+    "refuse_scores",
     "sort_labels",
 ]
 
@@ -128,6 +132,14 @@ def canonical_order(labels: Sequence[Label]) -> list[int]:
     if _plain(labels):
         return sorted(range(len(labels)), key=labels.__getitem__)
     return sorted(range(len(labels)), key=lambda i: label_key(labels[i]))
+
+
+def is_canonical(labels: Sequence[Label]) -> bool:
+    """Whether `labels` are distinct and in canonical order (one pass, no sort)."""
+    if _plain(labels):
+        return all(map(operator.lt, labels, itertools.islice(labels, 1, None)))
+    keys = [label_key(x) for x in labels]
+    return all(map(operator.lt, keys, itertools.islice(keys, 1, None)))
 
 
 def label_kinds(labels: Sequence[Label]) -> set[str]:
@@ -429,3 +441,54 @@ def _code_dictionary(found: Categorical, original: Any, name: str) -> Coded:
     remap = np.zeros(len(categories), dtype=np.intp)
     remap[occurs] = used.codes
     return Coded(used.labels, remap[codes])
+
+
+def _fraction(label: Label, text: bool) -> bool:
+    """A number with a fraction (0.25), or with `text` a str that reads as one ("0.25")."""
+    if isinstance(label, float):
+        return not label.is_integer()
+    if not (text and isinstance(label, str)) or not any(c in label for c in ".eE"):
+        return False  # text without a point or an exponent reads as no fraction
+    try:
+        value = float(label)
+    except ValueError:
+        return False
+    return math.isfinite(value) and not value.is_integer()
+
+
+def refuse_scores(
+    coded: Coded,
+    name: str,
+    at: Callable[[int], str] = at_row,
+    text: bool = False,
+    call: str = "Ranking.from_scores(actual, scores=..., positive=...)",
+) -> None:
+    """Refuse a column of a Table's labels holding a number with a fraction (0.1, 0.9):
+    scores or probabilities given as labels, each distinct value of which would be counted
+    as a label. scikit-learn refuses them too (`type_of_target` calls such a column
+    "continuous"); whole numbers (1.0, 2.0) are labels. With `text`, text that reads as
+    such a number is refused too: a CSV file's labels, which hold no type, are text.
+    `call` is the call that takes them as scores.
+    """
+    types = set(map(type, coded.labels))
+    if float not in types and not (text and str in types):
+        return  # no label can be a fraction: one pass over the types
+    bad = [i for i, label in enumerate(coded.labels) if _fraction(label, text)]
+    if not bad:
+        return
+    flagged = np.zeros(len(coded.labels), dtype=bool)
+    flagged[bad] = True
+    rows = np.flatnonzero(flagged[coded.codes])
+    if not rows.size:  # labels no row holds (an integer range's gaps) are never fractions
+        return
+    row = int(rows[0])
+    value = coded.labels[int(coded.codes[row])]
+    way = "write them as text that is no number" if text else "pass them as text ('0.5')"
+    msg = (
+        f"`{name}` holds {value!r} at {at(row)}, a number with a fraction: these look like "
+        "scores (probabilities), not labels, and each distinct value would be counted as a "
+        f"label. Rank scores with {call} (on the command line: --score COLUMN --positive "
+        "LABEL), or predict labels first (e.g. scores >= 0.5); classes whose labels are "
+        f"fractions: {way}."
+    )
+    raise InputError(msg)

@@ -295,11 +295,17 @@ def test_json_refuses_nan_tokens() -> None:
         Table.from_json(text)
 
 
-def test_binary_keeps_positive_first() -> None:
+def test_binary_is_in_canonical_order_and_read_by_name() -> None:
+    """(positive, negative) = ("yes", "no") is stored as every Table is, "no" first; the
+    cells are the same by name, and the table equals the one counted from its rows."""
     table = Table.binary(tp=1, fp=2, fn=3, tn=4, labels=("yes", "no"))
-    assert table.predicted == ("yes", "no")
+    assert table.predicted == table.actual == table.labels == ("no", "yes")
+    assert table.counts.tolist() == [[4, 3], [2, 1]]  # rows no, yes; columns no, yes
     view = table.one_vs_rest("yes")
     assert (view.tp, view.fp, view.fn, view.tn) == (1, 2, 3, 4)
+    rows = [("yes", "yes")] + [("yes", "no")] * 2 + [("no", "yes")] * 3 + [("no", "no")] * 4
+    predicted, actual = zip(*rows, strict=True)
+    assert table == Table.from_labels(actual, predicted)
 
 
 def test_docs_list_every_registered_measure() -> None:

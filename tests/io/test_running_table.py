@@ -21,7 +21,7 @@ LABELS = st.sampled_from(
         ["a", "b", "c", "d", "e"],
         [3, 1, 2, 10, -5],
         [True, False],
-        [0.5, 1.0, 2.0, -1.5],
+        [0.0, 1.0, 2.0, -3.0],  # float labels are whole numbers: 0.5 reads as a score
     ]
 )
 

@@ -173,11 +173,21 @@ def _ranking_of_another_class(doc: Document, data: st.DataObject) -> str:
     others = [x for x in others if columns.get(x, 0) != positives]
     assume(others)
     ranking["positive"] = others[data.draw(st.integers(0, len(others) - 1), label="class")]
+    # the negative class as a writer names it for the new positive: the one other class
+    # of the Table's columns, or none
+    rest = [x for x in table["actual"] if x != ranking["positive"]]
+    ranking["negative"] = rest[0] if len(rest) == 1 else None
     return "they count other rows"
 
 
 def _ranking_of_a_negative_class(doc: Document, data: st.DataObject) -> str:
-    doc["ranking"]["negative"] = _other(doc["ranking"]["positive"])
+    """A negative class other than the one a writer names: the rows' one other class (the
+    Table's columns, or `labels` without a Table), or none when they hold none or several."""
+    ranking = doc["ranking"]
+    classes = doc["table"]["actual"] if doc["table"] is not None else doc["labels"]
+    rest = [x for x in classes if x != ranking["positive"]]
+    named = rest[0] if len(rest) == 1 else None
+    ranking["negative"] = _other(ranking["positive"], named)
     return "negative class"
 
 
@@ -356,7 +366,7 @@ def _a_score_no_slice_holds(doc: Document, data: st.DataObject) -> str:
 def _a_slice_ranking_of_another_class(doc: Document, data: st.DataObject) -> str:
     slices = doc["rankings"]["slices"]
     ranking = slices[_one(data, len(slices), "slice")]
-    ranking["positive"] = _other(doc["positive"])
+    ranking["positive"] = _other(doc["positive"], ranking.get("negative"))
     return "counts the positive class"
 
 

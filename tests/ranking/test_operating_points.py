@@ -103,7 +103,7 @@ def test_best_threshold_is_the_brute_force_optimum(seed: int, measure: str) -> N
     assert point.threshold == ties[0][0]  # the highest such threshold
     predicted = scores >= point.threshold
     tp, fp, fn, tn = _cells(actual, predicted, np.ones(actual.size))
-    assert point.table.counts.tolist() == [[tp, fp], [fn, tn]]
+    assert point.cells == (tp, fp, fn, tn)
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -165,15 +165,14 @@ def test_at_threshold_predicts_a_tie_group_whole() -> None:
             labels=["+", "-"],
         )
         point = ranking.at_threshold(t, "accuracy")
-        assert (
-            point.table.counts.tolist()
-            == Table.binary(
-                tp=expected.count("+", "+"),
-                fp=expected.count("+", "-"),
-                fn=expected.count("-", "+"),
-                tn=expected.count("-", "-"),
-            ).counts.tolist()
+        assert point.cells == (
+            expected.count("+", "+"),
+            expected.count("+", "-"),
+            expected.count("-", "+"),
+            expected.count("-", "-"),
         )
+        # the same value as the Table counted from the rows it predicts (issue 27, item 8)
+        assert point.table == Table.from_labels(actual, np.where(predicted, 1, 0), labels=[0, 1])
         assert point.value == pytest.approx(np.mean(predicted == (actual == 1)))
 
 
@@ -181,7 +180,7 @@ def test_operating_point_roc_coordinates() -> None:
     """The point's false and true positive rates are those of its table."""
     actual, scores = _data(7, n=90, levels=4)
     point = Ranking.from_scores(actual=actual, scores=scores, positive=True).best_threshold()
-    (tp, fp), (fn, tn) = point.table.counts.tolist()
+    tp, fp, fn, tn = point.cells
     assert point.true_positive_rate == tp / (tp + fn)
     assert point.false_positive_rate == fp / (fp + tn)
     assert point.value == pytest.approx(point.true_positive_rate - point.false_positive_rate)

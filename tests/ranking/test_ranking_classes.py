@@ -354,13 +354,17 @@ def test_sum_of_rankings() -> None:
 def test_best_threshold_table_keeps_the_users_labels() -> None:
     r = Ranking.from_scores(["spam", "ham", "spam", "ham"], [4, 3, 2, 1], positive="spam")
     point = r.best_threshold()
-    assert point.table.predicted == ("spam", "ham") == point.table.actual
-    assert point.table.counts.tolist() == [[1, 0], [1, 2]]  # threshold 4: one spam caught
-    assert r.at_threshold(2).table.predicted == ("spam", "ham")
+    # in canonical order as every Table, the positive class named beside it
+    assert point.table.predicted == ("ham", "spam") == point.table.actual
+    assert point.positive == "spam" and point.negative == "ham"
+    assert point.cells == (1, 0, 1, 2)  # threshold 4: one spam caught
+    assert point.table.counts.tolist() == [[2, 1], [0, 1]]
+    assert r.at_threshold(2).table.predicted == ("ham", "spam")
     rest = summarise_frame(
         {"y": ["a", "b", "c"], "s": [3, 2, 1]}, part="p", actual="y", scores="s", positive="a"
     ).ranking
     assert rest is not None and rest.best_threshold().table.predicted == ("a", "not a")
     unknown = Ranking(scores=[2, 1], positives=[1, 0], negatives=[0, 1])
     assert unknown.best_threshold().table.predicted == ("+", "-")
-    assert r.best_threshold(labels=("S", "H")).table.predicted == ("S", "H")
+    assert r.best_threshold(labels=("S", "H")).table.predicted == ("H", "S")
+    assert r.best_threshold(labels=("S", "H")).positive == "S"

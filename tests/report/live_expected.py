@@ -75,11 +75,13 @@ def expected(ranking: Ranking, threshold: float) -> dict[str, tuple[str, float]]
     point = ranking.at_threshold(threshold)
     marked = ranking.at_threshold(threshold, "markedness")
     table = point.table
-    (tp, fp), (fn, tn) = table.counts.tolist()
+    pos, neg = ranking.positive, ranking.negative  # the cells by name, not by position
+    tp, fp = table.count(pos, pos), table.count(pos, neg)
+    fn, tn = table.count(neg, pos), table.count(neg, neg)
     pay = payoff(table)
     stakes = pay.stakes(total=10)
     where = {keyed(label): i for i, label in enumerate(pay.labels)}
-    p, n = where[keyed(table.predicted[0])], where[keyed(table.predicted[1])]
+    p, n = where[keyed(pos)], where[keyed(neg)]
     block = pay.block([p, n], [p, n])
     cut = lowest_score_at_least(ranking, threshold)
     values: dict[str, Any] = {

@@ -77,7 +77,9 @@ def test_every_embedded_point_is_exact() -> None:
         t = data["t"][i]  # type: ignore[index]
         threshold = math.inf if t is None else float(t)
         point = ranking.at_threshold(threshold)
-        (tp, fp), (fn, tn) = point.table.counts.tolist()
+        table = point.table  # its cells by name: predicted True is the positive row
+        tp, fp = table.count(True, True), table.count(True, False)
+        fn, tn = table.count(False, True), table.count(False, False)
         top = [data[key][i] for key in ("tp", "fp")]  # type: ignore[index]
         assert top == [tp, fp]  # fn and tn: the totals less these, as the script takes them
         assert [data["positives"] - tp, data["negatives"] - fp] == [fn, tn]  # type: ignore[operator]

@@ -82,7 +82,9 @@ def test_thresholds_and_tests(page: Node, comparison: Comparison) -> None:
         point = model.threshold
         assert point is not None
         cells = row_by(page, "compare-thresholds", "data-model", name)
-        (tp, fp), (fn, tn) = point.table.counts.tolist()
+        table, pos, neg = point.table, point.positive, point.negative  # cells by name
+        tp, fp = table.count(pos, pos), table.count(pos, neg)
+        fn, tn = table.count(neg, pos), table.count(neg, neg)
         assert cells[1] == f"{point.threshold:.6g}"
         assert cells[3:] == [f"{c:,g}" for c in (tp, fp, fn, tn)]
     for name, by_test in comparison.tests.items():

@@ -98,7 +98,8 @@ def test_csv_quotes_carriage_returns_and_guards_tab_and_cr(
 ) -> None:
     """A label starting with CR used to break the rows; a leading tab had no guard; the
     numeric label -1 was rewritten as '-1."""
-    labels = ["\rcr", "\ttab", "-1", "=1+2", "'quoted", "a,b", 'say "x"', "line\nfeed", "+2.5"]
+    # "+25", a number led by "+" (a CSV label with a fraction, "+2.5", reads as a score)
+    labels = ["\rcr", "\ttab", "-1", "=1+2", "'quoted", "a,b", 'say "x"', "line\nfeed", "+25"]
     rows = [(x, labels[(i + 1) % len(labels)], 0.5) for i, x in enumerate(labels)]
     path = _write(tmp_path / "d.csv", rows)
     args = ["evaluate", str(path), "--actual", "y", "--predicted", "p", "--format", "csv"]
@@ -108,7 +109,7 @@ def test_csv_quotes_carriage_returns_and_guards_tab_and_cr(
     assert len({len(row) for row in parsed}) == 1
     cells = {row[1] for row in parsed[2:]}
     assert {"'\rcr", "'\ttab", "-1", "'=1+2", "''quoted", "a,b", 'say "x"', "line\nfeed"} <= cells
-    assert "+2.5" in cells  # a number, never rewritten
+    assert "+25" in cells  # a number, never rewritten
     assert {_guarded(c) for c in cells} == set(labels)
     code, raw, _ = _run([*args, "--csv-raw"], capsys)
     raw_cells = [row[1] for row in csv.reader(io.StringIO(raw, newline=""))][2:]

@@ -21,7 +21,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import check_choice, json_float
+from informed._common import check_choice, json_float, readonly
 from informed.comparison.fold_tests import (
     combined_ftest_5x2cv,
     corrected_ttest,
@@ -210,8 +210,7 @@ def compare_folds(
     for m in chosen:
         sa, sb = a.measure(m, positive=positive), b.measure(m, positive=positive)
         summaries[pair[0]][m], summaries[pair[1]][m] = sa, sb
-        d = sb.values - sa.values
-        d.setflags(write=False)
+        d = readonly(sb.values - sa.values)
         differences[m] = d
         found = {"corrected": corrected_ttest(d, test, train, level=level, measure=m)}
         if grid is not None:

@@ -66,7 +66,7 @@ def _thresholds(comparison: Comparison) -> str:
         point = model.threshold
         if point is None:
             continue
-        (tp, fp), (fn, tn) = point.table.counts.tolist()
+        tp, fp, fn, tn = point.cells
         how = f"best {measure_title(point.measure)}" if point.chosen_by == "best" else "given"
         cells = "".join(f'<td class="num">{c:,g}</td>' for c in (tp, fp, fn, tn))
         rows.append(

@@ -23,7 +23,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label, as_vector, code_labels, keyed, label_kind, sort_labels
+from informed.labels import (
+    Coded,
+    Label,
+    as_vector,
+    code_labels,
+    keyed,
+    label_kind,
+    refuse_scores,
+    sort_labels,
+)
 from informed.table.counting import check_weights
 from informed.table.table import Table
 
@@ -208,6 +217,7 @@ def joint_outcomes(actual: Any, predicted: Mapping[str, Any], weights: Any = Non
         raise InputTypeError(msg)
     a = as_vector(actual, "actual")
     actual_labels, actual_codes = code_labels(a, "actual")
+    refuse_scores(Coded(actual_labels, actual_codes), "actual")
     columns: list[tuple[tuple[Label, ...], Codes]] = [(actual_labels, actual_codes)]
     kinds = {label_kind(x) for x in actual_labels}
     for name, values in predicted.items():
@@ -222,6 +232,8 @@ def joint_outcomes(actual: Any, predicted: Mapping[str, Any], weights: Any = Non
             )
             raise InputError(msg)
         labels, codes = code_labels(column, f"predicted[{name!r}]")
+        call = f"compare(actual, scores={{{name!r}: ...}}, positive=...)"
+        refuse_scores(Coded(labels, codes), f"predicted[{name!r}]", call=call)
         found = {label_kind(x) for x in labels}
         if kinds and found and found != kinds:
             msg = (

@@ -92,8 +92,7 @@ def _operating_points(comparison: Comparison) -> Any:
         )
     for name, point in rows:
         assert point is not None
-        tp, fp = point.table.counts[0].tolist()
-        fn, tn = point.table.counts[1].tolist()
+        tp, fp, fn, tn = point.cells
         chosen = f"best {point.measure}" if point.chosen_by == "best" else "given"
         cells = (f"{c:,g}" for c in (tp, fp, fn, tn))
         table.add_row(user(name, 18), f"{point.threshold:.6g}", chosen, *cells)

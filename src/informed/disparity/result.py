@@ -10,7 +10,6 @@ figures, with its JSON form and CSV rows.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -220,8 +219,8 @@ class SliceSearch:
             rows.append(
                 [
                     rank, f.name, *shown, f.n, _blank(f.positives), _blank(f.negatives),
-                    _number(f.value), _number(f.rest), _number(f.gap),
-                    _number(f.interval.low), _number(f.interval.high),
+                    json_float(f.value), json_float(f.rest), json_float(f.gap),
+                    json_float(f.interval.low), json_float(f.interval.high),
                     "" if f.group is None else condition_name(f.group),
                 ]
             )  # fmt: skip
@@ -236,7 +235,3 @@ class SliceSearch:
 
 def _blank(x: int | None) -> Any:
     return "" if x is None else x
-
-
-def _number(x: float) -> float | None:
-    return None if math.isnan(x) else float(x)

@@ -11,6 +11,7 @@ where that would merge two distinct values (integers beyond 2^53, decimals).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,9 +20,16 @@ from numpy.typing import NDArray
 from informed.engines.frames import find_rows, lazy_frame, narwhals
 from informed.errors import InputError, InputTypeError
 from informed.label_text import first_bad_text, text_problem
-from informed.labels import Coded, code_column
+from informed.labels import Coded, code_column, refuse_scores
 
-__all__ = ["check_present", "check_text", "code_labels", "label_from_text", "score_values"]
+__all__ = [
+    "check_present",
+    "check_text",
+    "code_labels",
+    "label_from_text",
+    "score_values",
+    "table_labels",
+]
 
 _EXACT_INT = 1 << 53
 
@@ -98,16 +106,28 @@ def check_text(frame: Any, column: Any, name: str, option: str, rows: NDArray[np
     raise InputError(msg)
 
 
+def _where(rows: NDArray[np.int64], name: str) -> Callable[[int], str]:
+    return lambda group: f"{int(rows[group]):,} rows of the column {name!r}"
+
+
 def code_labels(frame: Any, column: Any, name: str, option: str, rows: NDArray[np.int64]) -> Coded:
     """The labels of a key column, coded (one code per group), every check made."""
     check_present(frame, column, name, option, rows)
     _check_type(column, name, option)
     check_text(frame, column, name, option, rows)
+    return code_column(column, option, _where(rows, name))
 
-    def where(group: int) -> str:
-        return f"{int(rows[group]):,} rows of the column {name!r}"
 
-    return code_column(column, option, where)
+def table_labels(
+    frame: Any, keys: Any, actual: str, predicted: str, rows: NDArray[np.int64]
+) -> tuple[Coded, Coded]:
+    """The actual and predicted labels of a grouped count of a Table, coded, with the
+    checks of `Table.from_labels`: no number with a fraction (`refuse_scores`)."""
+    a = code_labels(frame, keys[actual], actual, "actual", rows)
+    p = code_labels(frame, keys[predicted], predicted, "predicted", rows)
+    refuse_scores(a, "actual", _where(rows, actual))
+    refuse_scores(p, "predicted", _where(rows, predicted))
+    return a, p
 
 
 def score_values(

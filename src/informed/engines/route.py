@@ -20,7 +20,7 @@ import numpy as np
 
 from informed.columns import engine_of
 from informed.engines.frames import lazy_frame
-from informed.engines.keys import code_labels, score_values
+from informed.engines.keys import code_labels, score_values, table_labels
 from informed.engines.query import (
     Grouped,
     check_coverage,
@@ -115,8 +115,7 @@ def table(
     lazy = lazy_frame(frame, {"actual": actual, "predicted": predicted, "weights": weights})
     grouped = _table_query(frame, lazy, [], actual, predicted, weights)
     _covered(frame, lazy, grouped)
-    a = code_labels(frame, grouped.keys[actual], actual, "actual", grouped.rows)
-    p = code_labels(frame, grouped.keys[predicted], predicted, "predicted", grouped.rows)
+    a, p = table_labels(frame, grouped.keys, actual, predicted, grouped.rows)
     return table_of(grouped, p, a, labels=labels, clusters=clusters, storage=storage)
 
 
@@ -184,8 +183,7 @@ def summaries(
     if predicted is not None:
         grouped = _table_query(frame, lazy, [], actual, predicted, weights)
         found.append(grouped)
-        a = code_labels(frame, grouped.keys[actual], actual, "actual", grouped.rows)
-        p = code_labels(frame, grouped.keys[predicted], predicted, "predicted", grouped.rows)
+        a, p = table_labels(frame, grouped.keys, actual, predicted, grouped.rows)
         table_found = table_of(grouped, p, a)
         seen += [*table_found.labels]
     if scores is not None:

@@ -14,13 +14,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.engines.keys import check_text, code_labels, score_values
+from informed.engines.keys import check_text, code_labels, score_values, table_labels
 from informed.engines.query import Grouped, exact_sums, weight_sums
 from informed.engines.rankings import classes_of, rank_groups
 from informed.engines.tables import table_of
 from informed.engines.windows import TimeKeys, window_of
 from informed.errors import InputError
 from informed.labels import Coded, Label, as_label, keyed, positions_in
+from informed.ranking.classes import negative_of
 from informed.ranking.grouping import NOT_GIVEN
 from informed.slices.counting import SlicedCells
 from informed.slices.keys import code_keys
@@ -56,7 +57,8 @@ def _cells(
     predicted: tuple[Label, ...],
     actual: tuple[Label, ...],
 ) -> SlicedCells:
-    """The non-zero cells of counts[S, K, C], sorted by (slice, row, column)."""
+    """The cells of counts[S, K, C] that hold rows, sorted by (slice, row, column): with
+    weights, a cell whose rows all weigh 0 too (as `informed.slices.counting` keeps it)."""
     K, C = len(predicted), len(actual)
     row = positions_in(p.labels, predicted)[p.codes]
     col = positions_in(a.labels, actual)[a.codes]
@@ -68,8 +70,6 @@ def _cells(
         np.add.at(values, inverse, grouped.rows)
     else:
         values = weight_sums(exact_sums(grouped.limbs, inverse, distinct.size))
-    keep = values != 0
-    distinct, values = distinct[keep], values[keep]
     rest, c = np.divmod(distinct, max(C, 1))
     s, r = np.divmod(rest, max(K, 1))
     return SlicedCells(
@@ -106,10 +106,7 @@ def sliced(
     cells = overall = None
     if table_groups is not None:
         assert predicted is not None
-        a = code_labels(frame, table_groups.keys[actual], actual, "actual", table_groups.rows)
-        p = code_labels(
-            frame, table_groups.keys[predicted], predicted, "predicted", table_groups.rows
-        )
+        a, p = table_labels(frame, table_groups.keys, actual, predicted, table_groups.rows)
         overall = table_of(table_groups, p, a, clusters=clusters)
         cells = _cells(table_groups, codes[0], p, a, overall.predicted, overall.actual)
     rankings = overall_ranking = None
@@ -125,7 +122,9 @@ def sliced(
         values = score_values(
             frame, ranking_groups.keys[scores], scores, ranking_groups.rows, False
         )
-        is_positive, classes = classes_of(a, label, NOT_GIVEN, ranking_groups.rows, two_class=False)
+        is_positive, _ = classes_of(a, label, NOT_GIVEN, ranking_groups.rows, two_class=False)
+        # every group holds rows: the one other class of `actual` is named, as in memory
+        classes = (label, negative_of(a.labels, label))
         found_rankings = rank_groups(
             values, is_positive, ranking_groups, codes[-1], S, classes=classes
         )

@@ -91,9 +91,12 @@ def _check_types(
             or pa.types.is_integer(kind)
             or pa.types.is_boolean(kind)
         ):
+            hint = ""
+            if pa.types.is_floating(kind):  # most often scores given as predicted labels
+                hint = " (a column of scores or probabilities goes to --score, or scores=)"
             msg = (
                 f"{file}: label column {column!r} has type {kind}; "
-                "expected strings, integers or booleans."
+                f"expected strings, integers or booleans{hint}."
             )
             raise InputError(msg)
     for column in numbers:

@@ -26,6 +26,7 @@ from informed._common import check_document, json_value, loads_strict, sums_diff
 from informed.errors import InputError
 from informed.labels import Label, as_label, keyed, sort_labels
 from informed.ranking import Ranking
+from informed.ranking.classes import negative_of, same_label
 from informed.table import Table
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ class Summaries:
     ranking : Ranking or None
         Scores of the `positive` class against all the others, when `scores` was named;
         `ranking.positive` names that class, so summaries of different positive classes
-        refuse to merge (`Ranking.__add__` names both).
+        refuse to merge (`Ranking.__add__` names both), and `ranking.negative` the other
+        class when the rows hold one only, as `Ranking.from_scores` names it (else None).
     labels : tuple
         Every label that occurs in the actual column (and the predicted one), in
         canonical order.
@@ -114,6 +116,19 @@ class Summaries:
     weighted_rows: int
     parts: frozenset[str] = field(default_factory=frozenset)
     tally: Tally | None = None
+
+    def __post_init__(self) -> None:
+        """The Ranking names the one actual class other than its positive one, as
+        `Ranking.from_scores` of the same rows does; None when the rows hold none or
+        several (the positive class against all the others). The actual classes are the
+        Table's columns, or without a Table the labels seen; a merge names it again."""
+        ranking = self.ranking
+        if ranking is None or ranking.positive is None:
+            return
+        classes = self.table.actual if self.table is not None else self.labels
+        negative = negative_of(classes, ranking.positive)
+        if not same_label(negative, ranking.negative):
+            object.__setattr__(self, "ranking", ranking.with_classes(ranking.positive, negative))
 
     def __add__(self, other: object) -> Summaries:
         """Merge: summaries added, rows added, partitions joined (never overlapping)."""
@@ -174,6 +189,9 @@ def merge_summaries(left: Summaries, right: Summaries) -> Summaries:
                 "read with different columns; summarise every partition alike."
             )
             raise InputError(msg)
+        if name == "ranking" and mine is not None and theirs is not None:
+            # each part names the negative class of its own rows: named again once merged
+            mine, theirs = mine.with_classes(mine.positive), theirs.with_classes(theirs.positive)
         merged.append(None if mine is None else mine + theirs)
     return Summaries(
         rows=left.rows + right.rows,
@@ -338,6 +356,14 @@ def summaries_from_dict(data: Any) -> Summaries:
     found = Summaries(rows, table, ranking, labels, weighted_rows, frozenset(parts), tally)
     counted_rows(found)
     check_parts(found)
+    if ranking is not None and found.ranking is not None:  # as the writer names it
+        named, written = found.ranking.negative, ranking.negative
+        if not same_label(named, written):
+            msg = (
+                f"the Ranking names the negative class {written!r}, but the rows' other "
+                f"class is {named!r} (None: none, or several: all the other classes)."
+            )
+            raise InputError(msg)
     return found
 
 
@@ -385,13 +411,8 @@ def check_parts(found: Summaries) -> None:
 
 
 def _check_classes(found: Summaries, ranking: Ranking, positive: Label, seen: set[Any]) -> None:
-    """The Ranking counts the rows of `positive` against all the others."""
-    if ranking.negative is not None:
-        msg = (
-            f"the Ranking counts the negative class {ranking.negative!r}; summaries rank "
-            f"{positive!r} against all the other classes (negative null)."
-        )
-        raise InputError(msg)
+    """The Ranking counts the rows of `positive` against all the others (its negative
+    class, where it names one, is the rows' one other class: checked on reading)."""
     positives, negatives = ranking.positives.sum(), ranking.negatives.sum()
     if keyed(positive) not in seen and positives:
         msg = (

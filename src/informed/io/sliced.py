@@ -9,6 +9,10 @@ is read as stored: a Parquet or Arrow file's timestamps (in their time zone) and
 or ISO-8601 text; a blank or null one is the window "missing", and a value that is not
 a timestamp is an error naming the file, the data row and the column. Every row read is
 in exactly one slice: the rows of the merged Slices are checked against the rows read.
+Their Rankings name the negative class once every batch is read, from the classes of
+all of them (`informed.slices.classes`). A CSV file's labels are text with no type, so
+a label that reads as a number with a fraction (a probability) is refused in its
+`actual` and `predicted` columns (`informed.labels.refuse_scores`).
 """
 
 from __future__ import annotations
@@ -19,12 +23,13 @@ from typing import Any
 
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
+from informed.io.files import file_format
 from informed.io.paths import expand_paths
-from informed.labels import keyed
-from informed.slices.slices import Slices, build_slices
+from informed.labels import Label, keyed, sort_labels
+from informed.slices.slices import Slices, build_parts, with_negative
 from informed.slices.windows import parse_every, window_codes
 
-__all__ = ["read_slices"]
+__all__ = ["read_slices", "read_slices_parts"]
 
 
 def read_slices(
@@ -45,7 +50,9 @@ def read_slices(
 ) -> Slices:
     """Read files' columns into `Slices` by the column(s) `by` (see `read_summaries`);
     with `time` and `every`, by time window first (`informed.slices.windows`: the
-    column's timestamps floored to their window), crossed with `by`.
+    column's timestamps floored to their window), crossed with `by`. Every Ranking names
+    the negative class of the files' rows as `Ranking.from_scores` would
+    (`informed.slices.classes`).
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -54,6 +61,45 @@ def read_slices(
     >>> found.keys, found.rows.tolist(), found.table("x").counts.tolist()
     ((('x',), ('y',)), [2, 1], [[1, 0], [0, 1]])
     """
+    found, classes = read_slices_parts(
+        path,
+        by=by,
+        actual=actual,
+        predicted=predicted,
+        scores=scores,
+        weights=weights,
+        positive=positive,
+        encoding=encoding,
+        batch_rows=batch_rows,
+        progress=progress,
+        positive_option=positive_option,
+        time=time,
+        every=every,
+    )
+    return with_negative(found, classes)
+
+
+def read_slices_parts(
+    path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    by: str | Sequence[str],
+    actual: str,
+    predicted: str | None = None,
+    scores: str | None = None,
+    weights: str | None = None,
+    positive: Any = None,
+    encoding: str = "utf-8",
+    batch_rows: int = BATCH_ROWS,
+    progress: Callable[[int, int], None] | None = None,
+    positive_option: str = "positive",
+    time: str | None = None,
+    every: str | None = None,
+) -> tuple[Slices, tuple[Label, ...]]:
+    """Read files' columns into `Slices` by the column(s) `by` (see `read_summaries`);
+    with `time` and `every`, by time window first (`informed.slices.windows`: the
+    column's timestamps floored to their window), crossed with `by` (`read_slices`).
+    Returns the Slices, their Rankings naming no negative class, and the actual classes
+    of the rows, which name it once every part is read (`with_negative`)."""
     names = [by] if isinstance(by, str) else list(by)
     if (time is None) != (every is None):
         msg = "`time` and `every` go together: the column of timestamps and the window span."
@@ -76,8 +122,10 @@ def read_slices(
     )
     key_names = [f"{time} ({every})"] if time is not None else []
     total: Slices | None = None
+    classes: tuple[Label, ...] = ()
     rows_read = 0
     for file in files:
+        text = file_format(file) == "csv"  # labels without a type: numbers read as text
         for batch in iter_raw(
             file,
             labels=label_columns,
@@ -96,7 +144,7 @@ def read_slices(
                 windows = [
                     window_codes(batch.labels[time], every, time, _where(file, batch.first_row))
                 ]
-            part = build_slices(
+            part, seen = build_parts(
                 [*windows, *(batch.labels[name] for name in names)],
                 [*key_names, *names],
                 batch.labels[actual],
@@ -105,8 +153,10 @@ def read_slices(
                 str(positive) if scores else None,
                 batch.numbers[weights] if weights else None,
                 partial=True,
+                text=text,
             )
             total = part if total is None else total + part
+            classes = sort_labels((*classes, *seen))
             if progress is not None:
                 progress(batch.bytes_read, rows_read)
     where = os.fspath(path) if isinstance(path, str | os.PathLike) else f"{len(files)} files"
@@ -124,7 +174,7 @@ def read_slices(
         if not found:
             msg = f"{positive_option} {positive!r} is not a label in {where}"
             raise InputError(msg)
-    return total
+    return total, classes
 
 
 def _where(file: Any, first_row: int) -> Callable[[int], str]:

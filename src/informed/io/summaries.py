@@ -37,9 +37,10 @@ from informed.columns import collected, engine_of, frame_column
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
+from informed.io.files import file_format
 from informed.io.paths import expand_paths, part_id
 from informed.io.running_table import RunningTable, key_of
-from informed.labels import Coded, Label, as_label, code_column, keyed, sort_labels
+from informed.labels import Coded, Label, as_label, code_column, keyed, refuse_scores, sort_labels
 from informed.ranking import Ranking
 from informed.table import Table
 from informed.table.counting import check_weights
@@ -199,6 +200,7 @@ def summarise_file(
         predicted is not None, score is not None, weight is not None, positive, storage
     )
     label_columns = [actual] + ([predicted] if predicted and predicted != actual else [])
+    text = file_format(Path(path)) == "csv"
     for batch in iter_raw(
         path,
         labels=label_columns,
@@ -215,6 +217,9 @@ def summarise_file(
         other = None
         if predicted is not None and predicted != actual:
             other = code_column(batch.labels[predicted], predicted, at)
+        if predicted is not None:  # a CSV file's labels are text: "0.9" reads as a score
+            refuse_scores(coded, actual, at, text=text)
+            refuse_scores(other or coded, predicted, at, text=text)
         builder.add(
             coded,
             other,
@@ -240,15 +245,16 @@ def summarise_frame(
     """The summaries of a frame's rows (pandas, polars, pyarrow; see `Table.from_frame`),
     recorded as the partition `part`; a lazy frame (polars, DuckDB, Spark, ibis, Dask) is
     counted where it lives (`informed.engines`). A frame with no rows gives empty summaries. The
-    Ranking (with `scores`) ranks `positive` against all the other classes.
+    Ranking (with `scores`) ranks `positive` against all the other classes (naming the
+    other class when there is one only: `Summaries`).
 
     >>> found = summarise_frame({"y": ["a", "b"], "p": ["a", "a"], "s": [0.9, 0.1]},
     ...                         part="day 1", actual="y", predicted="p", scores="s",
     ...                         positive="a")
     >>> found.rows, found.table.count("a", "b"), found.ranking.n_positive, sorted(found.parts)
     (2, 1, 1, ['day 1'])
-    >>> found.ranking.positive, found.ranking.negative
-    ('a', None)
+    >>> found.ranking.positive, found.ranking.negative  # as Ranking.from_scores names them
+    ('a', 'b')
     """
     score, weight = column_names("summarise_frame", scores, weights, aliases)
     _check_spec(predicted, score, positive)
@@ -275,6 +281,9 @@ def summarise_frame(
         if len(other.codes) != len(coded.codes):  # pragma: no cover - a frame's columns agree
             msg = f"`{predicted}` and `{actual}` differ in length."
             raise InputError(msg)
+    if predicted is not None:
+        refuse_scores(coded, "actual")
+        refuse_scores(other or coded, "predicted")
     builder.add(
         coded,
         other,

@@ -21,12 +21,20 @@ another), and two different known labels are an error naming both.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from informed.errors import InputError
 from informed.labels import Label, as_label, keyed, label_kind
 
-__all__ = ["check_classes", "class_label", "merged_classes", "same_label", "table_labels"]
+__all__ = [
+    "check_classes",
+    "class_label",
+    "merged_classes",
+    "negative_of",
+    "same_label",
+    "table_labels",
+]
 
 
 def class_label(value: Any, name: str) -> Label | None:
@@ -109,3 +117,14 @@ def table_labels(positive: Label | None, negative: Label | None) -> tuple[Label,
     if isinstance(positive, str):
         return positive, f"not {positive}"
     return "+", "-"
+
+
+def negative_of(classes: Sequence[Label], positive: Label | None) -> Label | None:
+    """The one class of `classes` other than `positive`; None when there is none or several.
+
+    >>> negative_of([0, 1], 1), negative_of([1], 1), negative_of(["a", "b", "c"], "a")
+    (0, None, None)
+    """
+    wanted = None if positive is None else keyed(positive)
+    others = [x for x in classes if keyed(x) != wanted]
+    return others[0] if len(others) == 1 else None

@@ -35,6 +35,7 @@ __all__ = [
     "as_result",
     "build_groups",
     "cumulative_positives",
+    "cut_counts",
     "groups_of",
     "locate",
     "positives_between",
@@ -261,3 +262,20 @@ class Grouped(Protocol):
 def groups_of(ranking: Grouped) -> Groups:
     """The float64 group arrays the curves and summaries share (built once per Ranking)."""
     return ranking._groups
+
+
+def cut_counts(groups: Groups) -> FloatArray:
+    """The 2x2 counts [[tp, fp], [fn, tn]] at every cut k = 0..U: shape (U + 1, 2, 2).
+
+    >>> from informed.ranking.groups import build_groups
+    >>> cut_counts(build_groups(np.array([1, 0]), np.array([0, 1])))[:, 0].tolist()
+    [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]
+    """
+    tp = groups.cumulative_positives
+    fp = groups.cumulative_negatives
+    out = np.empty((tp.size, 2, 2))
+    out[:, 0, 0] = tp
+    out[:, 0, 1] = fp
+    out[:, 1, 0] = groups.n_positive - tp
+    out[:, 1, 1] = groups.n_negative - fp
+    return out

@@ -41,9 +41,9 @@ from numpy.typing import NDArray
 
 from informed._markup import fragment
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label
+from informed.labels import Label, keyed
 from informed.measures import MEASURES, measure_name, undefined_reason
-from informed.ranking.groups import FloatArray, Groups
+from informed.ranking.groups import FloatArray, Groups, cut_counts
 from informed.table.table import Table
 
 __all__ = [
@@ -88,8 +88,8 @@ class OperatingPoint:
     value : float
         The measure of `table` (nan where undefined).
     table : Table
-        The 2x2 table at the threshold: rows predicted, columns actual, labels
-        (positive, negative).
+        The 2x2 table at the threshold: rows predicted, columns actual, its two labels
+        in canonical order as in every Table (`cells` reads it by name).
     groups : int
         How many tie groups (distinct scores, from the top) are predicted positive.
     false_positive_rate, true_positive_rate : float
@@ -104,6 +104,9 @@ class OperatingPoint:
         Weight of the F-measure.
     reason : str or None
         Why `value` is nan or no threshold was chosen.
+    positive : label
+        The label of `table` predicted at or above the threshold (the Ranking's positive
+        class, or "+" when it has none).
     """
 
     threshold: float
@@ -118,11 +121,31 @@ class OperatingPoint:
     cost_ratio: float | None = None
     alpha: float = 0.5
     reason: str | None = None
+    positive: Label = "+"
+
+    @property
+    def negative(self) -> Label:
+        """The table's other label, predicted below the threshold."""
+        wanted = keyed(self.positive)
+        return next(x for x in self.table.predicted if keyed(x) != wanted)
+
+    @property
+    def cells(self) -> tuple[Any, Any, Any, Any]:
+        """(tp, fp, fn, tn): the table's cells by name, exact (int counts or float weights).
+
+        >>> from informed import Ranking
+        >>> ranking = Ranking.from_scores(["b", "m", "m"], [0.2, 0.9, 0.1], positive="m")
+        >>> ranking.at_threshold(0.5).table.predicted, ranking.at_threshold(0.5).cells
+        (('b', 'm'), (1, 0, 1, 1))
+        """
+        p, n, table = self.positive, self.negative, self.table
+        return table.count(p, p), table.count(p, n), table.count(n, p), table.count(n, n)
 
     @property
     def selected(self) -> float:
         """How many cases (or how much weight) the threshold predicts positive."""
-        return float(self.table.counts[0].sum())
+        tp, fp, _, _ = self.cells
+        return float(tp + fp)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready values (nan as None, the threshold +-inf as a string)."""
@@ -132,8 +155,7 @@ class OperatingPoint:
                 return None
             return ("Infinity" if value > 0 else "-Infinity") if math.isinf(value) else value
 
-        tp, fp = self.table.counts[0].tolist()
-        fn, tn = self.table.counts[1].tolist()
+        tp, fp, fn, tn = self.cells
         return {
             "threshold": clean(self.threshold),
             "rule": ">=",
@@ -150,8 +172,7 @@ class OperatingPoint:
         }
 
     def __str__(self) -> str:
-        tp, fp = self.table.counts[0].tolist()
-        fn, tn = self.table.counts[1].tolist()
+        tp, fp, fn, tn = self.cells
         value = "undefined" if math.isnan(self.value) else f"{self.value:.4f}"
         return (
             f"score >= {self.threshold:.6g}: {self.measure} {value} "
@@ -165,23 +186,6 @@ class OperatingPoint:
         """A notebook's view: the threshold and the value there, then its 2x2 table."""
         note = None if self.reason is None else f"undefined: {self.reason}"
         return fragment(str(self), [self.table._repr_html_()], note=note)
-
-
-def cut_counts(groups: Groups) -> FloatArray:
-    """The 2x2 counts [[tp, fp], [fn, tn]] at every cut k = 0..U: shape (U + 1, 2, 2).
-
-    >>> from informed.ranking.groups import build_groups
-    >>> cut_counts(build_groups(np.array([1, 0]), np.array([0, 1])))[:, 0].tolist()
-    [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]
-    """
-    tp = groups.cumulative_positives
-    fp = groups.cumulative_negatives
-    out = np.empty((tp.size, 2, 2))
-    out[:, 0, 0] = tp
-    out[:, 0, 1] = fp
-    out[:, 1, 0] = groups.n_positive - tp
-    out[:, 1, 1] = groups.n_negative - fp
-    return out
 
 
 def _check_options(measure: Any, alpha: Any, cost_ratio: Any, quota: Any) -> str:
@@ -262,6 +266,7 @@ def _point(
         false_positive_rate=float(counts[0, 1] / n_neg) if n_neg else math.nan,
         true_positive_rate=float(counts[0, 0] / n_pos) if n_pos else math.nan,
         chosen_by=chosen_by,
+        positive=labels[0],
         **extra,
     )
 
@@ -416,10 +421,10 @@ class OperatingPoints:
         >>> r = Ranking.from_scores(actual=[1, 1, 0, 1, 0, 0], scores=[6, 5, 4, 3, 2, 1],
         ...                         positive=1)
         >>> point = r.best_threshold()
-        >>> point.threshold, round(point.value, 4), point.table.counts.tolist()
-        (5.0, 0.6667, [[2, 0], [1, 3]])
-        >>> point.table.predicted  # the Ranking's classes: positive 1, negative 0
-        (1, 0)
+        >>> point.threshold, round(point.value, 4), point.cells  # (tp, fp, fn, tn)
+        (5.0, 0.6667, (2, 0, 1, 3))
+        >>> point.table.predicted, point.positive  # the Ranking's classes, canonical order
+        ((0, 1), 1)
         """
         scores, groups, weighted = self._cuts()
         return best_threshold(
@@ -471,8 +476,8 @@ class OperatingPoints:
         >>> from informed import Ranking
         >>> r = Ranking.from_scores(actual=[1, 0, 1, 0], scores=[0.9, 0.4, 0.4, 0.1],
         ...                         positive=1)
-        >>> r.at_threshold(0.4).table.counts.tolist()  # the tie at 0.4 is predicted whole
-        [[2, 1], [0, 1]]
+        >>> r.at_threshold(0.4).cells  # (tp, fp, fn, tn): the tie at 0.4 is predicted whole
+        (2, 1, 0, 1)
         """
         scores, groups, weighted = self._cuts()
         return operating_point_at(

@@ -399,7 +399,8 @@ ANY_MEASURE_NAMES = MEASURE_NAMES | RANKING_NAMES
 
 class ByAnyMeasure(ByMeasure[Value]):
     """A dict by registry name (contingency or ranking measures) whose lookups take any
-    name of a measure (`informed.measures.ByMeasure`): ``result["AUROC"]``."""
+    name of a measure (`informed.measures.ByMeasure`): ``result["AUROC"]``; `names` is
+    what resolves them (`ANY_MEASURE_NAMES`)."""
 
     names: ClassVar[MeasureNames] = ANY_MEASURE_NAMES
 

@@ -54,10 +54,11 @@ def render_operating_point(
         line += f"; undefined: {point.reason}"
     table = grid()
     table.add_column("predicted \\ actual", style="bold")
-    positive, negative = point.table.predicted
+    positive, negative = point.positive, point.negative  # the positive class first
     table.add_column(user(positive, 16), justify="right")
     table.add_column(user(negative, 16), justify="right")
-    for label, row in zip(point.table.predicted, point.table.counts.tolist(), strict=True):
+    tp, fp, fn, tn = point.cells
+    for label, row in ((positive, (tp, fp)), (negative, (fn, tn))):
         table.add_row(user(label, 18), *(f"{c:,g}" for c in row))
     rates = Text(
         f"true positive rate {point.true_positive_rate:.4f}, false positive rate "

@@ -28,6 +28,7 @@ from informed._common import sums_differ
 from informed.errors import InputError
 from informed.labels import Label, keyed, sort_labels
 from informed.ranking import Ranking
+from informed.ranking.classes import same_label
 from informed.slices.counting import SlicedCells
 from informed.slices.keys import Key, key_name
 from informed.table.table import Table
@@ -126,6 +127,10 @@ def _check_cells(
     starts = np.flatnonzero(np.r_[True, flat[1:] != flat[:-1]]) if flat.size else flat
     summed = np.add.reduceat(values, starts) if flat.size else values
     flat = flat[starts] if flat.size else flat
+    # a weighted slice lists a cell whose rows all weigh 0 (its labels are its Table's);
+    # the overall Table lists its non-zero cells
+    listed = summed != 0
+    flat, summed = flat[listed], summed[listed]
     found = overall.cells
     theirs = found.predicted.astype(np.int64) * C + found.actual
     if not np.array_equal(flat, theirs):
@@ -203,11 +208,15 @@ def _check_rankings(
                 f"is {positive!r}."
             )
             raise InputError(msg)
-        if ranking.negative is not None:
+        if not same_label(ranking.negative, overall.negative):
             msg = (
-                f"{which} counts the negative class {ranking.negative!r}; a slice's Ranking "
-                f"counts {positive!r} against all the other classes (negative null)."
+                f"{which} counts the negative class {ranking.negative!r} but the overall "
+                f"Ranking {overall.negative!r}: every Ranking of the slices names the rows' "
+                "one other class, or none (all the other classes)."
             )
+            raise InputError(msg)
+        if ranking.negative is not None and keyed(ranking.negative) == wanted:
+            msg = f"{which} counts {positive!r} as both its positive and its negative class."
             raise InputError(msg)
     groups = np.array([r.n_groups for r in rankings], dtype=np.int64)
     if weighted:

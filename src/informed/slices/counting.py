@@ -4,8 +4,8 @@ The slice code is one more coded column: combined with the cell code (predicted 
 actual class) it gives one integer per row, counted by one `numpy.bincount` when the
 S x K x C cells are few (`_CELL_LIMIT`; a block of rows at a time when they are very
 few, so that no code array as long as the rows is made) and by one sort of the combined
-codes otherwise, so that only the non-zero cells of a sliced table of many slices and
-labels are ever held. Scores are grouped by one hash of the scores and one count of
+codes otherwise, so that only the cells holding rows of a sliced table of many slices
+and labels are ever held. Scores are grouped by one hash of the scores and one count of
 (slice, score, outcome) cells where those cells are fewer than the rows
 (`informed.slices.hashed`), else by one sort on (slice, score): each slice's tie groups
 are a run of the sorted rows. Without weights (and with whole weights) the overall Table
@@ -23,16 +23,35 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_memory
-from informed.labels import Coded, Label, keyed, positions_in, sort_labels
+from informed.errors import InputError
+from informed.labels import (
+    Coded,
+    Label,
+    as_label,
+    code_column,
+    keyed,
+    positions_in,
+    refuse_scores,
+    sort_labels,
+)
 from informed.ranking import Ranking
 from informed.ranking.grouping import as_scores, group_rows
+from informed.slices.classes import named
 from informed.slices.hashed import group_hashed
 from informed.slices.ranked import descending_codes, group_packed, scores_of
 from informed.table.counting import arrange_counts, check_same_kind, count_coded
 from informed.table.storage import from_dense
 from informed.table.table import Table
 
-__all__ = ["SlicedCells", "count_sliced", "merge_cells", "rank_sliced", "slice_rows"]
+__all__ = [
+    "SlicedCells",
+    "count_parts",
+    "count_sliced",
+    "merge_cells",
+    "rank_parts",
+    "rank_sliced",
+    "slice_rows",
+]
 
 # Cells (S x K x C) up to which a bincount counts them; beyond, a sort of the codes.
 _CELL_LIMIT = 1 << 22
@@ -44,7 +63,9 @@ _UNKNOWN = (None, None)
 
 
 class SlicedCells(NamedTuple):
-    """The non-zero cells of counts[S, K, C], sorted by (slice, row, column)."""
+    """The cells of counts[S, K, C] that hold a row, sorted by (slice, row, column): the
+    non-zero cells, and with weights the cells whose rows all weigh 0 (holding 0), so that
+    each slice's labels are those of its rows, as `Table.from_labels` counts them."""
 
     slice: NDArray[np.intp]
     row: NDArray[np.intp]
@@ -62,10 +83,10 @@ def count_sliced(
     weights: NDArray[np.float64] | None,
     clusters: bool = False,
 ) -> tuple[SlicedCells, Table]:
-    """The non-zero cells of every slice and the overall Table, from coded columns.
+    """The cells of every slice (`SlicedCells`) and the overall Table, from coded columns.
 
     The rows are counted once, by their codes as coded (slice, predicted code, actual
-    code); only the non-zero cells are then moved to the overall Table's labels
+    code); only the cells holding rows are then moved to the overall Table's labels
     (canonical order, each used). Without weights the overall Table is the sum of the
     slices' counts (integers: exact), arranged as the unsliced Table arranges its counts
     (`informed.table.counting.arrange_counts`); with weights, whose float sums depend on
@@ -94,8 +115,11 @@ def count_sliced(
         check_memory(8 * (n + cells), what, "slice by fewer keys")
         combined = _combine(slices, p.codes, a.codes, K0, C0)
         flat = np.bincount(combined, weights=weights, minlength=cells)
+        # with weights, a cell whose rows all weigh 0 is kept (with 0): its labels are
+        # labels of the slice's Table, as `Table.from_labels` of the slice's rows keeps them
+        held = flat if weights is None else np.bincount(combined, minlength=cells)
         del combined
-        keys = np.flatnonzero(flat)
+        keys = np.flatnonzero(held)
         values = flat[keys].astype(dtype, copy=False)
     elif weights is None:
         check_memory(8 * n, f"the slice codes of {n:,} rows", "read the rows in batches")
@@ -104,10 +128,8 @@ def count_sliced(
     else:
         check_memory(8 * n, f"the slice codes of {n:,} rows", "read the rows in batches")
         combined = _combine(slices, p.codes, a.codes, K0, C0)
-        keys, inverse = np.unique(combined, return_inverse=True)
+        keys, inverse = np.unique(combined, return_inverse=True)  # every cell with a row
         values = np.bincount(inverse.reshape(-1), weights=weights, minlength=keys.size)
-        keep = values != 0
-        keys, values = keys[keep], values[keep]
     if dense and weights is None:
         summed = flat.reshape(n_slices, K0, C0).sum(axis=0).astype(np.int64, copy=False)
         counted = arrange_counts(from_dense(summed), a, p)
@@ -324,3 +346,56 @@ def slice_rows(
             [int(r.positives.sum()) + int(r.negatives.sum()) for r in rankings], dtype=np.int64
         ).reshape(n_slices)
     return np.bincount(codes, minlength=n_slices).astype(np.int64)
+
+
+def count_parts(
+    codes: NDArray[np.intp],
+    n_slices: int,
+    a: Coded,
+    predicted: Any,
+    weights: NDArray[np.float64] | None,
+    clusters: bool,
+    text: bool,
+) -> tuple[SlicedCells, Table]:
+    """The predicted labels coded and checked (`informed.labels.refuse_scores`; `text`: a
+    CSV file's), then every slice's cells and the overall Table (`count_sliced`)."""
+    p = code_column(predicted, "predicted")
+    if p.codes.shape[0] != a.codes.shape[0]:
+        msg = (
+            "Found input variables with inconsistent numbers of samples: "
+            f"actual {a.codes.shape[0]}, predicted {p.codes.shape[0]}."
+        )
+        raise InputError(msg)
+    refuse_scores(a, "actual", text=text)
+    refuse_scores(p, "predicted", text=text)
+    return count_sliced(codes, n_slices, a, p, weights, clusters)
+
+
+def rank_parts(
+    codes: NDArray[np.intp],
+    n_slices: int,
+    a: Coded,
+    scores: Any,
+    positive: Any,
+    weights: NDArray[np.float64] | None,
+    partial: bool,
+) -> tuple[Label, tuple[Ranking, ...], Ranking]:
+    """The positive class as `actual` spells it, and the Rankings of every slice and of
+    all the rows (`rank_sliced`), naming no negative class yet (`informed.slices.classes`);
+    a `partial` part of the rows need not hold the positive class."""
+    wanted = keyed(as_label(positive))
+    index = next((i for i, x in enumerate(a.labels) if keyed(x) == wanted), -1)
+    if index < 0 and not partial:
+        msg = f"positive={positive!r} is not a label of `actual`."
+        raise InputError(msg)
+    label = a.labels[index] if index >= 0 else as_label(positive)
+    score_array = np.asarray(scores)
+    if score_array.shape[0] != a.codes.shape[0]:
+        msg = (
+            "Found input variables with inconsistent numbers of samples: "
+            f"actual {a.codes.shape[0]}, scores {score_array.shape[0]}."
+        )
+        raise InputError(msg)
+    found = rank_sliced(codes, n_slices, a.codes == index, score_array, weights)
+    rankings, overall = named(*found, label, None)
+    return label, rankings, overall

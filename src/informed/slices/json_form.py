@@ -1,13 +1,14 @@
-"""The JSON form of Slices: the keys, the non-zero cells of every slice, the rankings.
+"""The JSON form of Slices: the keys, the cells of every slice, the rankings.
 
-``"cells"`` lists the non-zero cells of counts[S, K, C] as four parallel lists
+``"cells"`` lists the cells of counts[S, K, C] that hold rows as four parallel lists
 (``slice``, ``row``, ``column``, ``count``: positions in ``"keys"``, ``"predicted"`` and
 ``"actual"``); ``"overall"`` is the unsliced Table's own JSON form (kept, so that a
 weighted overall table is restored to the last bit), ``"rankings"`` one Ranking form per
-slice. A missing key value is ``null``. Accumulated slices (cumulative or rolling
-windows, `informed.slices.rolling`) say so in ``"accumulated"``, a key only they have:
-their slices overlap. Reading checks every field, and that the parts agree as a writer
-makes them (`informed.slices.consistency`).
+slice. A missing key value is ``null``. With weights, a cell whose rows all weigh 0 is
+listed with 0: its labels are labels of its slice's Table. Accumulated slices (cumulative
+or rolling windows, `informed.slices.rolling`) say so in ``"accumulated"``, a key only
+they have: their slices overlap. Reading checks every field, and that the parts agree as
+a writer makes them (`informed.slices.consistency`).
 """
 
 from __future__ import annotations
@@ -174,8 +175,8 @@ def _table_parts(table: Any, S: int, weighted: bool) -> tuple[SlicedCells, Table
             raise InputError(msg)
         positions.append(np.asarray(values, dtype=np.intp).reshape(-1))
     counts = check_counts(np.array([found["count"]], dtype=object), weighted)[0]
-    if counts.size and (counts == 0).any():
-        msg = '"cells" must list only non-zero cells.'
+    if not weighted and counts.size and (counts == 0).any():  # a row counts 1 at least
+        msg = '"cells" must list only cells that hold rows: no count of 0 without weights.'
         raise InputError(msg)
     s, r, c = positions
     flat = (s.astype(np.int64) * len(predicted) + r) * len(actual) + c

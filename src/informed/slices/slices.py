@@ -1,9 +1,9 @@
 """Slices: the summaries of every slice of the rows, with one more axis instead of a loop.
 
 A `Slices` holds, for each slice key (a value of one column, or of several crossed), the
-counts of that slice's predicted labels against its actual classes (the non-zero cells
-of counts[S, K, C], counted in one pass: `informed.slices.counting`) and, with scores,
-the slice's Ranking. `overall` is the unsliced Table (and Ranking), equal to
+counts of that slice's predicted labels against its actual classes (the cells of
+counts[S, K, C] that hold rows, counted in one pass: `informed.slices.counting`) and, with
+scores, the slice's Ranking. `overall` is the unsliced Table (and Ranking), equal to
 `Table.from_labels` on all the rows bit for bit; `table(key)` is the Table of one slice,
 equal to `Table.from_labels` on its rows. Slices merge with `+` (the union of the slices
 and of the labels, counts added) and round-trip through JSON without loss.
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -34,20 +34,19 @@ from informed._common import check_memory, loads_strict
 from informed._routes import engine_route
 from informed.columns import collected, engine_of, frame_column
 from informed.errors import InputError
-from informed.labels import Label, as_label, code_column, keyed, positions_in, sort_labels
+from informed.labels import Label, keyed, positions_in, sort_labels
 from informed.measures import Cells
 from informed.ranking import Ranking
+from informed.ranking.classes import negative_of
+from informed.slices.building import slice_fields
+from informed.slices.classes import Side, merged_negative, named, side
 from informed.slices.counting import (
     SlicedCells,
-    count_sliced,
     merge_cells,
-    rank_sliced,
-    slice_rows,
 )
 from informed.slices.json_form import slices_dict, slices_parts
 from informed.slices.keys import (
     Key,
-    code_keys,
     column_names,
     key_name,
     key_order,
@@ -55,11 +54,10 @@ from informed.slices.keys import (
     quoted_columns,
 )
 from informed.slices.windows import check_time, timed
-from informed.table.counting import check_weights
 from informed.table.storage import from_cells
 from informed.table.table import Table
 
-__all__ = ["Slices", "build_slices"]
+__all__ = ["Slices", "build_parts", "build_slices", "with_negative"]
 
 # Values (slices x square cells) of one batch of slices evaluated at once.
 BATCH_VALUES = 1 << 22
@@ -78,7 +76,7 @@ class Slices:
     rows : ndarray of shape (S,)
         Rows in each slice (weights not applied).
     cells : SlicedCells or None
-        The non-zero cells of counts[S, K, C] (None without predictions).
+        The cells of counts[S, K, C] that hold rows (None without predictions).
     overall : Table or None
         The Table of all the rows.
     positive : label or None
@@ -368,16 +366,29 @@ class Slices:
             overall = self.overall + other.overall
         rankings = overall_ranking = None
         if self.rankings is not None and other.rankings is not None:
+            assert self.overall_ranking is not None
+            assert other.overall_ranking is not None
+            positive = self.positive  # the classes named again after the merge: none lost
+            negative = merged_negative(self._side(), other._side())
             merged: list[Ranking | None] = [None] * len(keys)
             for positions, found in ((mine, self.rankings), (theirs, other.rankings)):
                 for s, ranking in zip(positions.tolist(), found, strict=True):
-                    before = merged[s]
+                    before, ranking = merged[s], ranking.with_classes(positive)
                     merged[s] = ranking if before is None else before + ranking
-            rankings = tuple(r for r in merged if r is not None)
-            assert self.overall_ranking is not None
-            assert other.overall_ranking is not None
-            overall_ranking = self.overall_ranking + other.overall_ranking
+            rankings, overall_ranking = named(
+                tuple(r for r in merged if r is not None),
+                self.overall_ranking.with_classes(positive)
+                + other.overall_ranking.with_classes(positive),
+                positive,
+                negative,
+            )
         return Slices(self.by, keys, rows, cells, overall, self.positive, rankings, overall_ranking)
+
+    def _side(self) -> Side:
+        """What these Slices say of their classes when merged (`informed.slices.classes`)."""
+        assert self.overall_ranking is not None
+        classes = None if self.cells is None else self.cells.actual
+        return side(self.overall_ranking, classes, self.positive)
 
     def __eq__(self, other: object) -> bool:
         """Same slices, labels, counts and rankings (True is not 1, as for labels)."""
@@ -448,53 +459,40 @@ def build_slices(
     partial: bool = False,
 ) -> Slices:
     """Slices of coded rows (`Slices.from_labels`); a `partial` batch of a larger input
-    need not hold the positive class."""
-    if predicted is None and scores is None:
-        msg = "pass `predicted` (a Table per slice), `scores` (a Ranking per slice), or both."
-        raise InputError(msg)
-    if scores is not None and positive is None:
-        msg = "`scores` need `positive`: which class do high scores point to?"
-        raise InputError(msg)
-    coded = code_keys(columns, names)
-    a = code_column(actual, "actual")
-    n = a.codes.shape[0]
-    if coded.codes.shape[0] != n:
-        msg = (
-            "Found input variables with inconsistent numbers of samples: "
-            f"actual {n}, by {coded.codes.shape[0]}."
-        )
-        raise InputError(msg)
-    w = check_weights(weights, n)
-    S = len(coded.keys)
-    cells = overall = None
-    if predicted is not None:
-        p = code_column(predicted, "predicted")
-        if p.codes.shape[0] != n:
-            msg = (
-                "Found input variables with inconsistent numbers of samples: "
-                f"actual {n}, predicted {p.codes.shape[0]}."
-            )
-            raise InputError(msg)
-        cells, overall = count_sliced(coded.codes, S, a, p, w, clusters)
-    rankings = overall_ranking = None
-    label: Label | None = None
-    if scores is not None:
-        wanted = keyed(positive)
-        index = next((i for i, x in enumerate(a.labels) if keyed(x) == wanted), -1)
-        if index < 0 and not partial:
-            msg = f"positive={positive!r} is not a label of `actual`."
-            raise InputError(msg)
-        label = a.labels[index] if index >= 0 else as_label(positive)
-        score_array = np.asarray(scores)
-        if score_array.shape[0] != n:
-            msg = (
-                "Found input variables with inconsistent numbers of samples: "
-                f"actual {n}, scores {score_array.shape[0]}."
-            )
-            raise InputError(msg)
-        rankings, overall_ranking = rank_sliced(coded.codes, S, a.codes == index, score_array, w)
-        # each ranks the user's positive against all the other classes, as summarise_frame's
-        rankings = tuple(r.with_classes(label) for r in rankings)
-        overall_ranking = overall_ranking.with_classes(label)
-    rows = slice_rows(coded.codes, S, w, cells, rankings)
-    return Slices(tuple(names), coded.keys, rows, cells, overall, label, rankings, overall_ranking)
+    need not hold the positive class, and its Rankings name no negative class (the whole
+    input's classes name it: `build_parts`)."""
+    found, classes = build_parts(
+        columns, names, actual, predicted, scores, positive, weights, clusters, partial
+    )
+    return found if partial else with_negative(found, classes)
+
+
+def with_negative(found: Slices, classes: Sequence[Label]) -> Slices:
+    """`found` with every Ranking naming the one class of `classes` (the actual classes
+    of all its rows) other than the positive one (`informed.slices.classes`)."""
+    if found.rankings is None or found.overall_ranking is None:
+        return found
+    negative = negative_of(classes, found.positive)
+    rankings, overall = named(found.rankings, found.overall_ranking, found.positive, negative)
+    return replace(found, rankings=rankings, overall_ranking=overall)
+
+
+def build_parts(
+    columns: list[Any],
+    names: list[str],
+    actual: Any,
+    predicted: Any,
+    scores: Any,
+    positive: Any,
+    weights: Any,
+    clusters: bool = False,
+    partial: bool = False,
+    text: bool = False,
+) -> tuple[Slices, tuple[Label, ...]]:
+    """The Slices of coded rows, their Rankings naming no negative class, and the actual
+    classes of the rows (a label of weight 0 included), to name it once every part is in;
+    `text`: the labels are a CSV file's text (`informed.labels.refuse_scores`)."""
+    fields, classes = slice_fields(
+        columns, names, actual, predicted, scores, positive, weights, clusters, partial, text
+    )
+    return Slices(*fields), classes

@@ -32,6 +32,7 @@ from informed.labels import (
     label_key,
     label_kind,
     label_kinds,
+    refuse_scores,
     sort_labels,
 )
 from informed.table.storage import Stored, choose, from_cells, from_dense
@@ -79,6 +80,8 @@ def count_labels(
     """
     a = code_column(actual, "actual")
     p = code_column(predicted, "predicted")
+    refuse_scores(a, "actual")
+    refuse_scores(p, "predicted")
     if a.codes.shape[0] != p.codes.shape[0]:
         msg = (
             "Found input variables with inconsistent numbers of samples: "

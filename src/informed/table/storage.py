@@ -15,6 +15,7 @@ and the way out, never a crash.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any, Literal
 
@@ -23,7 +24,15 @@ from numpy.typing import NDArray
 
 from informed._common import check_float_total, check_memory, readonly
 from informed.errors import InputError, InputTypeError, MemoryLimitError
-from informed.labels import Label, label_kinds, positions_in, sort_labels
+from informed.labels import (
+    Label,
+    canonical_order,
+    is_canonical,
+    keyed,
+    label_kinds,
+    positions_in,
+    sort_labels,
+)
 
 __all__ = [
     "DENSE_ALWAYS",
@@ -32,6 +41,7 @@ __all__ = [
     "STORAGES",
     "Stored",
     "as_stored",
+    "canonical",
     "choose",
     "from_cells",
     "from_dense",
@@ -400,3 +410,44 @@ def merged(
         kind,
     )
     return stored, rows, cols
+
+
+def canonical(
+    stored: Stored, predicted: tuple[Label, ...], actual: tuple[Label, ...]
+) -> tuple[Stored, tuple[Label, ...], tuple[Label, ...]]:
+    """The counts with each axis's labels in canonical order, its rows and columns moved
+    with them, in the same storage: one order for every Table, whatever built it (a 2x2
+    table cut from a Ranking lists its positive class first, and `==`, `counts` and
+    `payoff` would otherwise read two orders). A label twice on one axis is refused."""
+    orders: list[list[int] | None] = []
+    for name, labels in (("predicted", predicted), ("actual", actual)):
+        if is_canonical(labels):
+            orders.append(None)
+            continue
+        order = canonical_order(labels)
+        for before, after in itertools.pairwise(order):
+            if keyed(labels[before]) == keyed(labels[after]):
+                msg = (
+                    f"`{name}` holds the label {labels[after]!r} twice; the labels of an "
+                    "axis are distinct."
+                )
+                raise InputError(msg)
+        orders.append(order)
+    rows, cols = orders
+    if rows is None and cols is None:
+        return stored, predicted, actual
+    K, C = stored.shape
+    row_order = np.arange(K, dtype=np.intp) if rows is None else np.asarray(rows, np.intp)
+    col_order = np.arange(C, dtype=np.intp) if cols is None else np.asarray(cols, np.intp)
+    moved_predicted = tuple(predicted[i] for i in row_order.tolist())
+    moved_actual = tuple(actual[j] for j in col_order.tolist())
+    if stored.dense is not None:
+        dense = np.ascontiguousarray(stored.dense[np.ix_(row_order, col_order)])
+        return from_dense(dense), moved_predicted, moved_actual
+    new_row = np.empty(K, dtype=np.intp)
+    new_row[row_order] = np.arange(K)
+    new_col = np.empty(C, dtype=np.intp)
+    new_col[col_order] = np.arange(C)
+    r, c, values = stored.nonzero()
+    moved = from_cells(new_row[r], new_col[c], values, (K, C), stored.dtype, "sparse")
+    return moved, moved_predicted, moved_actual

@@ -28,7 +28,7 @@ from informed.table.display import some_labels as _some
 from informed.table.display import table_html, table_repr, table_text
 from informed.table.inputs import engine_table, frame_label_columns, label_columns
 from informed.table.json_form import parts_from_dict, table_dict
-from informed.table.storage import DENSE_VIEW, Stored, as_stored, merged
+from informed.table.storage import DENSE_VIEW, Stored, as_stored, canonical, merged
 from informed.table.views import OneVsRest, TableCells
 
 __all__ = ["OneVsRest", "Table", "TableCells"]
@@ -46,7 +46,8 @@ class Table:
     Attributes
     ----------
     predicted : tuple
-        The K row labels, in canonical order.
+        The K row labels, in canonical order (`informed.labels`), whatever built the
+        Table: counts given in another order are moved with their labels.
     actual : tuple
         The C column labels, in canonical order.
     counts : ndarray of shape (K, C)
@@ -89,6 +90,7 @@ class Table:
                 f"predicted and {len(actual)} actual labels."
             )
             raise InputError(msg)
+        stored, predicted, actual = canonical(stored, predicted, actual)
         object.__setattr__(self, "predicted", predicted)
         object.__setattr__(self, "actual", actual)
         object.__setattr__(self, "_stored", stored)
@@ -163,18 +165,18 @@ class Table:
         tn: float,
         labels: tuple[Label, Label] = ("+", "-"),
     ) -> Table:
-        """A 2x2 Table from its four cells; `labels` are (positive, negative).
+        """A 2x2 Table from its four cells; `labels` are (positive, negative), kept in
+        canonical order as every Table's (the cells are reached by name: `one_vs_rest`).
 
         >>> Table.binary(tp=42, fp=18, fn=28, tn=12).counts
         array([[42, 18],
                [28, 12]])
+        >>> Table.binary(tp=42, fp=18, fn=28, tn=12, labels=("yes", "no")).counts
+        array([[12, 28],
+               [18, 42]])
         """
         counts = [[tp, fp], [fn, tn]]
-        table = cls.from_counts(counts, rows="predicted", labels=list(labels))
-        # keep (positive, negative) order even when it is not the canonical one
-        if table.predicted != tuple(labels):
-            return cls(table.counts[::-1, ::-1].copy(), tuple(labels), tuple(labels))
-        return table
+        return cls.from_counts(counts, rows="predicted", labels=list(labels))
 
     @classmethod
     def from_labels(

@@ -1,14 +1,16 @@
 """`informed.engines.dask.slices` (`informed.dask.slices`): the Slices of a Dask DataFrame
 or of files, each partition sliced where it lies and the Slices merged in a tree (see
 `informed.engines.dask.summaries` for the coverage rules: every partition once, every row
-read in one slice).
+read in one slice). Each partition's Rankings name no negative class; the merged ones name
+the one other class of every partition's rows, as `Ranking.from_scores` of all the rows
+would (`informed.slices.classes`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from informed.engines.dask.summaries import (
     SPLIT_EVERY,
@@ -23,15 +25,20 @@ from informed.io.paths import expand_paths
 from informed.io.summaries import column_names
 
 if TYPE_CHECKING:
+    from informed.labels import Label
     from informed.slices import Slices
 
 __all__ = ["slices"]
 
 
-def _slices_leaf(frame: Any, part: str, options: dict[str, Any]) -> Slices:
-    """A DataFrame partition's Slices (it need not hold the positive class)."""
+Part = tuple["Slices", tuple["Label", ...]]
+
+
+def _slices_leaf(frame: Any, part: str, options: dict[str, Any]) -> Part:
+    """A DataFrame partition's Slices (it need not hold the positive class; its Rankings
+    name no negative class yet) and the actual classes of its rows."""
     from informed.columns import frame_column
-    from informed.slices.slices import build_slices
+    from informed.slices.slices import build_parts
     from informed.slices.windows import timed
 
     def column(name: str | None) -> Any:
@@ -40,7 +47,7 @@ def _slices_leaf(frame: Any, part: str, options: dict[str, Any]) -> Slices:
     time = options["time"]
     try:  # the windows of the partition's timestamps, floored as in one process
         windows, named = timed(column(time), options["every"], time or "time")
-        return build_slices(
+        return build_parts(
             [*windows, *(column(name) for name in options["by"])],
             [*named, *options["by"]],
             column(options["actual"]),
@@ -54,17 +61,20 @@ def _slices_leaf(frame: Any, part: str, options: dict[str, Any]) -> Slices:
         raise type(exc)(f"partition {part!r}: {exc}") from None
 
 
-def _slices_file(path: str, options: dict[str, Any]) -> Slices:
-    from informed.io.sliced import read_slices
+def _slices_file(path: str, options: dict[str, Any]) -> Part:
+    from informed.io.sliced import read_slices_parts
 
-    return read_slices(path, **options)  # the rows read are checked by read_slices
+    return read_slices_parts(path, **options)  # the rows read are checked there
 
 
-def _add(*found: Slices) -> Slices:
-    total = found[0]
-    for item in found[1:]:
-        total = total + item
-    return total
+def _add(*found: Part) -> Part:
+    """A node of the tree: the parts' Slices merged, and the classes of their rows."""
+    from informed.labels import sort_labels
+
+    total, classes = found[0]
+    for item, seen in found[1:]:
+        total, classes = total + item, sort_labels((*classes, *seen))
+    return total, classes
 
 
 def slices(
@@ -89,6 +99,7 @@ def slices(
     `Slices.from_frame` on all the rows at once, and every row read is in one slice
     (checked against the rows of each partition). Parameters as in `summarise`.
     """
+    from informed.slices.slices import with_negative
     from informed.slices.windows import check_time
 
     score, weight = column_names("informed.dask.slices", scores, weights, aliases)
@@ -136,8 +147,9 @@ def slices(
     if not leaves:
         msg = "the input has no partitions: nothing to evaluate."
         raise InputError(msg)
-    found, counts = dask.compute(_tree(dask, leaves, split_every, _add), rows, scheduler=scheduler)
+    merged, counts = dask.compute(_tree(dask, leaves, split_every, _add), rows, scheduler=scheduler)
+    found = with_negative(*merged)  # the classes of every partition name the negative
     if counts and int(found.rows.sum()) != sum(counts):
         msg = f"the slices hold {int(found.rows.sum())} rows of the {sum(counts)} read."
         raise InputError(msg)
-    return cast("Slices", found)
+    return found

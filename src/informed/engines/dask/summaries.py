@@ -307,8 +307,9 @@ def rank(
     **aliases: Any,
 ) -> Ranking:
     """The Ranking of the `positive` class against all others by the `scores` column,
-    over every row of `data`: the counts of `Ranking.from_scores` on all the rows at once
-    (with `positive` its class and `negative` None, all the others)."""
+    over every row of `data`: `Ranking.from_scores` on all the rows at once, its counts
+    and its classes (`negative` the other class of the rows; None, all the others, when
+    they hold several, which `Ranking.from_scores` refuses)."""
     score, weight = column_names("informed.dask.rank", scores, weights, aliases)
     if score is None:
         msg = "informed.dask.rank() needs the `scores` column: rank(data, actual=..., scores=...)."

@@ -295,11 +295,11 @@ def panel(points: LivePoints, mapping: dict[str, Any], positive: Any, negative: 
     """The panel's HTML, showing the first point, with its data and its script."""
     ranking = points.ranking
     point = ranking.at_threshold(points.asked)
-    (tp, fp), (fn, tn) = point.table.counts.tolist()
+    tp, fp, fn, tn = point.cells
     pay = payoff(point.table)
     stakes = pay.stakes(total=STAKE)
     where = {keyed(label): i for i, label in enumerate(pay.labels)}
-    p, n = where[keyed(point.table.predicted[0])], where[keyed(point.table.predicted[1])]
+    p, n = where[keyed(point.positive)], where[keyed(point.negative)]
     matrix = pay.block([p, n], [p, n])
     shown = float(points.thresholds[points.initial])
     note = _note(points)
@@ -349,7 +349,7 @@ def panel(points: LivePoints, mapping: dict[str, Any], positive: Any, negative: 
         f"{signed('payoff-fn', matrix[1, 0])}{signed('payoff-tn', matrix[1, 1])}"
         f"{signed('won-negative', pay.won[n])}</tr></tbody></table></div>"
         f'<p id="live-stakes">On ${STAKE:g} a bet at fair odds ({pos} '
-        f"{odds[point.table.predicted[0]]}, {neg} {odds[point.table.predicted[1]]}): won "
+        f"{odds[point.positive]}, {neg} {odds[point.negative]}): won "
         f'<span id="live-won-terms">{_term(tp, stakes.prize[p])} + {_term(tn, stakes.prize[n])}'
         "</span> = "
         f'<strong id="live-gained" data-value="{_data_value(stakes.won)}">{_money(stakes.won)}'

@@ -123,7 +123,7 @@ def _lift_table(summary: RankingSummary) -> str:
 def _threshold_caption(threshold: OperatingPoint | None) -> str:
     if threshold is None or math.isnan(threshold.threshold):
         return ""
-    (tp, fp), (fn, tn) = threshold.table.counts.tolist()
+    tp, fp, fn, tn = threshold.cells
     how = (
         f"the threshold with the best {escaped(threshold.measure.replace('_', ' '))}"
         if threshold.chosen_by == "best"

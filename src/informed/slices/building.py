@@ -1,0 +1,67 @@
+"""The fields of a Slices counted from coded rows: the keys coded, the actual labels
+coded once, each slice's cells and Rankings (`informed.slices.counting`), the rows of
+each slice, and the actual classes of all the rows (the negative class is named from
+them once every part is in: `informed.slices.classes`). `informed.slices.slices` makes
+the Slices of them (`build_parts`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from informed.errors import InputError
+from informed.labels import Label, code_column, sort_labels
+from informed.slices.counting import count_parts, rank_parts, slice_rows
+from informed.slices.keys import code_keys
+from informed.table.counting import check_weights
+
+__all__ = ["slice_fields"]
+
+
+def slice_fields(
+    columns: list[Any],
+    names: list[str],
+    actual: Any,
+    predicted: Any,
+    scores: Any,
+    positive: Any,
+    weights: Any,
+    clusters: bool = False,
+    partial: bool = False,
+    text: bool = False,
+) -> tuple[tuple[Any, ...], tuple[Label, ...]]:
+    """The fields of `Slices(...)` in its order (by, keys, rows, cells, overall, positive,
+    rankings, overall_ranking), the Rankings naming no negative class, and the actual
+    classes of the rows (a label of weight 0 included); arguments as `build_parts`'s."""
+    if predicted is None and scores is None:
+        msg = "pass `predicted` (a Table per slice), `scores` (a Ranking per slice), or both."
+        raise InputError(msg)
+    if scores is not None and positive is None:
+        msg = "`scores` need `positive`: which class do high scores point to?"
+        raise InputError(msg)
+    coded = code_keys(columns, names)
+    a = code_column(actual, "actual")
+    n = a.codes.shape[0]
+    if coded.codes.shape[0] != n:
+        msg = (
+            "Found input variables with inconsistent numbers of samples: "
+            f"actual {n}, by {coded.codes.shape[0]}."
+        )
+        raise InputError(msg)
+    w = check_weights(weights, n)
+    S = len(coded.keys)
+    cells = overall = None
+    if predicted is not None:
+        cells, overall = count_parts(coded.codes, S, a, predicted, w, clusters, text)
+    rankings = overall_ranking = None
+    label: Label | None = None
+    if scores is not None:
+        found = rank_parts(coded.codes, S, a, scores, positive, w, partial)
+        label, rankings, overall_ranking = found
+    rows = slice_rows(coded.codes, S, w, cells, rankings)
+    used = np.flatnonzero(np.bincount(a.codes, minlength=len(a.labels))).tolist()
+    classes = sort_labels(a.labels[i] for i in used)
+    fields = (tuple(names), coded.keys, rows, cells, overall, label, rankings, overall_ranking)
+    return fields, classes
