@@ -27,6 +27,8 @@ from numpy.typing import NDArray
 
 from informed.columns import arrow, arrow_column, arrow_numbers, categorical
 from informed.errors import InputError
+from informed.label_text import first_bad_text
+from informed.labels import Label, as_label, keyed, label_key
 from informed.slices.keys import Value, code_keys
 
 __all__ = ["BINS", "SearchColumn", "check_bins", "code_column", "range_names"]
@@ -38,11 +40,12 @@ BINS = 4
 @dataclass(frozen=True)
 class SearchColumn:
     """One column of the search: row i holds `values[codes[i]]` (None is missing);
-    `edges` are the cut's edges for a column of numbers cut into ranges, else None."""
+    `edges` are the cut's edges for a column of numbers cut into ranges, else None.
+    `codes` are of the smallest unsigned type that holds them (a byte a row, mostly)."""
 
     name: str
     values: tuple[Value, ...]
-    codes: NDArray[np.intp]
+    codes: NDArray[np.integer[Any]]
     edges: tuple[float, ...] | None = None
 
     @property
@@ -114,7 +117,98 @@ def _cut(name: str, numbers: NDArray[np.float64], bins: int) -> SearchColumn | N
         position = np.cumsum(used) - 1
         codes = position[codes].astype(np.intp)
         values = tuple(v for v, u in zip(values, used, strict=True) if u)
-    return SearchColumn(name, values, codes, tuple(float(x) for x in edges))
+    return SearchColumn(name, values, compact(codes, len(values)), tuple(float(x) for x in edges))
+
+
+def compact(codes: NDArray[np.integer[Any]], size: int) -> NDArray[np.integer[Any]]:
+    """`codes` (0 to size - 1) in the smallest unsigned type that holds them."""
+    return codes.astype(np.min_scalar_type(max(size - 1, 0)), copy=False)
+
+
+def _canonical(
+    labels: list[Label], used: NDArray[np.bool_], missing: bool
+) -> tuple[tuple[Value, ...], NDArray[np.intp]] | None:
+    """The values used in canonical order (missing last) and each label's position among
+    them (the position past the labels: missing); None where two labels are one key."""
+    if len({keyed(x) for x in labels}) != len(labels):
+        return None
+    order = sorted(np.flatnonzero(used).tolist(), key=lambda i: label_key(labels[i]))
+    position = np.zeros(len(labels) + 1, dtype=np.intp)
+    position[order] = np.arange(len(order))
+    position[len(labels)] = len(order)
+    values: tuple[Value, ...] = tuple(labels[i] for i in order)
+    return (*values, None) if missing else values, position
+
+
+def _from_categorical(values: Any, name: str) -> SearchColumn | None:
+    """A pandas Categorical by its codes (one byte or two a row), as `code_keys` codes
+    it; None where it takes the general route (wide codes, labels it would refuse)."""
+    found = categorical(values)
+    if found is None or found.codes.dtype not in (np.int8, np.int16):
+        return None
+    try:
+        labels = [as_label(x) for x in found.categories.tolist()]
+    except (InputError, TypeError, ValueError):
+        return None
+    if first_bad_text(labels) is not None:
+        return None
+    wide = found.codes.view(np.uint8 if found.codes.dtype == np.int8 else np.uint16)
+    counts = np.bincount(wide, minlength=256 if wide.dtype == np.uint8 else 65536)
+    missing = bool(counts[-1])  # code -1, read unsigned
+    canonical = _canonical(labels, counts[: len(labels)] > 0, missing)
+    if canonical is None:
+        return None
+    names, position = canonical
+    lookup = np.zeros(counts.size, dtype=np.intp)
+    lookup[: len(labels)] = position[:-1]
+    lookup[-1] = position[-1]
+    return SearchColumn(name, names, compact(lookup, len(names))[wide])
+
+
+def _from_arrow(values: Any, name: str) -> SearchColumn | None:
+    """An Arrow column of text (plain or dictionary; a file's, polars', pyarrow's) by a
+    hash of its words, as `code_keys` codes it; None where it takes the general route."""
+    column = arrow_column(values)
+    pa = arrow()
+    if column is None or pa is None:
+        return None
+    kind = column.type
+    text = (pa.types.is_string, pa.types.is_large_string)
+    if pa.types.is_dictionary(kind):
+        if not any(t(kind.value_type) for t in text):
+            return None
+        encoded = column
+    elif any(t(kind) for t in text):
+        encoded = pa.compute.dictionary_encode(column)
+    else:
+        return None
+    if isinstance(encoded, pa.ChunkedArray):
+        encoded = encoded.unify_dictionaries()
+        chunks = encoded.chunks
+    else:
+        chunks = [encoded]
+    if not chunks:
+        return None
+    words = chunks[0].dictionary.to_pylist()
+    if None in words or first_bad_text(words) is not None:
+        return None
+    missing = column.null_count > 0
+    used = np.zeros(len(words) + 1, dtype=np.int64)
+    for chunk in chunks:
+        indices = arrow_numbers(chunk.indices.fill_null(len(words)))
+        used += np.bincount(indices, minlength=len(words) + 1)
+    canonical = _canonical(list(words), used[:-1] > 0, missing)
+    if canonical is None:
+        return None
+    names, position = canonical
+    lookup = compact(position, len(names))
+    out = np.empty(len(column), dtype=lookup.dtype)
+    at = 0
+    for chunk in chunks:
+        indices = arrow_numbers(chunk.indices.fill_null(len(words)))
+        out[at : at + indices.size] = lookup[indices]
+        at += indices.size
+    return SearchColumn(name, names, out)
 
 
 def code_column(
@@ -127,8 +221,13 @@ def code_column(
         cut = _cut(name, numbers, bins)
         if cut is not None:
             return cut
+    fast = _from_categorical(values, name) or _from_arrow(values, name)
+    if fast is not None:
+        return fast
     coded = code_keys([values], [name])
-    return SearchColumn(name, tuple(k[0] for k in coded.keys), coded.codes)
+    return SearchColumn(
+        name, tuple(k[0] for k in coded.keys), compact(coded.codes, len(coded.keys))
+    )
 
 
 def check_bins(bins: Any) -> int:

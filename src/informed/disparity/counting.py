@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -58,6 +59,8 @@ __all__ = [
 _DENSE = 1 << 22
 # Cells of the full cube (every column crossed, with the cells) counted at once.
 _CUBE = 1 << 24
+# Rows whose keys of the full cube are crossed and counted at once.
+_CHUNK = 1 << 20
 # Crossed keys beyond this do not fit one 64-bit code.
 _SPACE = 1 << 62
 
@@ -175,7 +178,7 @@ def _decode(
 def count_level(
     columns: Sequence[SearchColumn],
     combination: tuple[int, ...],
-    cells: NDArray[np.intp] | None,
+    cells: NDArray[np.integer[Any]] | None,
     labels: int,
     scored: Scored | None,
     rows: NDArray[np.intp] | None = None,
@@ -245,7 +248,7 @@ def _dense(key: NDArray[np.int64], space: int) -> tuple[NDArray[np.int64], NDArr
 
 
 def full_cube(
-    columns: Sequence[SearchColumn], cells: NDArray[np.intp], labels: int
+    columns: Sequence[SearchColumn], cells: NDArray[np.integer[Any]], labels: int
 ) -> NDArray[np.int64] | None:
     """The counts of every crossing of every column and cell, counts[v1, ..., vd, M, M],
     from one bincount of the rows, where it holds at most `_CUBE` cells (else None):
@@ -256,8 +259,17 @@ def full_cube(
     budget = memory_budget()
     if space > _CUBE or (budget is not None and 8 * (space + cells.shape[0]) > budget):
         return None  # the combinations are counted one by one (and refused if too many)
-    key = crossed(columns, tuple(range(len(columns))), None) * LL + cells
-    return np.bincount(key, minlength=space).reshape(*sizes, labels, labels)
+    cube = np.zeros(space, dtype=np.int64)
+    for start in range(0, cells.shape[0], _CHUNK):  # a block of keys at a time, in cache
+        stop = start + _CHUNK
+        key = columns[0].codes[start:stop].astype(np.intp)
+        for column in columns[1:]:
+            key *= column.size
+            key += column.codes[start:stop]
+        key *= LL
+        key += cells[start:stop]
+        cube += np.bincount(key, minlength=space)
+    return cube.reshape(*sizes, labels, labels)
 
 
 class Cube:
@@ -294,7 +306,7 @@ class Cube:
 
 
 def compress(
-    columns: Sequence[SearchColumn], cells: NDArray[np.intp], labels: int
+    columns: Sequence[SearchColumn], cells: NDArray[np.integer[Any]], labels: int
 ) -> tuple[list[SearchColumn], NDArray[np.intp], NDArray[np.int64]] | None:
     """The rows as their distinct (every column's value, cell) units and how many rows
     each stands for, when they are at most half the rows (else None): every level then

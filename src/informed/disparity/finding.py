@@ -237,15 +237,23 @@ def _concat(parts: list[Any]) -> Any:
     if all(isinstance(p, np.ndarray) for p in parts):
         return np.concatenate(parts)
     pa = arrow()
-    arrays = [p if not isinstance(p, np.ndarray) else pa.array(p.tolist()) for p in parts]
+    arrays = []
+    for p in parts:  # a ChunkedArray given whole to `chunked_array` is read value by value
+        if isinstance(p, pa.ChunkedArray):
+            arrays.extend(p.chunks)
+        else:
+            arrays.append(p if not isinstance(p, np.ndarray) else pa.array(p.tolist()))
     try:
         return pa.chunked_array(arrays)
     except (pa.ArrowInvalid, pa.ArrowTypeError):  # batches read as different types
         return pa.chunked_array([a.cast(pa.large_string()) for a in arrays])
 
 
-def _labels_of(actual: Any, predicted: Any) -> tuple[tuple[Label, ...], NDArray[np.intp], int]:
-    """The labels used (canonical order), each row's cell (predicted x actual), rows."""
+def _labels_of(
+    actual: Any, predicted: Any
+) -> tuple[tuple[Label, ...], NDArray[np.integer[Any]], int]:
+    """The labels used (canonical order), each row's cell (predicted x actual, of the
+    smallest unsigned type that holds it), rows."""
     a = code_labels(actual, "actual")
     p = code_labels(predicted, "predicted")
     if a.codes.shape[0] != p.codes.shape[0]:
@@ -259,10 +267,13 @@ def _labels_of(actual: Any, predicted: Any) -> tuple[tuple[Label, ...], NDArray[
     check_same_kind(used_a, used_p, "")
     labels = sort_labels((*used_a, *used_p))
     where = {keyed(x): i for i, x in enumerate(labels)}
-    map_a = np.array([where.get(keyed(x), 0) for x in a.labels], dtype=np.intp)
-    map_p = np.array([where.get(keyed(x), 0) for x in p.labels], dtype=np.intp)
-    cells = map_p[p.codes] * len(labels) + map_a[a.codes]
-    return labels, cells.astype(np.intp), int(a.codes.shape[0])
+    M = len(labels)
+    small = np.min_scalar_type(max(M * M - 1, 0))  # a byte a row for up to 16 labels
+    map_a = np.array([where.get(keyed(x), 0) for x in a.labels], dtype=small)
+    map_p = np.array([where.get(keyed(x), 0) * M for x in p.labels], dtype=small)
+    cells = map_p[p.codes]
+    cells += map_a[a.codes]
+    return labels, cells, int(a.codes.shape[0])
 
 
 def _index(labels: Sequence[Label], positive: Any) -> int | None:
