@@ -77,7 +77,13 @@ class Recalibration:
 
 
 def _sigmoid(eta: FloatArray) -> FloatArray:
-    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * eta)))
+    """0.5 (1 + tanh(eta / 2)), written over `eta`: the same operations in the same order
+    as the expression, without its three temporaries of the size of the groups."""
+    eta *= 0.5
+    np.tanh(eta, out=eta)
+    eta += 1.0
+    eta *= 0.5
+    return eta
 
 
 def _log_likelihood(eta: FloatArray, positives: FloatArray, rows: FloatArray) -> float:
@@ -113,8 +119,9 @@ def _newton(
 
     def gradient(b: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(gradient, p) at b."""
-        p = _sigmoid(eta(b))
-        residual = positives - rows * p
+        p = _sigmoid(eta(b))  # eta(b) is a new array: the sigmoid is written over it
+        residual = rows * p
+        np.subtract(positives, residual, out=residual)
         found = [float(residual.sum()), dot(residual, z) if fit_slope else 0.0]
         return np.array(found), p
 

@@ -40,7 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import printable
-from informed.columns import arrow, arrow_column, categorical
+from informed.columns import arrow, arrow_column, arrow_numbers, categorical, numpy_arrow
 from informed.errors import InputError
 from informed.labels import Label, as_label, as_vector, code_column, keyed, label_key
 
@@ -115,9 +115,10 @@ def _column(values: Any, name: str) -> tuple[Any, NDArray[np.bool_]]:
         pa = arrow()
         if getattr(pa.types, "is_string_view", lambda _: False)(column.type):
             column = column.cast(pa.large_string())  # polars' strings: `take` has no kernel
-        missing = np.asarray(pa.compute.is_null(column), dtype=bool)
+        # through the buffers: `np.asarray` of an Arrow array imports pandas (0.5 s)
+        missing = arrow_numbers(pa.compute.is_null(column))
         if pa.types.is_floating(column.type):  # NaN is missing, as in a numpy column
-            missing |= np.asarray(pa.compute.is_nan(column).fill_null(False), dtype=bool)
+            missing = missing | arrow_numbers(pa.compute.is_nan(column).fill_null(False))
         return column, missing
     array = as_vector(values, name)
     if array.dtype.kind == "f":
@@ -146,7 +147,10 @@ def _code_one(values: Any, name: str) -> tuple[tuple[Value, ...], NDArray[np.int
         present = column
         if missing.any():
             keep = np.flatnonzero(~missing)
-            present = column.take(keep) if hasattr(column, "take") else column[keep]
+            if isinstance(column, np.ndarray):
+                present = column[keep]
+            else:  # an Arrow column takes Arrow indices: numpy ones would import pandas
+                present = column.take(numpy_arrow(keep))
         coded = code_column(present, name)
         labels, codes = coded.labels, np.asarray(coded.codes, dtype=np.intp)
         if missing.any():

@@ -46,7 +46,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.columns import arrow, arrow_column
+from informed.columns import arrow, arrow_column, arrow_numbers, numpy_arrow
 from informed.errors import InputError, at_row
 from informed.slices.keys import CodedKeys
 from informed.slices.zones import wall_clock, zone_of
@@ -205,11 +205,11 @@ def _arrow_times(column: Any, name: str, where: Callable[[int], str] | None) -> 
         kind = column.type
     if pa.types.is_timestamp(kind):
         if kind.tz:  # the instants in UTC, read on the wall clock of their zone
-            utc = column.cast(pa.timestamp(kind.unit)).to_numpy(zero_copy_only=False)
+            utc = _datetimes(column.cast(pa.timestamp(kind.unit)))
             return wall_clock(utc, zone_of(kind.tz), name, where)
-        return column.to_numpy(zero_copy_only=False)
+        return _datetimes(column)
     if pa.types.is_date(kind):
-        return column.cast(pa.timestamp("s")).to_numpy(zero_copy_only=False)
+        return _datetimes(column.cast(pa.timestamp("s")))
     if pa.types.is_floating(kind) and column.null_count + _nan_count(column) == len(column):
         return np.full(len(column), np.datetime64("NaT"), dtype="datetime64[us]")  # NaN only
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
@@ -217,9 +217,22 @@ def _arrow_times(column: Any, name: str, where: Callable[[int], str] | None) -> 
             parsed = column.cast(pa.timestamp("us"))
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return _parse(np.asarray(column.to_pylist(), dtype=object), name, where)
-        return parsed.to_numpy(zero_copy_only=False)
+        return _datetimes(parsed)
     msg = f"`{name}` holds Arrow {kind} values, not timestamps, dates or ISO-8601 text."
     raise InputError(msg)
+
+
+def _datetimes(column: Any) -> NDArray[np.datetime64]:
+    """An Arrow column of timestamps without a zone as datetime64 of its unit, NaT where
+    null, read from its buffers: `to_numpy` imports pandas when it is installed (0.5 s)."""
+    pa = arrow()
+    ints = column.cast(pa.int64())
+    missing = arrow_numbers(pa.compute.is_null(ints))
+    if missing.any():  # nulls filled with Arrow's zeros: a Python 0 would import pandas
+        ints = pa.compute.coalesce(ints, numpy_arrow(np.zeros(len(ints), np.int64)))
+    found = np.array(arrow_numbers(ints)).view(f"datetime64[{column.type.unit}]")
+    found[missing] = np.datetime64("NaT")
+    return found
 
 
 def _nan_count(column: Any) -> int:
