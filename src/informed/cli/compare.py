@@ -107,9 +107,10 @@ def add_parser(commands: Any) -> None:
     from informed.cli.folds import add_options
 
     add_options(
-        co, "two models compared across the folds by the corrected resampled t-test (and "
+        co,
+        "two models compared across the folds by the corrected resampled t-test (and "
         "the 5x2cv tests for repeats of two folds), Holm across the measures; --ci and "
-        "--correction apply (docs/cross_validation.md)"
+        "--correction apply (docs/cross_validation.md)",
     )
 
 

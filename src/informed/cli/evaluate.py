@@ -205,8 +205,9 @@ def add_parser(commands: Any) -> None:
     engine_options.add_options(ev)
     find.add_options(ev)
     folds.add_options(
-        ev, "each fold's measures, the pooled measure, their mean and standard deviation "
-        "(docs/cross_validation.md)"
+        ev,
+        "each fold's measures, the pooled measure, their mean and standard deviation "
+        "(docs/cross_validation.md)",
     )
 
 

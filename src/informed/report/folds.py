@@ -94,7 +94,8 @@ def folds_text(
 def _notes(summaries: Mapping[str, FoldSummary]) -> list[str]:
     notes = []
     for m, summary in summaries.items():
-        undefined = [f for f, v in zip(summary.folds, summary.values.tolist()) if math.isnan(v)]
+        values = zip(summary.folds, summary.values.tolist(), strict=True)
+        undefined = [f for f, v in values if math.isnan(v)]
         if undefined:
             more = f" and {len(undefined) - 1} more" if len(undefined) > 1 else ""
             notes.append(
