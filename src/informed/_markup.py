@@ -165,9 +165,11 @@ FIGURES = {
     "lift": "figure-lift",
     "compare-roc": "figure-compare-roc",
     "forest": "figure-forest",
+    "fold-differences": "figure-fold-differences",
 }
 """The id of each <figure> element of the HTML report: table plots need an evaluation,
-the next three a ranking, the last two a comparison of models."""
+the next three a ranking, the next two a comparison of models, the last a comparison
+across folds."""
 
 
 def percent(value: float, low: float, high: float) -> float:
