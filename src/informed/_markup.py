@@ -165,11 +165,9 @@ FIGURES = {
     "lift": "figure-lift",
     "compare-roc": "figure-compare-roc",
     "forest": "figure-forest",
-    "fold-differences": "figure-fold-differences",
 }
 """The id of each <figure> element of the HTML report: table plots need an evaluation,
-the next three a ranking, the next two a comparison of models, the last a comparison
-across folds."""
+the next three a ranking, the last two a comparison of models."""
 
 
 def percent(value: float, low: float, high: float) -> float:

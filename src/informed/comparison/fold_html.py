@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from informed._markup import escaped, figure_element, label_css, number, value_cell
+from informed._markup import escaped, label_css, number, value_cell
 from informed.comparison.fold_plots import (
     draw_fold_differences,
     fold_differences_frame,
@@ -163,13 +163,12 @@ def fold_comparison_section(comparison: FoldComparison) -> str:
         "spread the variance that retraining on overlapping training sets brings: "
         "1/J + n<sub>test</sub>/n<sub>train</sub> in place of the naive 1/J.</p>"
     )
-    figure = figure_element(
-        "fold-differences",
-        fold_differences_svg(comparison),
-        "Per measure: each fold's difference (ticks under the row), their mean with the "
-        f"corrected {level} interval (blue), and the naive paired t interval (orange, "
-        "too narrow).",
-        wide=True,
+    # its own id, not one of the evaluation page's FIGURES (whose page holds them all)
+    figure = (
+        f'<figure id="figure-fold-differences" class="wide">{fold_differences_svg(comparison)}'
+        "<figcaption>Per measure: each fold's difference (ticks under the row), their mean "
+        f"with the corrected {level} interval (blue), and the naive paired t interval "
+        "(orange, too narrow).</figcaption></figure>"
     )
     sources = (
         '<p class="small">Nadeau &amp; Bengio (2003): the corrected resampled t-test; '
