@@ -221,6 +221,8 @@ def test_evaluate_folds_bad_input_is_one_line(
         (["--predicted", "a", "b", "c"], "--folds compares two models across the folds; got 3"),
         (["--predicted", "a", "b", "--folds", "one"], "holds one fold (x)"),
         (["--predicted", "a", "b", "--folds", "a"], "need columns of their own"),
+        (["--predicted", "a", "b", "--replicates", "50"], "--replicates is not available"),
+        (["--predicted", "a", "b", "--seed", "3"], "--seed is not available with --folds"),
     ],
 )
 def test_compare_folds_bad_input_is_one_line(

@@ -202,8 +202,17 @@ def check_compare_fold_options(args: argparse.Namespace) -> None:
     if len(models) != 2:
         msg = f"--folds compares two models across the folds; got {len(models)}: {models}."
         raise InputError(msg)
-    if args.threshold is not None:
-        msg = "--threshold is not available with --folds yet; run it without --folds."
+    given = (
+        ("--threshold", args.threshold is not None),
+        ("--replicates", args.replicates != 1000),
+        ("--permutations", args.permutations != 9999),
+        ("--seed", args.seed != 0),
+        ("--alpha", args.alpha != 0.5),
+        ("--optimise", args.optimise != "informedness"),
+    )
+    refused = [option for option, on in given if on]
+    if refused:  # none of these is read across folds: never accepted and then ignored
+        msg = f"{refused[0]} is not available with --folds; run it without --folds."
         raise InputError(msg)
     taken = {args.actual, *args.predicted, *args.score, *([args.weight] if args.weight else [])}
     if any(c in taken for c in columns):
