@@ -30,7 +30,8 @@ from importlib.resources import files
 import numpy as np
 
 from informed import Tally, compare, evaluate, find_slices
-from informed.comparison import plot_differences, plot_models_roc
+from informed.comparison import (
+    compare_folds, plot_differences, plot_fold_differences, plot_models_roc)
 from informed.disparity import plot_found_slices
 from informed.inference import bootstrap_slices
 from informed.io import read_columns, read_summaries
@@ -98,6 +99,26 @@ east_phone = (columns["region"] == "east") & (columns["device"] == "phone")
 said = rng.random(n) < np.where(truth == 1, np.where(east_phone, 0.55, 0.9),
                                 np.where(east_phone, 0.35, 0.1))
 search = find_slices(columns=columns, actual=truth, predicted=said.astype(int))
+
+# two scikit-learn models in five repeats of two-fold cross-validation on scikit-learn's
+# copy of the breast-cancer data (docs/cross_validation.md)
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import RepeatedStratifiedKFold
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from informed.sklearn import cross_evaluate
+
+X, y = load_breast_cancer(return_X_y=True)
+cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=5, random_state=0)
+bayes_folds = cross_evaluate(GaussianNB(), X, y, cv=cv)
+logistic_folds = cross_evaluate(make_pipeline(StandardScaler(), LogisticRegression()), X, y,
+                                cv=cv)
+across_folds = compare_folds(bayes_folds, logistic_folds,
+                             measures=["informedness", "markedness", "auc"],
+                             names=("naive Bayes", "logistic"))
 """
 
 PLOTS = [
@@ -172,6 +193,15 @@ PLOTS = [
         "Each model's difference from the best, measure by measure, with its paired "
         "bootstrap interval: a bar that misses 0 is a difference beyond resampling noise.",
         "plot_differences(comparison)",
+    ),
+    Plot(
+        "Two models across cross-validation folds",
+        "Per measure, each fold's difference between two models (ticks), their mean with "
+        "the corrected resampled t interval (Nadeau & Bengio 2003), which counts the "
+        "variance that retraining on overlapping training sets adds, and the naive paired "
+        "t interval that takes the folds for independent samples, too narrow "
+        "(`informed compare --folds`).",
+        "plot_fold_differences(across_folds)",
     ),
     Plot(
         "Informedness by slice",

@@ -21,7 +21,13 @@ from informed._lazy import lazy_names
 from informed._routes import register_engine_route
 
 if TYPE_CHECKING:
-    from informed.comparison import Comparison, compare, plot_differences, plot_models_roc
+    from informed.comparison import (
+        Comparison,
+        compare,
+        plot_differences,
+        plot_fold_differences,
+        plot_models_roc,
+    )
     from informed.disparity import SliceSearch, find_slices, plot_found_slices
     from informed.errors import (
         InputError,
@@ -51,7 +57,7 @@ if TYPE_CHECKING:
         decision_curve,
         ranking_report,
     )
-    from informed.slices import Slices, evaluate_slices
+    from informed.slices import Folds, Slices, evaluate_slices
     from informed.table import (
         Abstention,
         Evaluation,
@@ -79,6 +85,7 @@ _SOURCES = {
     "compare": "informed.comparison",
     "plot_differences": "informed.comparison",
     "plot_models_roc": "informed.comparison",
+    "plot_fold_differences": "informed.comparison",
     "plot_contingency": "informed.plots",
     "plot_decision_curve": "informed.plots",
     "plot_reliability": "informed.plots",
@@ -113,6 +120,7 @@ _SOURCES = {
     "payoff": "informed.table",
     "Tally": "informed.tally",
     "Slices": "informed.slices",
+    "Folds": "informed.slices",
     "evaluate_slices": "informed.slices",
     "bootstrap_slices": "informed.inference",
     "disparities": "informed.inference",
@@ -127,6 +135,7 @@ __all__ = [
     "Bootstrap",
     "Comparison",
     "Evaluation",
+    "Folds",
     "InputError",
     "InputTypeError",
     "Interval",
@@ -159,6 +168,7 @@ __all__ = [
     "plot_contingency",
     "plot_decision_curve",
     "plot_differences",
+    "plot_fold_differences",
     "plot_found_slices",
     "plot_hit_rate",
     "plot_lift",

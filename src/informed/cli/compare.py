@@ -104,6 +104,14 @@ def add_parser(commands: Any) -> None:
     co.add_argument(
         "--encoding", default="utf-8", help="text encoding of a CSV file (default utf-8)"
     )
+    from informed.cli.folds import add_options
+
+    add_options(
+        co,
+        "two models compared across the folds by the corrected resampled t-test (and "
+        "the 5x2cv tests for repeats of two folds), Holm across the measures; --ci and "
+        "--correction apply (docs/cross_validation.md)",
+    )
 
 
 def check_options(args: argparse.Namespace) -> float | Literal["best"] | None:
@@ -215,6 +223,12 @@ def run(args: argparse.Namespace) -> None:
 
         check_html_path(args.html)
         check_not_input(args.html, [args.file], "--html")
+    from informed.cli import folds
+
+    if folds.requested(args):  # two models across cross-validation folds
+        check_options(args)
+        folds.run_compare_folds(args)
+        return
     comparison = compare_file(args)
     source = Path(args.file).name
     if args.format == "json":

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from informed.cli import engine_options, find
+from informed.cli import engine_options, find, folds
 from informed.cli.output import (
     FORMATS,
     OUTPUT_FILE,
@@ -204,6 +204,11 @@ def add_parser(commands: Any) -> None:
     )
     engine_options.add_options(ev)
     find.add_options(ev)
+    folds.add_options(
+        ev,
+        "each fold's measures, the pooled measure, their mean and standard deviation "
+        "(docs/cross_validation.md)",
+    )
 
 
 QUOTA_RULE = "--quota must be a whole number of cases from 1 to the number of scored rows"
@@ -412,6 +417,9 @@ def run(args: argparse.Namespace) -> None:
     from informed.cli.scale import check_not_input
 
     check_options(args)
+    if folds.requested(args):  # cross-validation folds (informed.slices.Folds)
+        folds.run_folds(args, source_name(args.file) if args.file else "")
+        return
     if args.find_slices:  # where is the model least informed (informed.find_slices)
         find.run_find(args, source_name(args.file) if args.file else "")
         return

@@ -8,7 +8,8 @@ form and notebook view), `plots` its two plots (the models' ROC curves on one pl
 the forest of paired differences), `text` its terminal report and `html` its section of
 the HTML report. `folds` compares two models across cross-validation folds
 (`compare_folds`) with the tests of `fold_tests`: the corrected resampled t-test and the
-5x2cv t and F tests.
+5x2cv t and F tests; `fold_plots` draws it (`plot_fold_differences`), `fold_text` and
+`fold_html` are its terminal report and its section of the HTML page.
 
 The names load on first use (PEP 562): `informed.compare` does not load matplotlib.
 The earlier paths keep working: `informed.compare`, `informed.Comparison`, and
@@ -24,6 +25,7 @@ from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
     from informed.comparison.comparing import RANKING_COMPARED, TABLE_COMPARED, compare
+    from informed.comparison.fold_plots import plot_fold_differences
     from informed.comparison.fold_tests import (
         combined_ftest_5x2cv,
         corrected_ttest,
@@ -44,6 +46,7 @@ _SOURCES = {
     "corrected_ttest": "informed.comparison.fold_tests",
     "naive_ttest": "informed.comparison.fold_tests",
     "paired_ttest_5x2cv": "informed.comparison.fold_tests",
+    "plot_fold_differences": "informed.comparison.fold_plots",
     "FoldComparison": "informed.comparison.folds",
     "compare_folds": "informed.comparison.folds",
     "JointOutcomes": "informed.comparison.joint",
@@ -71,6 +74,7 @@ __all__ = [
     "paired_permutation",
     "paired_ttest_5x2cv",
     "plot_differences",
+    "plot_fold_differences",
     "plot_models_roc",
 ]
 

@@ -414,6 +414,7 @@ def ranking_measure_name(name: Any, among: Iterable[str] | None = None) -> str:
     """
     return RANKING_NAMES.resolve(name, among, "ranking measure")
 
+
 _ALIASES = {"pem_areas": "s1"}
 """Older names `undefined_reason` still answers for: S1, S2 and S3 share their rules."""
 

@@ -14,6 +14,10 @@ from collections.abc import Iterable
 __all__ = ["REFERENCES", "cited", "references_of"]
 
 REFERENCES: dict[str, str] = {
+    "Alpaydin (1999)": (
+        "Alpaydin, E. (1999). Combined 5 x 2 cv F test for comparing supervised "
+        "classification learning algorithms. Neural Computation 11(8):1885-1892."
+    ),
     "Arbel & Rokach (2006)": (
         "Arbel, R. & Rokach, L. (2006). Classifier evaluation under limited resources. "
         "Pattern Recognition Letters 27(14):1619-1631."
@@ -33,6 +37,10 @@ REFERENCES: dict[str, str] = {
         "DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Comparing the areas "
         "under two or more correlated receiver operating characteristic curves: a "
         "nonparametric approach. Biometrics 44(3):837-845."
+    ),
+    "Dietterich (1998)": (
+        "Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised "
+        "classification learning algorithms. Neural Computation 10(7):1895-1923."
     ),
     "Dimitriadis et al. (2021)": (
         "Dimitriadis, T., Gneiting, T. & Jordan, A. I. (2021). Stable reliability diagrams "
@@ -67,6 +75,10 @@ REFERENCES: dict[str, str] = {
     "McNemar (1947)": (
         "McNemar, Q. (1947). Note on the sampling error of the difference between "
         "correlated proportions or percentages. Psychometrika 12(2):153-157."
+    ),
+    "Nadeau & Bengio (2003)": (
+        "Nadeau, C. & Bengio, Y. (2003). Inference for the generalization error. Machine "
+        "Learning 52(3):239-281."
     ),
     "Powers (2003)": (
         "Powers, D. M. W. (2003). Recall and Precision versus the Bookmaker. Proceedings of "

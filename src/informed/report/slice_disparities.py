@@ -46,13 +46,14 @@ over the groups): said beside the value, so a fairlearn user recognises it."""
 
 
 def fairlearn_name(disparities: Disparities, key: str) -> str:
-    """" (fairlearn's ...)" after a range over every slice that fairlearn computes too:
+    """ " (fairlearn's ...)" after a range over every slice that fairlearn computes too:
     for two labels (fairlearn's functions take binary predictions; over more labels the
     range is informed's own, over every label's one-vs-rest view)."""
     overall = disparities.slices.overall
     if key not in FAIRLEARN_NAMES or overall is None or len(overall.labels) != 2:
         return ""
     return f" ({FAIRLEARN_NAMES[key]})"
+
 
 AUC_NOTE = f"d AUC: the slice's AUC minus the rest's, {AUC_METHOD_TEXT}."
 """What the AUC differences are, as the terminal and the page say it."""

@@ -1,0 +1,275 @@
+"""`informed evaluate FILE --folds COL [--repeats COL]` and `informed compare FILE ...
+--folds COL`: cross-validation folds read from a fold column, each fold's measures with
+the pooled one, their mean and spread; two models compared across the same folds with the
+corrected resampled t-test (and the 5x2cv tests for repeats of two folds), Holm across
+the measures.
+
+The rows are counted as `Folds.from_labels` counts them (`informed.io.sliced.read_slices`
+by the fold column, or the repeat and fold columns crossed); a row without a fold is an
+error naming its file, line and column.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from informed.errors import InputError
+
+if TYPE_CHECKING:
+    from informed.comparison.folds import FoldComparison
+    from informed.slices import Folds
+
+__all__ = [
+    "add_options",
+    "check_compare_fold_options",
+    "check_fold_options",
+    "compare_folds_file",
+    "fold_measures",
+    "read_folds",
+    "requested",
+    "run_compare_folds",
+    "run_folds",
+]
+
+
+def add_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """--folds COL and --repeats COL, for `evaluate` or `compare` (`what` says which)."""
+    parser.add_argument(
+        "--folds",
+        metavar="COL",
+        help="column of the cross-validation fold that tested each row: " + what,
+    )
+    parser.add_argument(
+        "--repeats",
+        metavar="COL",
+        help="with --folds: column of the repeat of repeated cross-validation (a case "
+        "appears once per repeat; folds are keyed by repeat and fold)",
+    )
+
+
+def requested(args: argparse.Namespace) -> bool:
+    """Whether the command was asked about folds."""
+    return getattr(args, "folds", None) is not None or getattr(args, "repeats", None) is not None
+
+
+def _columns(args: argparse.Namespace) -> list[str]:
+    if args.folds is None:
+        msg = "--repeats COL needs --folds COL: the fold of each row within its repeat."
+        raise InputError(msg)
+    if args.repeats == args.folds:
+        msg = f"--repeats and --folds name the same column {args.folds!r}."
+        raise InputError(msg)
+    return [args.folds] if args.repeats is None else [args.repeats, args.folds]
+
+
+def check_fold_options(args: argparse.Namespace) -> None:
+    """Refuse, before reading, what `evaluate --folds` does not do."""
+    _columns(args)
+    given = (
+        ("--by", bool(args.by)),
+        ("--by-time", args.by_time is not None),
+        ("--find-slices", bool(getattr(args, "find_slices", False))),
+        ("--threshold", args.threshold is not None),
+        ("--partial", args.partial is not None),
+        ("--dask", args.dask is not None),
+        ("--html", args.html is not None),
+        ("--ci", args.ci is not None),
+        ("--quota", bool(args.quota)),
+        ("--all-labels", args.all_labels),
+        ("--storage", args.storage != "auto"),
+        ("--bins", args.bins != 10),
+        ("--alpha", args.alpha != 0.5),
+        ("--weights-are", args.weights_are is not None),
+    )
+    refused = [option for option, on in given if on]
+    if refused:
+        msg = f"{refused[0]} is not available with --folds yet; run it without --folds."
+        raise InputError(msg)
+    from informed.cli import engine_options
+
+    if engine_options.requested(args):
+        msg = "--folds reads FILEs; --database, --sql and --engine are not available with it yet."
+        raise InputError(msg)
+    if not args.file:
+        msg = "give FILE... with the fold column to evaluate."
+        raise InputError(msg)
+    taken = {args.actual, args.predicted, args.score, args.weight} - {None}
+    if any(column in taken for column in _columns(args)):
+        msg = "--folds and --repeats need columns of their own, not --actual's or a model's."
+        raise InputError(msg)
+
+
+def read_folds(
+    path: Any,
+    by: list[str],
+    *,
+    actual: str,
+    predicted: str | None,
+    scores: str | None,
+    weights: str | None,
+    positive: Any,
+    encoding: str,
+) -> Folds:
+    """The Folds of the files' rows by their fold (and repeat) column; a row without a
+    fold is an error naming its file, line and column."""
+    from informed.io.sliced import read_slices
+    from informed.slices import Folds
+
+    found = read_slices(
+        path,
+        by=by,
+        actual=actual,
+        predicted=predicted,
+        scores=scores,
+        weights=weights,
+        positive=positive,
+        encoding=encoding,
+        positive_option="--positive",
+    )
+    if any(None in key for key in found.keys):
+        _blank_fold(path, by, encoding)
+    return Folds(found)
+
+
+def _blank_fold(path: Any, by: list[str], encoding: str) -> None:
+    """Read the fold columns again as labels, which names the first blank cell (only
+    when some row has none: the slices read first know that a row lacks its fold, not
+    which)."""
+    from informed.io import expand_paths, iter_batches
+
+    for file in expand_paths(path):
+        for _ in iter_batches(file, labels=by, encoding=encoding):
+            pass
+    msg = "some row has no fold (or repeat): give every row its fold."  # pragma: no cover
+    raise InputError(msg)  # pragma: no cover
+
+
+def fold_measures(predicted: bool, scores: bool) -> list[str]:
+    """The measures reported per fold: those `compare` reports by default (the table
+    measures with predictions, the ranking measures with scores)."""
+    from informed.comparison.comparing import RANKING_COMPARED, TABLE_COMPARED
+
+    return [*(TABLE_COMPARED if predicted else ()), *(RANKING_COMPARED if scores else ())]
+
+
+def run_folds(args: argparse.Namespace, source: str) -> None:
+    """`informed evaluate --folds`: read the folds, print each fold's measures, pooled,
+    mean and spread as text, JSON or CSV."""
+    check_fold_options(args)
+    folds = read_folds(
+        args.file[0] if len(args.file) == 1 else args.file,
+        _columns(args),
+        actual=args.actual,
+        predicted=args.predicted,
+        scores=args.score,
+        weights=args.weight,
+        positive=args.positive,
+        encoding=args.encoding,
+    )
+    _check_two(folds)
+    measures = fold_measures(args.predicted is not None, args.score is not None)
+    summaries = {m: folds.measure(m, positive=args.positive) for m in measures}
+    from informed.report.folds import folds_csv, folds_document, folds_text
+
+    if args.format == "json":
+        print(json.dumps(folds_document(folds, summaries, source), indent=1, allow_nan=False))
+    elif args.format == "csv":
+        sys.stdout.write(folds_csv(folds, summaries, raw=args.csv_raw))
+    else:
+        from informed.cli.output import terminal_width
+
+        color = sys.stdout.isatty()
+        print(folds_text(folds, summaries, source, color=color, width=terminal_width()))
+
+
+def _check_two(folds: Folds) -> None:
+    if len(folds.keys) < 2:
+        name = folds.names[0] if folds.names else "none"
+        msg = (
+            f"the fold column holds one fold ({name}): cross-validation needs at least two "
+            "folds; check --folds."
+        )
+        raise InputError(msg)
+
+
+def check_compare_fold_options(args: argparse.Namespace) -> None:
+    """Refuse, before reading, what `compare --folds` does not do."""
+    columns = _columns(args)
+    models = args.predicted or args.score
+    if len(models) != 2:
+        msg = f"--folds compares two models across the folds; got {len(models)}: {models}."
+        raise InputError(msg)
+    given = (
+        ("--threshold", args.threshold is not None),
+        ("--replicates", args.replicates != 1000),
+        ("--permutations", args.permutations != 9999),
+        ("--seed", args.seed != 0),
+        ("--alpha", args.alpha != 0.5),
+        ("--optimise", args.optimise != "informedness"),
+    )
+    refused = [option for option, on in given if on]
+    if refused:  # none of these is read across folds: never accepted and then ignored
+        msg = f"{refused[0]} is not available with --folds; run it without --folds."
+        raise InputError(msg)
+    taken = {args.actual, *args.predicted, *args.score, *([args.weight] if args.weight else [])}
+    if any(c in taken for c in columns):
+        msg = "--folds and --repeats need columns of their own, not --actual's or a model's."
+        raise InputError(msg)
+
+
+def compare_folds_file(args: argparse.Namespace) -> FoldComparison:
+    """Read each model's Folds from the file and compare them (b = the second model)."""
+    from informed.comparison.folds import compare_folds
+
+    check_compare_fold_options(args)
+    by = _columns(args)
+    count = len(args.predicted or args.score)
+    names = args.predicted or args.score
+    models = []
+    for i in range(count):
+        folds = read_folds(
+            args.file,
+            by,
+            actual=args.actual,
+            predicted=args.predicted[i] if args.predicted else None,
+            scores=args.score[i] if args.score else None,
+            weights=args.weight,
+            positive=args.positive,
+            encoding=args.encoding,
+        )
+        _check_two(folds)
+        models.append(folds)
+    return compare_folds(
+        models[0],
+        models[1],
+        measures=fold_measures(bool(args.predicted), bool(args.score)),
+        positive=args.positive,
+        names=(names[0], names[1]),
+        level=args.ci,
+        correction=args.correction,
+    )
+
+
+def run_compare_folds(args: argparse.Namespace) -> None:
+    """`informed compare --folds`: the comparison across folds as text or JSON, and its
+    HTML page with --html."""
+    from pathlib import Path
+
+    comparison = compare_folds_file(args)
+    source = Path(args.file).name
+    if args.format == "json":
+        document = {"source": source, **comparison.to_dict()}
+        print(json.dumps(document, indent=1, allow_nan=False))
+    else:
+        from informed.cli.output import terminal_width
+        from informed.comparison.fold_text import render_fold_comparison
+
+        color = sys.stdout.isatty()
+        print(render_fold_comparison(comparison, source, color=color, width=terminal_width()))
+    if args.html is not None:
+        from informed.report.html.folds import write_fold_comparison_report
+
+        write_fold_comparison_report(args.html, comparison, source=source)

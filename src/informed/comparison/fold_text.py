@@ -1,0 +1,137 @@
+"""The terminal report of two models compared across cross-validation folds.
+
+Presentation only: every number is read from the `FoldComparison`
+(`informed.comparison.compare_folds`); measures' headings from the registry or the
+ranking measures' titles; model and fold names are the user's text, escaped.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rich.text import Text
+
+from informed._common import printable
+from informed._terminal import WIDTH, grid, render, titled, user, value
+from informed.comparison.folds import FOLD_TEST_NAMES, FoldComparison
+from informed.comparison.result import measure_title
+
+__all__ = ["render_fold_comparison"]
+
+
+def render_fold_comparison(
+    comparison: FoldComparison, source: str, *, color: bool = False, width: int = WIDTH
+) -> str:
+    """The comparison across folds as text, `width` columns wide: each model's mean and
+    pooled value per measure, the mean difference with its corrected interval, every
+    test's p-value (Holm across the measures), and the naive test labelled as such."""
+    a, b = comparison.names
+    head = Text(
+        f"{printable(source)}: {printable(b)} - {printable(a)} over {len(comparison.folds)} "
+        f"folds (mean test set {comparison.test.mean():,g} cases, training set "
+        f"{comparison.train.mean():,g})",
+        style="bold",
+    )
+    parts: list[Any] = [head, "", _values(comparison), _differences(comparison)]
+    parts.append(_tests(comparison))
+    notes = _notes(comparison)
+    if notes:
+        parts.append(Text("\n".join(notes), style="yellow"))
+    return render(parts, color, width)
+
+
+def _values(comparison: FoldComparison) -> Any:
+    a, b = comparison.names
+    table = grid()
+    table.add_column("measure", no_wrap=True)
+    for model in (a, b):
+        table.add_column(user(f"{model} mean", 24), justify="right", no_wrap=True)
+        table.add_column("(std)", justify="right", no_wrap=True)
+        table.add_column("pooled", justify="right", no_wrap=True)
+    for m in comparison.measures:
+        cells = []
+        for model in (a, b):
+            s = comparison.summaries[model][m]
+            cells += [value(s.mean), value(s.std), value(s.pooled)]
+        table.add_row(measure_title(m), *cells)
+    return titled("Each model across the folds: mean, standard deviation, pooled", table)
+
+
+def _differences(comparison: FoldComparison) -> Any:
+    a, b = comparison.names
+    table = grid()
+    table.add_column("measure", no_wrap=True)
+    table.add_column("difference", justify="right", no_wrap=True)
+    table.add_column("corrected interval", justify="right", no_wrap=True)
+    table.add_column("", style="dim")
+    table.add_column("naive interval", justify="right", no_wrap=True)
+    for m in comparison.measures:
+        corrected = comparison.tests[m]["corrected"]
+        naive = comparison.tests[m]["naive"]
+        difference = float(comparison.differences[m].mean())
+        table.add_row(
+            measure_title(m),
+            value(difference),
+            _interval(corrected.interval),
+            _verdict(corrected.interval),
+            _interval(naive.interval),
+        )
+    title = (
+        f"Mean per-fold difference {printable(b)} - {printable(a)}, "
+        f"{100 * comparison.level:g} % intervals: corrected resampled t (Nadeau & Bengio "
+        "2003); naive paired t, too narrow (the folds share training cases)"
+    )
+    return titled(title, table)
+
+
+def _interval(interval: Any) -> str:
+    if interval is None or math.isnan(interval.low):
+        return "undefined"
+    return f"[{value(interval.low)}, {value(interval.high)}]"
+
+
+def _verdict(interval: Any) -> str:
+    if interval is None or math.isnan(interval.low):
+        return ""
+    return "excludes 0" if interval.low > 0 or interval.high < 0 else "includes 0"
+
+
+def _tests(comparison: FoldComparison) -> Any:
+    keys = [k for k in FOLD_TEST_NAMES if any(k in t for t in comparison.tests.values())]
+    holm = comparison.correction == "holm" and len(comparison.measures) > 1
+    how = f"Holm-adjusted over {len(comparison.measures)} measures" if holm else "not adjusted"
+    table = grid()
+    table.add_column("measure", no_wrap=True)
+    for key in keys:
+        table.add_column(_TEST_HEADINGS[key], justify="right")
+    for m in comparison.measures:
+        cells = []
+        for key in keys:
+            test = comparison.tests[m].get(key)
+            p = comparison.adjusted[m].get(key, math.nan)
+            cells.append("" if test is None else "undefined" if math.isnan(p) else f"p = {_p(p)}")
+        table.add_row(measure_title(m), *cells)
+    names = "; ".join(f"{_TEST_HEADINGS[k]}: {FOLD_TEST_NAMES[k]}" for k in keys)
+    return titled(f"Tests of the mean difference, p-values {how} ({names})", table)
+
+
+_TEST_HEADINGS = {
+    "corrected": "corrected t",
+    "5x2cv_t": "5x2cv t",
+    "5x2cv_f": "5x2cv F",
+    "naive": "naive t",
+}
+
+
+def _notes(comparison: FoldComparison) -> list[str]:
+    notes = []
+    for m in comparison.measures:
+        for key, test in comparison.tests[m].items():
+            if test.reason:
+                notes.append(f"{measure_title(m)}, {FOLD_TEST_NAMES[key]}: {test.reason}")
+    return notes
+
+
+def _p(p: float) -> str:
+    return f"{p:.2g}" if p < 0.001 else f"{p:.4f}"
