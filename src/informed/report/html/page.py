@@ -41,9 +41,11 @@ from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import keyed
 from informed.ranking import OperatingPoint, Ranking
 from informed.ranking.document import RankingSummary, summarize_ranking
+from informed.report.calibration import CalibrationReport, calibration_report
+from informed.report.html.calibration import CALIBRATION_SOURCES, calibration_section
 from informed.report.html.evaluation import EVALUATION_SOURCES, evaluation_sections
 from informed.report.html.markup import count, escaped
-from informed.report.html.ranking import RANKING_SOURCES, ranking_section
+from informed.report.html.ranking import RANKING_SOURCES, first_threshold, ranking_section
 from informed.report.html.slices import SLICES_SOURCES, slices_section
 from informed.report.html.style import CSS
 from informed.report.references import references_of
@@ -80,6 +82,7 @@ def html_report(
     max_labels: int = 30,
     threshold: OperatingPoint | None = None,
     comparison: Comparison | None = None,
+    calibration: CalibrationReport | None = None,
 ) -> str:
     """One self-contained HTML document reporting an evaluation, a ranking, a comparison
     of models, or several of them.
@@ -123,6 +126,11 @@ def html_report(
         Several models on the same cases (`informed.compare`): the leaderboard, the
         operating points, the paired differences with their forest plot, the models' ROC
         curves on one plane and the paired tests.
+    calibration : CalibrationReport, optional
+        `calibration_report(ranking)`, computed here when not given: when the ranking's
+        scores are probabilities, the calibration section (the CORP reliability diagram,
+        the decision curve with its marker at the live operating point, the Brier and log
+        decompositions, slope, intercept, net benefit at the report's thresholds).
 
     Returns
     -------
@@ -147,6 +155,13 @@ def html_report(
             f"ranking={'given' if ranking is not None else None}."
         )
         raise InputError(msg)
+    if calibration is not None and (ranking is None or not isinstance(calibration, CalibrationReport)):
+        msg = (
+            "`calibration` must be the CalibrationReport of the `ranking` (from "
+            f"`calibration_report`); got {type(calibration).__name__} with "
+            f"ranking={'given' if ranking is not None else None}."
+        )
+        raise InputTypeError(msg)
     sections: list[tuple[str, str, str]] = []  # (id, heading, html)
     cited: list[str] = []
     if evaluation is not None:
@@ -155,14 +170,21 @@ def html_report(
         cited += EVALUATION_SOURCES
     if ranking is not None:
         summary = summarize_ranking(ranking, quotas, bins) if summary is None else summary
-        sections.append(
-            (
-                "ranking",
-                "Ranking by score",
-                ranking_section(ranking, summary, ranking_positive, evaluation, threshold),
-            )
+        calibration = calibration_report(ranking) if calibration is None else calibration
+        first = first_threshold(ranking, threshold)
+        found = (
+            None
+            if calibration is None
+            else calibration_section(calibration, ranking, ranking_positive, first)
         )
+        body = ranking_section(
+            ranking, summary, ranking_positive, evaluation, threshold, found and found.decision
+        )
+        sections.append(("ranking", "Ranking by score", body))
         cited += RANKING_SOURCES
+        if found is not None:
+            sections.append(("calibration", "Calibration and decision curve", found.html))
+            cited += CALIBRATION_SOURCES
     if comparison is not None:
         sections.append(("compare", "Models compared", comparison_section(comparison)))
         cited += COMPARISON_SOURCES
