@@ -268,7 +268,8 @@ def calibration_section(
     value = "nan" if point is None else repr(float(point.net_benefit[0]))
     plot, mapping = _decision(ranking, banded, first)
     bands = (
-        f"Bands: {REPLICATES} replicates resampling the tie groups (seed {SEED})."
+        f"Bands: {REPLICATES} replicates resampling the tie groups (a fixed random state: "
+        "the same page every time)."
         if banded
         else f"No bands: {ranking.n_groups:,} distinct scores, more than the {BAND_GROUPS:,} "
         "the page resamples (informed.inference.calibration_bands and decision_curve_bands "
@@ -279,21 +280,24 @@ def calibration_section(
             "reliability",
             _reliability(ranking, banded),
             "The CORP reliability diagram: the isotonic (PAV) recalibration of the scores "
-            "over the tie groups, no bins to choose (Dimitriadis et al. (2021)). <b>Good:</b> "
-            "the curve follows the diagonal. Where it leaves the grey consistency band (where "
+            "over the tie groups, no bins to choose. <b>Good:</b> the curve follows the "
+            "diagonal. <b>Chance:</b> scores that say nothing of the outcome give a flat "
+            "curve at the prevalence. Where it leaves the grey consistency band (where "
             "it would stay were the scores calibrated, 90 %) the data disagree with "
             f"calibration; the blue band is its 90 % confidence band. {escaped(bands)} The "
-            "bars are the histogram of the scores.",
+            "bars are the histogram of the scores. Source: Dimitriadis et al. (2021).",
         ),
         figure_element(
             "decision",
             plot,
             "Net benefit of acting on the rows scored at least p_t, against treating all "
             "(dashed) and treating none (0), at every distinct score "
-            f"{'with its 95 % band' if banded else 'or a grid of them'} (Vickers &amp; Elkin "
-            "(2006)). <b>Good:</b> the model's curve above both defaults over the p_t that "
-            "matter to the decision. The circle is at p_t = the threshold of the live "
-            "operating point (ranking section), and follows it when it moves."
+            f"{'with its 95 % band' if banded else 'or a grid of them'}. <b>Good:</b> the "
+            "model's curve above both defaults over the p_t that matter to the decision. "
+            "<b>Chance:</b> acting on a random share q of the rows is worth q times treating "
+            "all, between the two defaults, never above both. The circle is at p_t = the threshold of the live "
+            "operating point (ranking section), and follows it when it moves. Sources: "
+            "Vickers &amp; Elkin (2006); Kerr et al. (2016)."
             f'<br><span id="decision-at" data-value="{value}">{escaped(at)}</span>',
         ),
     ]
