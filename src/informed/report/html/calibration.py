@@ -69,8 +69,11 @@ def decision_text(threshold: float, net_benefit: float, treat_all: float) -> str
     """What the page says under the decision curve of the threshold `threshold` (the live
     script writes the same words: live.js `decisionText`).
 
-    >>> decision_text(0.25, 0.2, 0.1)
-    'At p_t = 0.25: net benefit 0.2000 per row (treat all 0.1000, treat none 0): acting on the scores beats both.'
+    >>> for part in decision_text(0.25, 0.2, 0.1).split(": "):
+    ...     print(part)
+    At p_t = 0.25
+    net benefit 0.2000 per row (treat all 0.1000, treat none 0)
+    acting on the scores beats both.
     >>> decision_text(math.inf, math.nan, math.nan)
     'At score ≥ ∞ there is no threshold probability (p_t must lie below 1), so no net benefit.'
     """
@@ -295,8 +298,9 @@ def calibration_section(
             f"{'with its 95 % band' if banded else 'or a grid of them'}. <b>Good:</b> the "
             "model's curve above both defaults over the p_t that matter to the decision. "
             "<b>Chance:</b> acting on a random share q of the rows is worth q times treating "
-            "all, between the two defaults, never above both. The circle is at p_t = the threshold of the live "
-            "operating point (ranking section), and follows it when it moves. Sources: "
+            "all, between the two defaults, never above both. The circle is at p_t = the "
+            "threshold of the live operating point (ranking section), and follows it when it "
+            "moves. Sources: "
             "Vickers &amp; Elkin (2006); Kerr et al. (2016)."
             f'<br><span id="decision-at" data-value="{value}">{escaped(at)}</span>',
         ),

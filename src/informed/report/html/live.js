@@ -131,6 +131,8 @@
     if (value !== undefined) element.dataset.value = Number.isNaN(value) ? "nan" : String(value);
   }
 
+  let last = null; // the threshold and numbers shown, for the decision curve below
+
   function show(i, asked) {
     const t = thresholdAt(i);
     const v = numbers(i);
@@ -171,6 +173,7 @@
     if (slider) slider.value = String(size - 1 - i);
     const first = $("live-first"); // how the first point was chosen, shown with it only
     if (first) first.hidden = i !== data.initial;
+    last = [t, v];
     if (data.decision) showDecision(t, v);
   }
 
@@ -277,5 +280,10 @@
     });
   }
   window.addEventListener("hashchange", fromAddress);
+  // the calibration section comes after this script: its marker and words exist once the
+  // page is parsed
+  if (data.decision) {
+    document.addEventListener("DOMContentLoaded", () => { if (last) showDecision(...last); });
+  }
   if (!fromAddress()) show(data.initial, { text: data.initial_note });
 })();

@@ -43,8 +43,8 @@ from informed.table.payoff import payoff
 __all__ = [
     "MAX_OPERATING_POINTS",
     "STAKE",
-    "axes_mapping",
     "LivePoints",
+    "axes_mapping",
     "choose_cuts",
     "js_number",
     "live_points",
@@ -234,8 +234,8 @@ def live_roc_svg(
 
 
 def axes_mapping(axes: Axes, figure: Figure) -> dict[str, Any]:
-    """x_svg = ax + bx * x, y_svg = ay + by * y (fallout and recall on the ROC plot), in the SVG's user units
-    (points: matplotlib writes SVG at 72 per inch, y downwards)."""
+    """x_svg = ax + bx * x, y_svg = ay + by * y (fallout and recall on the ROC plot), in
+    the SVG's user units (points: matplotlib writes SVG at 72 per inch, y downwards)."""
     box = axes.get_position()  # after the equal aspect is applied
     width, height = (float(v) * 72.0 for v in figure.get_size_inches())
     (x0, x1), (y0, y1) = axes.get_xlim(), axes.get_ylim()

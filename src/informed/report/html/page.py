@@ -155,7 +155,9 @@ def html_report(
             f"ranking={'given' if ranking is not None else None}."
         )
         raise InputError(msg)
-    if calibration is not None and (ranking is None or not isinstance(calibration, CalibrationReport)):
+    if calibration is not None and (
+        ranking is None or not isinstance(calibration, CalibrationReport)
+    ):
         msg = (
             "`calibration` must be the CalibrationReport of the `ranking` (from "
             f"`calibration_report`); got {type(calibration).__name__} with "
@@ -178,7 +180,12 @@ def html_report(
             else calibration_section(calibration, ranking, ranking_positive, first)
         )
         body = ranking_section(
-            ranking, summary, ranking_positive, evaluation, threshold, found and found.decision
+            ranking,
+            summary,
+            ranking_positive,
+            evaluation,
+            threshold,
+            None if found is None else found.decision,
         )
         sections.append(("ranking", "Ranking by score", body))
         cited += RANKING_SOURCES
