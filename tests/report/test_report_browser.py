@@ -86,6 +86,8 @@ PLOT_COLOURS = {
     "quota": [(191, 231, 220), (0, 114, 178)],  # S1 shading (green at 25 %), Qrecall
     "compare-roc": [(0, 114, 178), (230, 159, 0), (0, 158, 115)],  # the three models
     "forest": [(230, 159, 0), (0, 158, 115)],  # the second and third model's differences
+    "reliability": [(0, 114, 178)],  # the CORP curve
+    "decision": [(0, 114, 178), (213, 94, 0)],  # the model's net benefit, the live marker
 }
 PROBE = """<img src="http://canary.invalid/pixel.png" alt="">
 <img src="https://secure-canary.invalid/pixel.png" alt="">
@@ -239,7 +241,9 @@ def report(browser: Browser) -> Path:
     table = Table.from_labels(actual=actual, predicted=predicted)
     evaluation = evaluate(table)
     scores = rng.normal(size=800) + (actual == "cat") * 1.2
-    ranking = Ranking.from_scores(actual=actual == "cat", scores=scores.round(2), positive=True)
+    # probabilities (a logistic of the scores): the page has its calibration section
+    probabilities = (1 / (1 + np.exp(-scores))).round(3)
+    ranking = Ranking.from_scores(actual=actual == "cat", scores=probabilities, positive=True)
     is_cat = (actual == "cat").astype(int)
     model_scores = {
         "sharp": scores.round(2),
@@ -707,3 +711,50 @@ def test_numbers_are_written_as_the_browser_writes_them(browser: Browser) -> Non
     run = browser.run(path.as_uri(), *LIVE_FLAGS)
     written = json.loads(parse(run.stdout).by_id("out").text())
     assert written == [js_number(x) for x in JS_NUMBERS]
+
+
+@pytest.fixture(scope="module")
+def probabilities(browser: Browser) -> tuple[Path, np.ndarray, np.ndarray]:
+    """A report of a ranking of probabilities (every operating point embedded), with the
+    rows it was counted from."""
+    rng = np.random.default_rng(7)
+    scores = rng.beta(2, 4, 700).round(2)
+    actual = (rng.random(700) < scores).astype(int)
+    path = browser.folder / "probabilities.html"
+    write_html_report(path, ranking=Ranking.from_scores(actual, scores, positive=1))
+    return path, actual, scores
+
+
+def test_the_decision_curves_marker_follows_the_live_point(
+    browser: Browser, probabilities: tuple[Path, np.ndarray, np.ndarray]
+) -> None:
+    """Opened at #threshold=T, the page says the net benefit at p_t = the lowest score at
+    least T, counted here over the rows, and moves the decision curve's circle there (by
+    the plot's own map from (p_t, net benefit) to the SVG); past the top score, no p_t
+    below 1, the circle is hidden and the page says so."""
+    path, actual, scores = probabilities
+    n, prevalence = len(actual), float(actual.mean())
+    distinct = np.unique(scores)
+    for T in (0.1, float(distinct[5] + distinct[6]) / 2, float(distinct[-3])):
+        dom, _ = _open_at(browser, path, repr(T))
+        cut = float(distinct[distinct >= T][0])
+        acted = scores >= cut
+        odds = cut / (1 - cut)
+        nb = (actual & acted).sum() / n - (acted & (actual == 0)).sum() / n * odds
+        everyone = prevalence - (1 - prevalence) * odds
+        at = dom.by_id("decision-at")
+        assert float(at.attrs["data-value"]) == nb, T  # the operations of decision_curve
+        assert f"At p_t = {js_number(cut)}: net benefit {nb:.4f} per row" in at.text(), T
+        verdict = "beats both" if nb > max(everyone, 0) else "does at least as well"
+        assert verdict in at.text(), T
+        data = json.loads(dom.by_id("live-data").text())["decision"]
+        marker = dom.by_id(data["marker"])
+        assert float(marker.attrs["data-threshold"]) == cut
+        dx, dy = (float(v) for v in marker.attrs["transform"][10:-1].split())
+        assert dx == pytest.approx((cut - data["x0"]) * data["bx"], abs=1e-9)
+        assert dy == pytest.approx((nb - data["y0"]) * data["by"], abs=1e-9)
+        assert "display" not in marker.attrs.get("style", "")
+    dom, _ = _open_at(browser, path, "2")
+    assert "there is no threshold probability" in dom.by_id("decision-at").text()
+    marker = dom.by_id(json.loads(dom.by_id("live-data").text())["decision"]["marker"])
+    assert "display: none" in marker.attrs["style"]

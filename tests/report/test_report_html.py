@@ -30,6 +30,8 @@ SEED_ACTUAL = [1, 0, 1, 1, 0, 0, 1, 0, 0, 0]
 SEED_SCORES = [0.45, 0.34, 0.32, 0.26, 0.15, 0.14, 0.09, 0.07, 0.06, 0.03]
 EVALUATION_FIGURES = ("heatmap", "labels")
 RANKING_FIGURES = ("roc", "quota", "lift")
+# the seed's scores lie in [0, 1]: read as probabilities, they have a calibration section
+CALIBRATION_FIGURES = ("reliability", "decision")
 HOSTILE = "<script>alert(1)</script>"
 
 
@@ -191,7 +193,7 @@ def test_figures_present(which: str, pages: dict[str, Node]) -> None:
     with_evaluation, with_ranking = which != "ranking", which != "evaluation"
     expected = [
         *(EVALUATION_FIGURES if with_evaluation else ()),
-        *(RANKING_FIGURES if with_ranking else ()),
+        *(RANKING_FIGURES + CALIBRATION_FIGURES if with_ranking else ()),
     ]
     assert sorted(_figure_ids(root)) == sorted(FIGURES[k] for k in expected)
     for key in expected:
@@ -386,7 +388,8 @@ def test_unusual_tables_and_rankings() -> None:
     only_positives = Ranking.from_scores(actual=[1, 1, 1], scores=[0.3, 0.2, 0.1], positive=1)
     for ranking in (weighted, only_positives):
         root = parse(html_report(ranking=ranking))
-        assert sorted(_figure_ids(root)) == sorted(FIGURES[k] for k in RANKING_FIGURES)
+        expected = RANKING_FIGURES + CALIBRATION_FIGURES  # their scores are probabilities
+        assert sorted(_figure_ids(root)) == sorted(FIGURES[k] for k in expected)
     roc = " ".join(t.text() for t in root.by_id(FIGURES["roc"]).find_all("text"))
     assert "undefined: no actual negatives (n- = 0)" in roc
 

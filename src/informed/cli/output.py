@@ -256,4 +256,5 @@ def write_html(output: Output, path: str, source: str) -> Path:
         source=source,
         ranking_positive=output.positive,
         threshold=output.threshold,
+        calibration=output.calibration,
     )

@@ -93,11 +93,11 @@ def draw_reliability(
             curve.scores, bins=_HISTOGRAM_BINS, range=(0.0, 1.0), weights=curve.rows
         )
         heights = _HISTOGRAM_HEIGHT * counts / counts.max()
-        axes.bar(
-            edges[:-1],
+        # one patch (not a bar per bin): an SVG of the plot holds one element of this gid
+        axes.stairs(
             heights,
-            width=np.diff(edges),
-            align="edge",
+            edges,
+            fill=True,
             color=GREY,
             alpha=0.45,
             linewidth=0,
@@ -146,7 +146,7 @@ def plot_reliability(
     -------
     matplotlib.axes.Axes
         With lines of gid "diagonal" and "corp", bands "consistency" and "confidence",
-        and the bars of gid "histogram".
+        and the histogram (one patch) of gid "histogram".
 
     Notes
     -----
@@ -256,7 +256,8 @@ def draw_decision_curve(
     )
     axes.axhline(0.0, color="black", linewidth=1.0, label="treat none", gid="treat-none")
     top = 1.0 if standardized else first.prevalence
-    axes.set_ylim(-0.1 * top if top == top else -0.05, 1.15 * top if top == top else 1.0)
+    top = top if top > 0 else 1.0  # no positives (or no rows): a plain unit scale
+    axes.set_ylim(-0.1 * top, 1.15 * top)
     axes.set_xlim(0.0, float(first.thresholds[-1]) if first.thresholds.size else 1.0)
     axes.set_xlabel("threshold probability p_t (act when score >= p_t)")
     axes.set_ylabel(

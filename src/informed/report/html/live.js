@@ -131,6 +131,8 @@
     if (value !== undefined) element.dataset.value = Number.isNaN(value) ? "nan" : String(value);
   }
 
+  let last = null; // the threshold and numbers shown, for the decision curve below
+
   function show(i, asked) {
     const t = thresholdAt(i);
     const v = numbers(i);
@@ -171,6 +173,42 @@
     if (slider) slider.value = String(size - 1 - i);
     const first = $("live-first"); // how the first point was chosen, shown with it only
     if (first) first.hidden = i !== data.initial;
+    last = [t, v];
+    if (data.decision) showDecision(t, v);
+  }
+
+  // ------------------------------------------------------------ the decision curve
+  // the net benefit of acting on the rows scored >= t at p_t = t, with the operations of
+  // informed.ranking.decision_curve in the same order; the words of decision_text
+  function decisionText(t, netBenefit, treatAll) {
+    if (!(t >= 0 && t < 1)) {
+      return "At score ≥ " + thresholdText(t) +
+        " there is no threshold probability (p_t must lie below 1), so no net benefit.";
+    }
+    let verdict = "treating none does at least as well";
+    if (netBenefit > treatAll && netBenefit > 0) verdict = "acting on the scores beats both";
+    else if (treatAll >= netBenefit && treatAll >= 0) verdict = "treating all does at least as well";
+    return "At p_t = " + thresholdText(t) + ": net benefit " + number(netBenefit) +
+      " per row (treat all " + number(treatAll) + ", treat none 0): " + verdict + ".";
+  }
+
+  function showDecision(t, v) {
+    const d = data.decision;
+    const defined = t >= 0 && t < 1;
+    const odds = t / (1.0 - t);
+    const netBenefit = defined ? v.tp / d.n - v.fp / d.n * odds : NaN;
+    const treatAll = defined ? d.prevalence - (1.0 - d.prevalence) * odds : NaN;
+    put("decision-at", decisionText(t, netBenefit, treatAll), netBenefit);
+    const marker = document.getElementById(d.marker);
+    if (!marker) return;
+    const inside = defined && netBenefit >= d.ylim[0] && netBenefit <= d.ylim[1];
+    marker.style.display = inside ? "" : "none";
+    if (!inside) return;
+    const x = (t - d.x0) * d.bx;
+    const y = (netBenefit - d.y0) * d.by;
+    marker.setAttribute("transform", "translate(" + x + " " + y + ")");
+    marker.dataset.threshold = String(t);
+    marker.dataset.netBenefit = String(netBenefit);
   }
 
   // the embedded point a threshold T selects: the cut of the lowest embedded threshold
@@ -242,5 +280,10 @@
     });
   }
   window.addEventListener("hashchange", fromAddress);
+  // the calibration section comes after this script: its marker and words exist once the
+  // page is parsed
+  if (data.decision) {
+    document.addEventListener("DOMContentLoaded", () => { if (last) showDecision(...last); });
+  }
   if (!fromAddress()) show(data.initial, { text: data.initial_note });
 })();

@@ -44,6 +44,7 @@ __all__ = [
     "MAX_OPERATING_POINTS",
     "STAKE",
     "LivePoints",
+    "axes_mapping",
     "choose_cuts",
     "js_number",
     "live_points",
@@ -222,7 +223,7 @@ def live_roc_svg(
         figure = axes.get_figure(root=True)
         assert isinstance(figure, Figure)
         fit(figure)
-        mapping = _mapping(axes, figure)
+        mapping = axes_mapping(axes, figure)
         mapping.update(
             plot=name,
             marker=f"{name}-{MARKER}",
@@ -232,9 +233,9 @@ def live_roc_svg(
         return svg(figure, name, f"ROC curve, AUC {auc(ranking):.4f}"), mapping
 
 
-def _mapping(axes: Axes, figure: Figure) -> dict[str, Any]:
-    """x_svg = ax + bx * fallout, y_svg = ay + by * recall, in the SVG's user units
-    (points: matplotlib writes SVG at 72 per inch, y downwards)."""
+def axes_mapping(axes: Axes, figure: Figure) -> dict[str, Any]:
+    """x_svg = ax + bx * x, y_svg = ay + by * y (fallout and recall on the ROC plot), in
+    the SVG's user units (points: matplotlib writes SVG at 72 per inch, y downwards)."""
     box = axes.get_position()  # after the equal aspect is applied
     width, height = (float(v) * 72.0 for v in figure.get_size_inches())
     (x0, x1), (y0, y1) = axes.get_xlim(), axes.get_ylim()
@@ -249,7 +250,13 @@ def _mapping(axes: Axes, figure: Figure) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- the panel
-def _data(points: LivePoints, mapping: dict[str, Any], note: str, positive_first: bool) -> str:
+def _data(
+    points: LivePoints,
+    mapping: dict[str, Any],
+    note: str,
+    positive_first: bool,
+    decision: dict[str, Any] | None,
+) -> str:
     ranking = points.ranking
     whole = not ranking.weighted
     ends = ranking.cut_tables([0, ranking.n_groups])[1]
@@ -275,6 +282,8 @@ def _data(points: LivePoints, mapping: dict[str, Any], note: str, positive_first
             "no_negative": undefined_reason(markedness, ends[1]),
         },
         "svg": mapping,
+        # the decision curve's marker (report/html/calibration.py), when the page has one
+        "decision": decision,
     }
     text = json.dumps(data, allow_nan=False, separators=(",", ":"))
     # inside <script>: no "</" can close it, no "<!--" can open a comment
@@ -291,8 +300,16 @@ def _note(points: LivePoints) -> str:
     )
 
 
-def panel(points: LivePoints, mapping: dict[str, Any], positive: Any, negative: Any) -> str:
-    """The panel's HTML, showing the first point, with its data and its script."""
+def panel(
+    points: LivePoints,
+    mapping: dict[str, Any],
+    positive: Any,
+    negative: Any,
+    decision: dict[str, Any] | None = None,
+) -> str:
+    """The panel's HTML, showing the first point, with its data and its script; with
+    `decision` (the calibration section's marker) the script moves the decision curve's
+    marker too."""
     ranking = points.ranking
     point = ranking.at_threshold(points.asked)
     tp, fp, fn, tn = point.cells
@@ -363,5 +380,5 @@ def panel(points: LivePoints, mapping: dict[str, Any], positive: Any, negative: 
     script = resources.files("informed.report.html").joinpath("live.js").read_text("utf-8")
     return (
         f'{body}<script type="application/json" id="live-data">'
-        f"{_data(points, mapping, note, p == 0)}</script><script>{script}</script>"
+        f"{_data(points, mapping, note, p == 0, decision)}</script><script>{script}</script>"
     )

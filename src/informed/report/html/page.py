@@ -41,10 +41,13 @@ from informed.inference.table_bootstrap import Bootstrap
 from informed.labels import keyed
 from informed.ranking import OperatingPoint, Ranking
 from informed.ranking.document import RankingSummary, summarize_ranking
+from informed.report.calibration import CalibrationReport, calibration_report
+from informed.report.html.calibration import CALIBRATION_SOURCES, calibration_section
 from informed.report.html.evaluation import EVALUATION_SOURCES, evaluation_sections
 from informed.report.html.markup import count, escaped
-from informed.report.html.ranking import RANKING_SOURCES, ranking_section
+from informed.report.html.ranking import RANKING_SOURCES, first_threshold, ranking_section
 from informed.report.html.slices import SLICES_SOURCES, slices_section
+from informed.report.html.style import CSS
 from informed.report.references import references_of
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
@@ -63,102 +66,6 @@ __all__ = [
     "write_slices_report",
 ]
 
-_CSS = """
-:root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa;
-  --good: #1a7f37; --bad: #cf222e; --accent: #0072b2; }
-* { box-sizing: border-box; }
-body { margin: 0; color: var(--ink); background: #fff; line-height: 1.45;
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", "Liberation Sans",
-  Arial, sans-serif; }
-main { max-width: 1140px; margin: 0 auto; padding: 24px 28px 48px; }
-h1 { font-size: 1.7rem; margin: 0 0 4px; }
-h2 { font-size: 1.3rem; margin: 36px 0 10px; padding-bottom: 4px;
-  border-bottom: 1px solid var(--line); }
-h3 { font-size: 1.05rem; margin: 22px 0 8px; }
-p { margin: 6px 0; }
-.meta, .note, figcaption, .small { color: var(--muted); font-size: 0.9rem; }
-.note { background: var(--soft); border-left: 3px solid var(--accent); padding: 6px 10px; }
-nav { margin: 10px 0 0; font-size: 0.92rem; }
-nav a { color: var(--accent); margin-right: 14px; text-decoration: none; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr));
-  gap: 14px; }
-.card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
-.card h3 { margin: 0; font-size: 1rem; }
-.card .value { font-size: 2rem; font-weight: 600; font-variant-numeric: tabular-nums; }
-.card .undefined { font-size: 1.3rem; }
-.meter { position: relative; height: 10px; background: var(--soft);
-  border: 1px solid var(--line); border-radius: 5px; margin: 8px 0 4px; }
-.meter .chance { position: absolute; top: -4px; bottom: -4px; width: 2px; background: #888; }
-.meter .interval { position: absolute; top: 1px; bottom: 1px; background: #9ecae1;
-  border-radius: 3px; }
-.meter .dot { position: absolute; top: -4px; width: 4px; height: 16px; margin-left: -2px;
-  background: var(--accent); border-radius: 2px; }
-.scroll { overflow-x: auto; max-width: 100%;
-  background: linear-gradient(to right, #fff 30%, #fff0),
-    linear-gradient(to left, #fff 30%, #fff0) 100% 0,
-    radial-gradient(farthest-side at 0 50%, #0003, #0000),
-    radial-gradient(farthest-side at 100% 50%, #0003, #0000) 100% 0;
-  background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 12px 100%, 12px 100%;
-  background-attachment: local, local, scroll, scroll; }
-table { border-collapse: collapse; margin: 6px 0 10px; font-size: 0.9rem; }
-th, td { border-bottom: 1px solid var(--line); padding: 4px 9px; text-align: left;
-  vertical-align: top; }
-thead th { background: var(--soft); border-bottom: 2px solid var(--line);
-  vertical-align: bottom; }
-.scroll tr > th:first-child { position: sticky; left: 0; z-index: 1; background: #fff;
-  box-shadow: inset -1px 0 0 var(--line); }
-.scroll thead tr > th:first-child { background: var(--soft); }
-.scroll tr.total > th:first-child { background: #fbfbfc; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-td.num { white-space: nowrap; }
-td.nowrap { white-space: nowrap; }
-.alias { color: var(--muted); font-size: 0.82rem; font-weight: normal; }
-td.total, th.total, tr.total td, tr.total th { background: #fbfbfc; font-weight: 600; }
-td.diagonal { background: #eaf3fb; }
-td.undefined, span.undefined { color: var(--bad); }
-td.neg { color: var(--bad); }
-th.label { font-weight: 600; overflow-wrap: normal; word-break: normal; hyphens: manual; }
-th.long { overflow-wrap: anywhere; min-width: 12em; }  /* after th.label: it wins */
-.swatched { white-space: nowrap; }
-.long .swatched { white-space: normal; }
-th.vertical { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap;
-  text-align: left; vertical-align: bottom; padding: 9px 4px; }
-td.text { min-width: 16em; }
-#measures-table td.small:not(:empty), #ranking-table td.small:not(:empty) { min-width: 11em; }
-#compare-differences td.small { white-space: nowrap; }
-.formula { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.82rem; }
-.figures { display: grid;
-  grid-template-columns: repeat(auto-fit, minmax(min(440px, 100%), 1fr));
-  gap: 22px; margin: 14px 0; }
-figure { margin: 0; border: 1px solid var(--line); border-radius: 8px; padding: 10px;
-  min-width: 0; }
-figure.wide { grid-column: 1 / -1; }
-figure svg { display: block; max-width: 100%; height: auto; margin: 0 auto;
-  overflow: visible; }
-.live-row { display: flex; flex-wrap: wrap; gap: 10px 22px; align-items: flex-start; }
-.live-row > svg { flex: 1 1 340px; max-width: 470px; margin: 0; }
-.live { flex: 1 1 330px; min-width: 0; }
-.live h4 { margin: 12px 0 4px; font-size: 0.95rem; }
-.live-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 10px;
-  margin: 4px 0 8px; }
-.live-controls input { flex: 1 1 180px; min-width: 0; }
-.live-cards { grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 10px;
-  margin: 8px 0; }
-.live-cards .card .value { font-size: 1.5rem; }
-[hidden] { display: none !important; }
-.pair { display: flex; flex-wrap: wrap; justify-content: center; gap: 8px; }
-.pair svg { flex: 1 1 340px; margin: 0; }
-@media (max-width: 600px) {
-  main { padding: 14px 12px 32px; }
-  figure { padding: 6px; }
-  nav a { display: inline-block; margin: 2px 12px 2px 0; }
-}
-figcaption { margin-top: 6px; }
-details { margin: 6px 0; }
-footer { margin-top: 40px; color: var(--muted); font-size: 0.85rem;
-  border-top: 1px solid var(--line); padding-top: 8px; }
-"""
-
 
 def html_report(
     evaluation: Evaluation | None = None,
@@ -175,6 +82,7 @@ def html_report(
     max_labels: int = 30,
     threshold: OperatingPoint | None = None,
     comparison: Comparison | None = None,
+    calibration: CalibrationReport | None = None,
 ) -> str:
     """One self-contained HTML document reporting an evaluation, a ranking, a comparison
     of models, or several of them.
@@ -218,6 +126,11 @@ def html_report(
         Several models on the same cases (`informed.compare`): the leaderboard, the
         operating points, the paired differences with their forest plot, the models' ROC
         curves on one plane and the paired tests.
+    calibration : CalibrationReport, optional
+        `calibration_report(ranking)`, computed here when not given: when the ranking's
+        scores are probabilities, the calibration section (the CORP reliability diagram,
+        the decision curve with its marker at the live operating point, the Brier and log
+        decompositions, slope, intercept, net benefit at the report's thresholds).
 
     Returns
     -------
@@ -242,6 +155,15 @@ def html_report(
             f"ranking={'given' if ranking is not None else None}."
         )
         raise InputError(msg)
+    if calibration is not None and (
+        ranking is None or not isinstance(calibration, CalibrationReport)
+    ):
+        msg = (
+            "`calibration` must be the CalibrationReport of the `ranking` (from "
+            f"`calibration_report`); got {type(calibration).__name__} with "
+            f"ranking={'given' if ranking is not None else None}."
+        )
+        raise InputTypeError(msg)
     sections: list[tuple[str, str, str]] = []  # (id, heading, html)
     cited: list[str] = []
     if evaluation is not None:
@@ -250,14 +172,26 @@ def html_report(
         cited += EVALUATION_SOURCES
     if ranking is not None:
         summary = summarize_ranking(ranking, quotas, bins) if summary is None else summary
-        sections.append(
-            (
-                "ranking",
-                "Ranking by score",
-                ranking_section(ranking, summary, ranking_positive, evaluation, threshold),
-            )
+        calibration = calibration_report(ranking) if calibration is None else calibration
+        first = first_threshold(ranking, threshold)
+        found = (
+            None
+            if calibration is None
+            else calibration_section(calibration, ranking, ranking_positive, first)
         )
+        body = ranking_section(
+            ranking,
+            summary,
+            ranking_positive,
+            evaluation,
+            threshold,
+            None if found is None else found.decision,
+        )
+        sections.append(("ranking", "Ranking by score", body))
         cited += RANKING_SOURCES
+        if found is not None:
+            sections.append(("calibration", "Calibration and decision curve", found.html))
+            cited += CALIBRATION_SOURCES
     if comparison is not None:
         sections.append(("compare", "Models compared", comparison_section(comparison)))
         cited += COMPARISON_SOURCES
@@ -279,7 +213,7 @@ def page_document(
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="generator" content="informed"><title>{escaped(title)}</title>'
-        f"<style>{_CSS}</style></head>\n<body><main>"
+        f"<style>{CSS}</style></head>\n<body><main>"
         f"<header><h1>{escaped(title)}</h1>{meta}"
         f"<nav>{nav}</nav></header>\n{body}\n{_footer(cited, '<script>' in body)}"
         "</main></body></html>\n"

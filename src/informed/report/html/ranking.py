@@ -29,7 +29,14 @@ from informed.report.html.markup import (
 )
 from informed.table.evaluation import Evaluation
 
-__all__ = ["ARBEL_ROKACH", "PROVOST_FAWCETT", "RANKING_SOURCES", "ranking_section"]
+__all__ = [
+    "ARBEL_ROKACH",
+    "PROVOST_FAWCETT",
+    "RANKING_SOURCES",
+    "first_point",
+    "first_threshold",
+    "ranking_section",
+]
 
 ARBEL_ROKACH = "Arbel & Rokach (2006)"
 PROVOST_FAWCETT = "Provost & Fawcett (2001)"
@@ -137,7 +144,7 @@ def _threshold_caption(threshold: OperatingPoint | None) -> str:
     )
 
 
-def _first_point(ranking: Ranking, threshold: OperatingPoint | None) -> tuple[OperatingPoint, str]:
+def first_point(ranking: Ranking, threshold: OperatingPoint | None) -> tuple[OperatingPoint, str]:
     """The operating point the live panel shows first, and how it was chosen: the
     threshold given (or chosen by the command line), else the best informedness."""
     if threshold is not None and not math.isnan(threshold.threshold):
@@ -155,6 +162,7 @@ def _roc_figure(
     point: tuple[float, float] | None,
     threshold: OperatingPoint | None,
     caption: str,
+    decision: dict[str, Any] | None,
 ) -> str:
     """The ROC figure: with the live operating point's panel beside the plot when the
     curve is defined, else the plot (or why it cannot be drawn) alone."""
@@ -164,11 +172,11 @@ def _roc_figure(
             roc_svg(ranking, operating_point=point, threshold=threshold),
             caption + _threshold_caption(threshold),
         )
-    first, how = _first_point(ranking, threshold)
+    first, how = first_point(ranking, threshold)
     points = live_points(ranking, first, how)
     plot, mapping = live_roc_svg(ranking, points, point)
     positive, negative = ranking.at_threshold(points.asked).table.predicted
-    live = panel(points, mapping, positive, negative)
+    live = panel(points, mapping, positive, negative, decision)
     given = _threshold_caption(threshold).replace(" The circle is ", " At first it is ", 1)
     caption += (
         " The circle is the operating point of the panel with it: the threshold, its "
@@ -187,12 +195,14 @@ def ranking_section(
     positive: Any,
     evaluation: Evaluation | None,
     threshold: OperatingPoint | None = None,
+    decision: dict[str, Any] | None = None,
 ) -> str:
     """The body of the ranking section: summaries, plots, lift table, values at the quotas.
 
     `summary` is `summarize_ranking(ranking, quotas, bins)`; `positive` names the ranked
     class; when `evaluation` is about the same class, its (fallout, recall) is marked on
-    the ROC plot, and so is the operating point `threshold` when given.
+    the ROC plot, and so is the operating point `threshold` when given. `decision` is the
+    calibration section's decision-curve marker, moved with the live operating point.
     """
     point = _operating_point(evaluation, positive)
     named = (
@@ -225,6 +235,7 @@ def ranking_section(
                 if point is not None
                 else ""
             ),
+            decision,
         ),
         figure_element(
             "lift",
@@ -254,3 +265,10 @@ def ranking_section(
         + _lift_table(summary)
         + _quota_table(summary)
     )
+
+
+def first_threshold(ranking: Ranking, threshold: OperatingPoint | None) -> float:
+    """The threshold the live panel shows first: the lowest score at least the first
+    point's (infinite when it predicts no row), as `live_points` shows it."""
+    point, _ = first_point(ranking, threshold)
+    return float(ranking.cut_tables([point.groups])[0][0])
