@@ -57,7 +57,7 @@ def _timed_files(folder: Path) -> str:
         base = np.datetime64("1969-11-20") if part == 0 else np.datetime64("2024-01-15")
         when = base + rng.integers(0, 120 * 86400, n).astype("timedelta64[s]")
         stamps = pd.Series(pd.to_datetime(when)).dt.tz_localize("UTC").dt.tz_convert("Asia/Tokyo")
-        stamps[rng.random(n) < 0.05] = pd.NaT
+        stamps = stamps.mask(rng.random(n) < 0.05)  # NaT there (assigning warned and did nothing)
         y = rng.choice(["yes", "no"], n)
         table = pa.Table.from_pandas(
             pd.DataFrame(
@@ -107,7 +107,7 @@ def test_a_dask_frame_is_sliced_by_time_on_the_cluster(client: Any) -> None:
     n = 800
     when = np.datetime64("1969-06-01") + rng.integers(0, 900 * 86400, n).astype("timedelta64[s]")
     stamps = pd.Series(pd.to_datetime(when)).dt.tz_localize("UTC").dt.tz_convert("Europe/Paris")
-    stamps[rng.random(n) < 0.03] = pd.NaT
+    stamps = stamps.mask(rng.random(n) < 0.03)  # NaT there (assigning warned and did nothing)
     y = rng.choice(["yes", "no"], n)
     frame = pd.DataFrame(
         {
