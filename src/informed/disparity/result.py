@@ -87,9 +87,11 @@ class FoundSlice:
 
     @property
     def name(self) -> str:
+        """The slice's name as reports print it: its conditions joined ("a=x, b=y")."""
         return condition_name(self.slice)
 
     def to_dict(self, measure: str) -> dict[str, Any]:
+        """The slice as a JSON-ready dict, its values named after `measure`."""
         out: dict[str, Any] = {
             "slice": dict(self.slice),
             "name": self.name,
@@ -155,6 +157,8 @@ class SliceSearch:
     positive : label or None
     untestable : int
         Slices tested whose gap has no interval (a variance that cannot be estimated).
+    classes : tuple
+        The classes of the actual column, in canonical order.
     """
 
     found: tuple[FoundSlice, ...]
@@ -178,6 +182,7 @@ class SliceSearch:
 
     @property
     def method_text(self) -> str:
+        """The method in words, as the reports say it."""
         return METHOD_TEXT[self.method]
 
     def to_dict(self) -> dict[str, Any]:
