@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from informed._common import printable
+from informed._common import json_float, printable
 from informed._terminal import WIDTH, grid, render, split, titled, user, value
 from informed.measures import MEASURES
 from informed.report.document import cells_text
@@ -151,4 +151,5 @@ def _size(number: Any) -> int | float:
 
 
 def _cell(number: float) -> float | None:
-    return None if math.isnan(number) else number
+    """A CSV or JSON cell: an undefined value is empty (None)."""
+    return json_float(number)
