@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-import informed.columns
+import informed.coding.columns
 from informed import Ranking, Table
 
 WORDS = np.array(["cat", "dog", "eel", "fox", "gnu", "hen", "ibis", "jay", "kiwi", "lynx"])
@@ -81,11 +81,11 @@ def main() -> None:
 
     def numpy_only(work: Callable[[], object]) -> Callable[[], object]:
         def run() -> object:
-            informed.columns.ARROW_DISABLED = True
+            informed.coding.columns.ARROW_DISABLED = True
             try:
                 return work()
             finally:
-                informed.columns.ARROW_DISABLED = False
+                informed.coding.columns.ARROW_DISABLED = False
 
         return run
 

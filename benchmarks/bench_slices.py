@@ -195,7 +195,7 @@ def floor(args: argparse.Namespace, actual: Any, group: Any, scores: Any) -> Non
     (`informed.slices.ranked.group_packed`, still the route where the cells would
     outnumber the rows): the same number of keys as the unsliced sort, but as many
     distinct values as there are (slice, score, outcome) groups."""
-    from informed.columns import arrow_numbers, numpy_arrow
+    from informed.coding.columns import arrow_numbers, numpy_arrow
     from informed.slices.hashed import group_hashed
     from informed.slices.ranked import descending_codes, group_packed, pack_keys
 

@@ -29,7 +29,7 @@ from sklearn.datasets import load_digits
 from threadpoolctl import threadpool_limits
 
 from informed import Matching, Table, average, evaluate, match, payoff
-from informed.labels import Label
+from informed.coding.labels import Label
 from informed.report.html.figures import contingency_svg
 
 SCRIPT = "examples/powers_clusters.py"

@@ -23,9 +23,9 @@ MAX_LINES = 500
 # lowest first; units within one layer do not import each other
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "_lazy", "_routes"),
-    ("_common", "_arguments", "columns", "label_text"),
-    ("hashing",),
-    ("labels", "measures", "_markup", "_terminal"),
+    ("_common",),
+    ("coding",),
+    ("measures", "_markup", "_terminal"),
     ("table",),
     ("ranking", "tally"),
     ("slices",),
@@ -33,8 +33,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("plots",),
     ("comparison", "disparity"),
     ("report",),
-    ("engines", "sklearn"),
-    ("dask",),
+    ("engines", "integrations"),
+    ("dask", "sklearn"),
     ("cli",),
 )
 FACADES = {"informed", "informed.__main__"}

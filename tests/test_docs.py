@@ -79,9 +79,9 @@ def test_every_dotted_name_in_the_docs_exists() -> None:
 
 def test_first_calls_show_every_input_and_every_spelling() -> None:
     """docs/first_calls.md runs the first calls on lists, numpy, pandas, polars and Arrow,
-    and its table of arguments lists every alias `informed._arguments` renames, next to the
+    and its table of arguments lists every alias `informed.coding.arguments` renames, next to the
     one spelling it is renamed to (issue 20: the docs name the one spelling of each)."""
-    from informed._arguments import ALIASES
+    from informed.coding.arguments import ALIASES
 
     text = (ROOT / "docs" / "first_calls.md").read_text(encoding="utf-8")
     code = "\n".join(match.group(1) for match in FENCE.finditer(text))

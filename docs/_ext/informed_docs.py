@@ -5,7 +5,7 @@
 - ``.. public-names::`` (API reference): every name of ``informed.__all__``, linked to the
   module page that documents it, with the first line of its docstring.
 - ``.. argument-spellings::`` (API reference): the one spelling of each argument and the
-  aliases accepted for it, read from ``informed._arguments.ALIASES``.
+  aliases accepted for it, read from ``informed.coding.arguments.ALIASES``.
 - A dataclass's signature shows what its fields' default factories make (``reasons={}``),
   not ``<factory>`` (see `factory_defaults`).
 - Docstrings write counts in the papers' notation, |+P+R| for the size of a set: a bar
@@ -225,7 +225,7 @@ class ArgumentSpellings(PublicNames):
     """A table of the one spelling of each argument and the aliases accepted for it."""
 
     def run(self) -> list[nodes.Node]:
-        from informed._arguments import ALIASES
+        from informed.coding.arguments import ALIASES
 
         spellings: dict[str, list[str]] = {}
         for alias, name in ALIASES.items():

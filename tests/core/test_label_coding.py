@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import informed.columns
+import informed.coding.columns
 from informed import Table
+from informed.coding.labels import code_column
 from informed.errors import InputError, InputTypeError
-from informed.labels import code_column
 
 pa = pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")
@@ -30,11 +30,11 @@ INTS = st.integers(min_value=-(2**62), max_value=2**62)
 
 
 def _decoded(values: Any, arrow: bool) -> list[Any]:
-    informed.columns.ARROW_DISABLED = not arrow
+    informed.coding.columns.ARROW_DISABLED = not arrow
     try:
         coded = code_column(values, "actual")
     finally:
-        informed.columns.ARROW_DISABLED = False
+        informed.coding.columns.ARROW_DISABLED = False
     return [coded.labels[int(c)] for c in coded.codes]
 
 
@@ -79,11 +79,11 @@ def test_table_counts_are_the_brute_force_counts(pairs: list[tuple[str, str]]) -
     predicted = [p for _, p in pairs]
     cells = Counter(zip(predicted, actual, strict=True))
     for arrow in (True, False):
-        informed.columns.ARROW_DISABLED = not arrow
+        informed.coding.columns.ARROW_DISABLED = not arrow
         try:
             table = Table.from_labels(actual=pd.Categorical(actual), predicted=np.array(predicted))
         finally:
-            informed.columns.ARROW_DISABLED = False
+            informed.coding.columns.ARROW_DISABLED = False
         assert list(table.predicted) == sorted(set(predicted))
         assert list(table.actual) == sorted(set(actual))
         assert table.counts.tolist() == [
@@ -119,12 +119,12 @@ def test_long_strings_take_the_verified_hash_and_collisions_fall_back() -> None:
 def test_bad_values_are_named_on_every_route(
     make: Any, error: type[Exception], message: str, arrow: bool
 ) -> None:
-    informed.columns.ARROW_DISABLED = not arrow
+    informed.coding.columns.ARROW_DISABLED = not arrow
     try:
         with pytest.raises(error, match=message):
             code_column(make(), "actual")
     finally:
-        informed.columns.ARROW_DISABLED = False
+        informed.coding.columns.ARROW_DISABLED = False
 
 
 def test_frames_name_a_missing_column() -> None:

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import informed.columns
+import informed.coding.columns
 from informed import Ranking, Table, Tally
 from informed.errors import InputError
 from informed.io import read_summaries
@@ -52,11 +52,11 @@ UNICODE_ROUTES = ["list", "object array", "pandas object"]
 
 
 def _with_arrow(arrow: bool, make: Callable[[], Any]) -> Any:
-    informed.columns.ARROW_DISABLED = not arrow
+    informed.coding.columns.ARROW_DISABLED = not arrow
     try:
         return make()
     finally:
-        informed.columns.ARROW_DISABLED = False
+        informed.coding.columns.ARROW_DISABLED = False
 
 
 @pytest.mark.parametrize("arrow", [True, False])

@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 from informed import Ranking, Table
-from informed.columns import collected, engine_of
+from informed.coding.columns import collected, engine_of
 from informed.errors import InputError
 from informed.io import summarise_frame
 from informed.io.tallies import summarise_documents

@@ -322,7 +322,7 @@ def test_docs_list_every_registered_measure() -> None:
 
 def test_true_and_one_stay_two_labels() -> None:
     """True == 1 in Python, but as labels they differ: the union keeps both, in kind order."""
-    from informed.labels import sort_labels
+    from informed.coding.labels import sort_labels
 
     assert sort_labels([1, True, "a", 1.0, False]) == (False, True, 1, "a")
     table = Table.from_labels(actual=[True, False], predicted=[1, 0], clusters=True)

@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from informed import Table, evaluate
+from informed.coding.labels import Coded
 from informed.io import read_summaries, summarise_frame
 from informed.io.coverage import Summaries
 from informed.io.running_table import RunningTable
-from informed.labels import Coded
 
 pd = pytest.importorskip("pandas")
 

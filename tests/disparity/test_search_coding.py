@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from informed.coding.labels import label_key
 from informed.disparity.columns import code_column
-from informed.labels import label_key
 
 pa = pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")

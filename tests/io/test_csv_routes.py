@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import informed.columns
+import informed.coding.columns
 from informed.errors import InputError
 from informed.io import iter_batches, read_columns
 from informed.io.csv_reader import csv_batches
@@ -25,7 +25,7 @@ PIECES = ["a", "b", "7", "1.5", "-2", "1_0", " 3", "nan", "x y", "", ",", '"', "
 
 def _outcome(path: Path, arrow: bool, block: int) -> tuple[str, object]:
     """Everything the reader yields (or its error message), by one route."""
-    informed.columns.ARROW_DISABLED = not arrow
+    informed.coding.columns.ARROW_DISABLED = not arrow
     try:
         batches = list(
             csv_batches(path, ["y"], ["w"], ["w"], "utf-8", batch_rows=3, block_bytes=block)
@@ -33,7 +33,7 @@ def _outcome(path: Path, arrow: bool, block: int) -> tuple[str, object]:
     except InputError as exc:
         return "error", str(exc)
     finally:
-        informed.columns.ARROW_DISABLED = False
+        informed.coding.columns.ARROW_DISABLED = False
     labels = [str(x) for b in batches for x in np.asarray(b.labels["y"]).tolist()]
     numbers = [float(x) for b in batches for x in b.numbers["w"]]
     starts = [b.first_row for b in batches]
@@ -92,12 +92,12 @@ def test_error_messages_name_line_row_column_and_value(
     path = tmp_path / "bad.csv"
     path.write_bytes(text.encode())
     for arrow in (True, False):
-        informed.columns.ARROW_DISABLED = not arrow
+        informed.coding.columns.ARROW_DISABLED = not arrow
         try:
             with pytest.raises(InputError, match=re.escape(message)) as caught:
                 read_columns(path, labels=["y"], numbers=["w"], nonnegative=["w"])
         finally:
-            informed.columns.ARROW_DISABLED = False
+            informed.coding.columns.ARROW_DISABLED = False
         assert str(caught.value).startswith(f"{path} ") and message in str(caught.value)
 
 
@@ -105,12 +105,12 @@ def test_bad_bytes_name_their_line(tmp_path: Path) -> None:
     path = tmp_path / "latin.csv"
     path.write_bytes(b"y,w\na,1\nb,2\n\xe9t\xe9,3\n")
     for arrow in (True, False):
-        informed.columns.ARROW_DISABLED = not arrow
+        informed.coding.columns.ARROW_DISABLED = not arrow
         try:
             with pytest.raises(InputError, match=r"not valid utf-8 near line 4"):
                 list(iter_batches(path, labels=["y"]))
         finally:
-            informed.columns.ARROW_DISABLED = False
+            informed.coding.columns.ARROW_DISABLED = False
     found = read_columns(path, labels=["y"], encoding="latin-1")
     assert found.labels["y"].tolist() == ["a", "b", "été"]
 
@@ -121,11 +121,11 @@ def test_labels_are_kept_exactly(tmp_path: Path) -> None:
     path = tmp_path / "w.csv"
     path.write_bytes(("y\n" + "\n".join(words) + "\n").encode())
     for arrow in (True, False):
-        informed.columns.ARROW_DISABLED = not arrow
+        informed.coding.columns.ARROW_DISABLED = not arrow
         try:
             assert read_columns(path, labels=["y"]).labels["y"].tolist() == words
         finally:
-            informed.columns.ARROW_DISABLED = False
+            informed.coding.columns.ARROW_DISABLED = False
 
 
 def test_a_quoted_header_keeps_the_fast_route(tmp_path: Path) -> None:
@@ -136,9 +136,9 @@ def test_a_quoted_header_keeps_the_fast_route(tmp_path: Path) -> None:
     found = read_columns(path, labels=["y"], numbers=["w, weight"])
     assert found.labels["y"].tolist() == ["a", "b"]
     assert found.numbers["w, weight"].tolist() == [1.0, 2.0]
-    informed.columns.ARROW_DISABLED = True
+    informed.coding.columns.ARROW_DISABLED = True
     try:
         again = read_columns(path, labels=["y"], numbers=["w, weight"])
     finally:
-        informed.columns.ARROW_DISABLED = False
+        informed.coding.columns.ARROW_DISABLED = False
     assert again.labels["y"].tolist() == ["a", "b"]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import informed.columns
+import informed.coding.columns
 from informed import Ranking, Table, Tally
 from informed.cli import main
 from informed.errors import InputError
@@ -85,7 +85,7 @@ def test_a_damaged_gzip_file_is_one_line_and_prints_nothing(
     """Read up to the damage, then stopped: no report, no summary file."""
     if arrow:
         pytest.importorskip("pyarrow")
-    monkeypatch.setattr(informed.columns, "ARROW_DISABLED", not arrow)
+    monkeypatch.setattr(informed.coding.columns, "ARROW_DISABLED", not arrow)
     data = bytearray(_compressed_rows())
     if damage == "cut":
         data = data[: len(data) // 2]

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import informed.columns
+import informed.coding.columns
 import informed.io.csv_reader
 from informed.errors import InputError
 from informed.io import read_summaries
@@ -33,13 +33,13 @@ pytest.importorskip("pyarrow")
 
 def _outcome(path: Path, arrow: bool, block: int, labels: list[str], numbers: list[str]) -> object:
     """Every row the reader yields (labels and numbers), or its error message."""
-    informed.columns.ARROW_DISABLED = not arrow
+    informed.coding.columns.ARROW_DISABLED = not arrow
     try:
         batches = list(csv_batches(path, labels, numbers, [], "utf-8", 3, block_bytes=block))
     except InputError as exc:
         return ("error", str(exc))
     finally:
-        informed.columns.ARROW_DISABLED = False
+        informed.coding.columns.ARROW_DISABLED = False
     rows = sum(b.rows for b in batches)
     starts = [b.first_row for b in batches]
     assert starts == sorted(starts)
@@ -162,11 +162,11 @@ def test_files_as_writers_write_them_take_the_fast_route(
     the standard reader's."""
     path = _styles(tmp_path)[style]
     spec = {"actual": "actual", "predicted": "predicted", "scores": "score", "positive": "cat"}
-    informed.columns.ARROW_DISABLED = True
+    informed.coding.columns.ARROW_DISABLED = True
     try:
         expected = read_summaries(path, **spec)
     finally:
-        informed.columns.ARROW_DISABLED = False
+        informed.coding.columns.ARROW_DISABLED = False
 
     def refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("the standard reader was called")

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from informed import Table
+from informed.coding.labels import code_column
 from informed.errors import InputTypeError
 from informed.io.running_table import RunningTable
-from informed.labels import code_column
 
 LABELS = st.sampled_from(
     [

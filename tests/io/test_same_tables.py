@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-import informed.columns
+import informed.coding.columns
 from informed import Ranking, Table
 from informed.io import read_summaries
 
@@ -30,11 +30,11 @@ NUMBERS = [0, 1, 2, 7, -3, 1 << 40, 12]
 
 @contextmanager
 def numpy_only(flag: bool) -> Iterator[None]:
-    informed.columns.ARROW_DISABLED = flag
+    informed.coding.columns.ARROW_DISABLED = flag
     try:
         yield
     finally:
-        informed.columns.ARROW_DISABLED = False
+        informed.coding.columns.ARROW_DISABLED = False
 
 
 def _data(values: list[Any], n: int = 3000, seed: int = 0) -> tuple[list[Any], list[Any]]:

@@ -41,7 +41,7 @@ def test_rankings_of_different_positives_refuse_to_merge() -> None:
 
 @pytest.mark.parametrize(("first", "second"), [(1, "1"), (True, 1), ("1", True)])
 def test_labels_of_different_kinds_are_different_positives(first: Any, second: Any) -> None:
-    """1, '1' and True are three labels (informed.labels.keyed) in a merge too."""
+    """1, '1' and True are three labels (informed.coding.labels.keyed) in a merge too."""
     a = Ranking(scores=[0.5], positives=[1], negatives=[1], positive=first)
     b = Ranking(scores=[0.5], positives=[1], negatives=[1], positive=second)
     with raises(InputError, rf"positive class {re.escape(repr(first))} with one of"):

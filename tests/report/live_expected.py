@@ -15,7 +15,7 @@ from report_dom import Node
 
 from informed import Ranking, payoff
 from informed._markup import count, number
-from informed.labels import keyed
+from informed.coding.labels import keyed
 
 IDS = (
     "threshold",

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import informed.columns
+import informed.coding.columns
 from informed.ranking import Ranking
 from informed.slices import Slices
 from informed.slices.counting import rank_sliced
@@ -248,10 +248,10 @@ def test_without_pyarrow_or_memory_or_rows_the_packed_route_is_exact(
     codes = rng.integers(0, 4, N)
     positive = rng.random(N) < 0.5
     assert group_hashed(codes, 4, values, positive, None) is not None
-    monkeypatch.setattr(informed.columns, "ARROW_DISABLED", True)
+    monkeypatch.setattr(informed.coding.columns, "ARROW_DISABLED", True)
     assert group_hashed(codes, 4, values, positive, None) is None
     _check_every_slice(codes, 4, values, positive, None)
-    monkeypatch.setattr(informed.columns, "ARROW_DISABLED", False)
+    monkeypatch.setattr(informed.coding.columns, "ARROW_DISABLED", False)
     monkeypatch.setenv("INFORMED_MEMORY_LIMIT", str(N))  # fewer bytes than the codes
     assert group_hashed(codes, 4, values, positive, None) is None
     monkeypatch.delenv("INFORMED_MEMORY_LIMIT")
@@ -345,7 +345,7 @@ def test_slices_by_the_hashed_route_equal_slices_by_the_sort(
 
     assert group_hashed(group, 6, scores, actual == 1, weights) is not None
     hashed = build()
-    monkeypatch.setattr(informed.columns, "ARROW_DISABLED", True)
+    monkeypatch.setattr(informed.coding.columns, "ARROW_DISABLED", True)
     assert group_hashed(group, 6, scores, actual == 1, weights) is None
     sorted_ = build()
     assert hashed == sorted_

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from informed.cli.main import main
+from informed.coding.labels import keyed
 from informed.errors import InputError
-from informed.labels import keyed
 from informed.slices import Slices
 
 

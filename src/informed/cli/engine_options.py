@@ -265,8 +265,8 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
     check_engine_options(args)
     if args.by or args.by_time is not None:
         from informed.cli.slices import check_slice_options, report_slices
+        from informed.coding.labels import as_label, keyed, sort_labels
         from informed.engines.route import slices
-        from informed.labels import as_label, keyed, sort_labels
 
         check_slice_options(args)
 

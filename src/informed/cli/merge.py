@@ -92,7 +92,7 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
 def _ranked_class(args: argparse.Namespace, ranking: Any, *, name_it: bool) -> argparse.Namespace:
     """--positive checked against the class the merged Ranking ranks (the files record it);
     when not given and no Table needs a view (`name_it`), the report names that class."""
-    from informed.labels import keyed
+    from informed.coding.labels import keyed
 
     known = ranking.positive
     if known is None:

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice, readonly
+from informed.coding.labels import Label, as_label, as_vector, code_labels, keyed
 from informed.comparison.joint import JointCells, JointOutcomes, draw_cells, joint_outcomes
 from informed.comparison.paired import (
     joint_scores,
@@ -46,7 +47,6 @@ from informed.inference.ranking_bootstrap import RANKING_SUMMARIES
 from informed.inference.replicates import replicate_interval
 from informed.inference.significance import Significance, holm
 from informed.inference.threshold import cut_scores
-from informed.labels import Label, as_label, as_vector, code_labels, keyed
 from informed.measures import MEASURES, measure_names
 from informed.ranking import ANY_MEASURE_NAMES, Ranking
 from informed.ranking import undefined_reason as ranking_reason

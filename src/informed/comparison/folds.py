@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice, json_float, readonly
+from informed.coding.labels import keyed
 from informed.comparison.fold_tests import (
     combined_ftest_5x2cv,
     corrected_ttest,
@@ -31,7 +32,6 @@ from informed.comparison.fold_tests import (
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_level
 from informed.inference.significance import Significance, holm
-from informed.labels import keyed
 from informed.slices.folds import Folds, FoldSummary, fold_measure
 from informed.slices.keys import keyed_key
 

@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.errors import InputError, InputTypeError
-from informed.labels import (
+from informed.coding.labels import (
     Coded,
     Label,
     as_vector,
@@ -33,6 +32,7 @@ from informed.labels import (
     refuse_scores,
     sort_labels,
 )
+from informed.errors import InputError, InputTypeError
 from informed.table.counting import check_weights
 from informed.table.table import Table
 

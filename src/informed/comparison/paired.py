@@ -30,12 +30,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import readonly
+from informed.coding.labels import Label, keyed, sort_labels
 from informed.comparison.joint import JointCells, JointOutcomes, joint_cells, reduce_cells
 from informed.errors import InputError
 from informed.inference.mcnemar import mcnemar
 from informed.inference.ranking_bootstrap import RANKING_SUMMARIES
 from informed.inference.significance import Significance
-from informed.labels import Label, keyed, sort_labels
 from informed.measures import measure_name
 from informed.ranking import Ranking
 from informed.table.evaluation import measure_values

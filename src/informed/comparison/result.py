@@ -17,9 +17,9 @@ from numpy.typing import NDArray
 
 from informed._common import json_float
 from informed._markup import fragment, header_cell, html_table, text_cell, value_cell
+from informed.coding.labels import Label
 from informed.inference.interval import Interval
 from informed.inference.significance import Significance
-from informed.labels import Label
 from informed.measures import MEASURES
 from informed.ranking import ANY_MEASURE_NAMES, RANKING_MEASURES, ByAnyMeasure, Ranking
 from informed.ranking.operating import OperatingPoint

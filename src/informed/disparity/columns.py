@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.columns import arrow, arrow_column, arrow_numbers, categorical
+from informed.coding.columns import arrow, arrow_column, arrow_numbers, categorical
+from informed.coding.label_text import first_bad_text
+from informed.coding.labels import Label, as_label, keyed, label_key
 from informed.errors import InputError
-from informed.label_text import first_bad_text
-from informed.labels import Label, as_label, keyed, label_key
 from informed.slices.keys import Value, code_keys
 
 __all__ = ["BINS", "SearchColumn", "check_bins", "code_column", "range_names"]

@@ -5,7 +5,7 @@ columns. Each combination of L columns is one grouped count of its slices' cells
 (predicted label x actual class, or score x outcome): over the rows, one coded key per
 row (the columns' codes crossed) counted with the cell code by one `numpy.bincount`
 (or, where the crossed keys are many, after coding them by one hash,
-`informed.hashing.code_keys`), the way `informed.slices.counting` counts the slices of
+`informed.coding.hashing.code_keys`), the way `informed.slices.counting` counts the slices of
 `--by`. The levels run one after the other, so that a level only counts the children of
 slices that can still be tested.
 
@@ -37,9 +37,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_memory, memory_budget
+from informed.coding.hashing import code_keys
 from informed.disparity.columns import SearchColumn
 from informed.errors import InputError
-from informed.hashing import code_keys
 from informed.ranking import Ranking
 from informed.slices.counting import rank_sliced
 

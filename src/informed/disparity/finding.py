@@ -27,7 +27,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.columns import arrow, engine_of, frame_column
+from informed.coding.columns import arrow, engine_of, frame_column
+from informed.coding.labels import Label, as_label, keyed, sort_labels
+from informed.coding.labels import code_column as code_labels
 from informed.disparity.columns import BINS, SearchColumn, check_bins, code_column
 from informed.disparity.counting import (
     Counted,
@@ -43,8 +45,6 @@ from informed.disparity.result import SliceSearch
 from informed.disparity.search import Searched, run_search
 from informed.errors import InputError
 from informed.inference.checks import check_level
-from informed.labels import Label, as_label, keyed, sort_labels
-from informed.labels import code_column as code_labels
 from informed.slices.counting import rank_sliced
 from informed.slices.keys import keyed_key
 from informed.slices.slices import Slices

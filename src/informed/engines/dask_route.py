@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from informed.coding.labels import as_label, keyed
 from informed.engines.dask.summaries import summarise
 from informed.errors import InputError
-from informed.labels import as_label, keyed
 from informed.ranking import Ranking
 from informed.ranking.classes import check_classes
 from informed.ranking.grouping import NOT_GIVEN, shown

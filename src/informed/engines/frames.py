@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from informed.columns import engine_of
+from informed.coding.columns import engine_of
 from informed.errors import InputError, InputTypeError
 
 __all__ = ["find_rows", "lazy_frame", "narwhals", "source_engine"]

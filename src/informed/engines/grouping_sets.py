@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from informed._common import memory_budget
-from informed.columns import engine_of
+from informed.coding.columns import engine_of
 from informed.engines.frames import lazy_frame
 from informed.engines.query import Grouped, check_coverage, count_rows
 from informed.engines.sliced import sliced

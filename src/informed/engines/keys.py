@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.coding.label_text import first_bad_text, text_problem
+from informed.coding.labels import Coded, code_column, refuse_scores
 from informed.engines.frames import find_rows, lazy_frame, narwhals
 from informed.errors import InputError, InputTypeError
-from informed.label_text import first_bad_text, text_problem
-from informed.labels import Coded, code_column, refuse_scores
 
 __all__ = [
     "check_present",

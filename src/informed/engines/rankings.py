@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.coding.labels import Coded, Label, as_label, keyed
 from informed.engines.query import LIMBS, Grouped, weight_sums
 from informed.errors import InputError
-from informed.labels import Coded, Label, as_label, keyed
 from informed.ranking import Ranking
 from informed.ranking.classes import check_classes
 from informed.ranking.grouping import NOT_GIVEN, shown

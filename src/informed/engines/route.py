@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from informed.columns import engine_of
+from informed.coding.columns import engine_of
+from informed.coding.labels import Label, sort_labels
 from informed.engines.frames import lazy_frame
 from informed.engines.keys import code_labels, score_values, table_labels
 from informed.engines.query import (
@@ -31,7 +32,6 @@ from informed.engines.rankings import classes_of, rank_groups
 from informed.engines.tables import table_of
 from informed.errors import InputError
 from informed.io.coverage import Summaries
-from informed.labels import Label, sort_labels
 from informed.ranking import Ranking
 from informed.ranking.grouping import NOT_GIVEN
 from informed.table import Table
@@ -218,7 +218,7 @@ def documents(frame: Any, **options: Any) -> Summaries:
 
 def check_positive_label(labels: Sequence[Label], positive: Any) -> None:
     """Refuse a `positive` that is not among the labels of `actual`."""
-    from informed.labels import as_label, keyed
+    from informed.coding.labels import as_label, keyed
 
     if keyed(as_label(positive)) not in {keyed(x) for x in labels}:
         msg = f"positive={positive!r} is not a label of `actual`."

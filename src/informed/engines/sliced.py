@@ -14,13 +14,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.coding.labels import Coded, Label, as_label, keyed, positions_in
 from informed.engines.keys import check_text, code_labels, score_values, table_labels
 from informed.engines.query import Grouped, exact_sums, weight_sums
 from informed.engines.rankings import classes_of, rank_groups
 from informed.engines.tables import table_of
 from informed.engines.windows import TimeKeys, window_of
 from informed.errors import InputError
-from informed.labels import Coded, Label, as_label, keyed, positions_in
 from informed.ranking.classes import negative_of
 from informed.ranking.grouping import NOT_GIVEN
 from informed.slices.counting import SlicedCells

@@ -18,9 +18,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.coding.labels import Coded, Label, keyed
 from informed.engines.query import Grouped, exact_sums, weight_sums
 from informed.errors import InputError
-from informed.labels import Coded, Label, keyed
 from informed.table import Table
 from informed.table.counting import check_label_list, check_same_kind
 

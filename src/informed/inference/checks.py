@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from informed._common import check_choice
+from informed.coding.labels import Label, keyed
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label, keyed
 from informed.ranking import Ranking
 from informed.table.table import Table
 

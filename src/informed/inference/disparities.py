@@ -63,6 +63,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_memory
+from informed.coding.labels import as_label, keyed
 from informed.errors import InputError
 from informed.inference.auc_differences import auc_differences
 from informed.inference.checks import check_count, check_level
@@ -79,7 +80,6 @@ from informed.inference.slice_ranges import (
     range_rules,
     value_range,
 )
-from informed.labels import as_label, keyed
 from informed.measures import Cells
 from informed.ranking import ByAnyMeasure
 from informed.slices.evaluation import present_labels, slice_values

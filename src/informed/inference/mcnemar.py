@@ -17,10 +17,10 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from informed._common import check_choice
+from informed.coding.labels import as_vector, code_labels, keyed, label_kind
 from informed.errors import InputError, InputTypeError
 from informed.inference.display import paired_html
 from informed.inference.significance import Significance
-from informed.labels import as_vector, code_labels, keyed, label_kind
 
 __all__ = ["PairedCorrectness", "mcnemar", "paired_correctness"]
 

@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice, readonly
+from informed.coding.labels import Label, as_label, keyed
 from informed.errors import InputError
 from informed.inference.checks import (
     WEIGHTS_ARE,
@@ -42,7 +43,6 @@ from informed.inference.checks import (
 from informed.inference.display import bootstrap_heading, intervals_html, intervals_lines
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import jackknife_acceleration, replicate_interval
-from informed.labels import Label, as_label, keyed
 from informed.measures import MEASURES, ByMeasure, Cells, measure_name, measure_names
 from informed.table.evaluation import evaluate, measure_values
 from informed.table.table import Table

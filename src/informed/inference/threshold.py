@@ -24,11 +24,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.coding.labels import Label, code_labels, keyed
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level, check_ranking
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
-from informed.labels import Label, code_labels, keyed
 from informed.ranking import Ranking
 from informed.ranking.operating import OperatingPoint, criterion_values, cut_index
 

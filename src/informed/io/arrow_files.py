@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.columns import arrow_numbers
+from informed.coding.columns import arrow_numbers
 from informed.errors import InputError
 from informed.io.files import RawBatch, check_columns, check_numbers
 

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from informed._common import check_document, json_value, loads_strict, sums_differ
+from informed.coding.labels import Label, as_label, keyed, sort_labels
 from informed.errors import InputError
-from informed.labels import Label, as_label, keyed, sort_labels
 from informed.ranking import Ranking
 from informed.ranking.classes import negative_of, same_label
 from informed.table import Table

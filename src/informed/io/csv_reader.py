@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from informed.columns import arrow, arrow_numbers
+from informed.coding.columns import arrow, arrow_numbers
 from informed.io.csv_blocks import cut_records, lines_in
 from informed.io.csv_standard import (
     decode,

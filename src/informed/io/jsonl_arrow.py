@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.coding.label_text import first_bad_text
 from informed.errors import InputError
 from informed.io.jsonl_reader import Reader
-from informed.label_text import first_bad_text
 from informed.tally.indicators import column_sums
 
 __all__ = ["read_file"]

@@ -8,7 +8,7 @@ order once, at the end. The cells kept are summed whenever they outgrow the cell
 already summed, so memory follows the table's non-zero cells, not the rows, and the
 summing costs O(n log n) in all.
 
->>> from informed.labels import Coded
+>>> from informed.coding.labels import Coded
 >>> import numpy as np
 >>> running = RunningTable()
 >>> running.add(Coded(("b", "a"), np.array([0, 1, 1])), Coded(("a",), np.array([0, 0, 0])), None)
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.labels import Coded, Label, canonical_order, keyed
+from informed.coding.labels import Coded, Label, canonical_order, keyed
 from informed.table import Table
 from informed.table.counting import check_same_kind, count_codes
 from informed.table.storage import choose, from_cells

@@ -12,7 +12,7 @@ in exactly one slice: the rows of the merged Slices are checked against the rows
 Their Rankings name the negative class once every batch is read, from the classes of
 all of them (`informed.slices.classes`). A CSV file's labels are text with no type, so
 a label that reads as a number with a fraction (a probability) is refused in its
-`actual` and `predicted` columns (`informed.labels.refuse_scores`).
+`actual` and `predicted` columns (`informed.coding.labels.refuse_scores`).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from informed.coding.labels import Label, keyed, sort_labels
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.files import file_format
 from informed.io.paths import expand_paths
-from informed.labels import Label, keyed, sort_labels
 from informed.slices.slices import Slices, build_parts, with_negative
 from informed.slices.windows import parse_every, window_codes
 

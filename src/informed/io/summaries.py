@@ -31,16 +31,24 @@ from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
-from informed._arguments import canonical_arguments
 from informed._routes import engine_route
-from informed.columns import collected, engine_of, frame_column
+from informed.coding.arguments import canonical_arguments
+from informed.coding.columns import collected, engine_of, frame_column
+from informed.coding.labels import (
+    Coded,
+    Label,
+    as_label,
+    code_column,
+    keyed,
+    refuse_scores,
+    sort_labels,
+)
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
 from informed.io.coverage import Merger, Summaries, check_complete, check_positive
 from informed.io.files import file_format
 from informed.io.paths import expand_paths, part_id
 from informed.io.running_table import RunningTable, key_of
-from informed.labels import Coded, Label, as_label, code_column, keyed, refuse_scores, sort_labels
 from informed.ranking import Ranking
 from informed.table import Table
 from informed.table.counting import check_weights

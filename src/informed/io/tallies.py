@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from informed._routes import engine_route
-from informed.columns import collected, engine_of, frame_column
+from informed.coding.columns import collected, engine_of, frame_column
 from informed.errors import InputError
 from informed.io.coverage import Summaries
 from informed.io.jsonl import read_jsonl

@@ -17,8 +17,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
+from informed.coding.labels import Label, as_label, keyed
 from informed.errors import InputError
-from informed.labels import Label, as_label, keyed
 from informed.plots.axes import Frame, drawing
 from informed.plots.inputs import table_of
 from informed.plots.style import measurable, root_figure, short_label

@@ -15,7 +15,7 @@ from typing import Any
 from matplotlib.axes import Axes
 from matplotlib.transforms import Bbox
 
-from informed.labels import Label, as_label, keyed
+from informed.coding.labels import Label, as_label, keyed
 from informed.measures import MEASURES
 from informed.plots.axes import Frame, drawing
 from informed.plots.contingency import label_index

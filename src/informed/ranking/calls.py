@@ -5,7 +5,7 @@ Every Ranking call spells its columns `actual`, `scores` and `weights` (for arra
 a frame's column names alike), and takes `actual` and `scores` by position too, in that
 order: ``Ranking.from_scores(y, s, positive=1)``. The spellings of scikit-learn and of
 earlier releases (``y_true``, ``y_score``, ``score=``, ``sample_weight``, ``weight=``)
-are renamed by `informed._arguments.canonical_arguments`.
+are renamed by `informed.coding.arguments.canonical_arguments`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from informed._arguments import canonical_arguments
 from informed._routes import engine_route
-from informed.columns import collected, engine_of, frame_column
+from informed.coding.arguments import canonical_arguments
+from informed.coding.columns import collected, engine_of, frame_column
 from informed.errors import InputTypeError
 
 __all__ = ["MISSING", "call_arguments", "frame_arguments"]

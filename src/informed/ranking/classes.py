@@ -3,7 +3,7 @@
 A Ranking counts the rows of one class (the positive) against the others. Summaries built
 for different positives must not merge: the counts would add up to a number that means
 nothing. So a Ranking carries its `positive` and its `negative` label, each a label of
-`informed.labels` (str, int, float or bool) or None:
+`informed.coding.labels` (str, int, float or bool) or None:
 
 - `positive` is None only for a Ranking whose class nobody named: one built from counts
   given directly, or read from a version 1 JSON document (informed before the Ranking knew
@@ -13,7 +13,7 @@ nothing. So a Ranking carries its `positive` and its `negative` label, each a la
   data set may see only positives), and for a Ranking of the positive class against all the
   others (`Ranking.one_vs_rest`, `informed.io.summarise_frame`, files, Dask).
 
-Labels compare as everywhere in informed (`informed.labels.keyed`): True is not 1, and
+Labels compare as everywhere in informed (`informed.coding.labels.keyed`): True is not 1, and
 1 is not "1"; 1 and 1.0 are one label. Merging two Rankings keeps a label both agree on;
 None gives way to a known label (the negative unseen in one chunk is the one seen in
 another), and two different known labels are an error naming both.
@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from informed.coding.labels import Label, as_label, keyed, label_kind
 from informed.errors import InputError
-from informed.labels import Label, as_label, keyed, label_kind
 
 __all__ = [
     "check_classes",

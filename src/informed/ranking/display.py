@@ -8,7 +8,7 @@ the Ranking class calls it without an import cycle.
 from __future__ import annotations
 
 from informed._markup import count_cell, fragment, html_table, text_cell
-from informed.labels import Label
+from informed.coding.labels import Label
 from informed.ranking.groups import CountArray, FloatArray
 
 __all__ = ["ranking_html"]

@@ -18,15 +18,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from informed.errors import InputError, InputTypeError, at_row
-from informed.label_text import (
+from informed.coding.label_text import (
     bad_text_message,
     check_text_rows,
     is_missing,
     missing_message,
     text_problem,
 )
-from informed.labels import as_vector, check_one_kind
+from informed.coding.labels import as_vector, check_one_kind
+from informed.errors import InputError, InputTypeError, at_row
 
 __all__ = [
     "NOT_GIVEN",
@@ -181,7 +181,7 @@ def as_weights(array: NDArray[Any]) -> FloatArray:
 
 
 def equal_mask(array: NDArray[Any], label: Any) -> NDArray[np.bool_]:
-    """Elementwise array == label as a boolean array, by `informed.labels.keyed`: labels of
+    """Elementwise array == label as a boolean array, by `informed.coding.labels.keyed`: labels of
     different kinds compare unequal (True is not 1, nor "1" 1), as everywhere in informed."""
     wanted = _label_kind(label)
     kind = array.dtype.kind

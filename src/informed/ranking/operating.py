@@ -40,8 +40,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._markup import fragment
+from informed.coding.labels import Label, keyed
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label, keyed
 from informed.measures import MEASURES, measure_name, undefined_reason
 from informed.ranking.groups import FloatArray, Groups, cut_counts
 from informed.table.table import Table

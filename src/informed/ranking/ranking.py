@@ -27,8 +27,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from informed._common import loads_strict, readonly
+from informed.coding.labels import Label, keyed
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label, keyed
 from informed.ranking.calls import MISSING, call_arguments, frame_arguments
 from informed.ranking.classes import check_classes, merged_classes, table_labels
 from informed.ranking.display import ranking_html

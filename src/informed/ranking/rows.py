@@ -20,8 +20,8 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.coding.labels import Label, as_vector
 from informed.errors import InputError, InputTypeError, at_row
-from informed.labels import Label, as_vector
 from informed.ranking.classes import check_classes
 from informed.ranking.grouping import (
     NOT_GIVEN,

@@ -1,25 +1,26 @@
-"""scikit-learn adapter: informed's measures as scorers, and cross-validation kept whole.
+"""`informed.sklearn`, as in earlier releases: informed's measures as scikit-learn scorers,
+and cross-validation kept whole.
 
-* `scorer` (`informed.sklearn.scorers`): informed's measures as scikit-learn scorers for
-  `cross_val_score` and `GridSearchCV` (see that module for how they read the folds);
-* `cross_evaluate` (`informed.sklearn.folds`): an estimator fitted on each split of
-  scikit-learn's own splitter, each fold's predictions (and scores) kept, the result a
-  `Folds`: every fold's Table (and Ranking) beside their pooled sum.
-
-scikit-learn is imported only when one of them is called: it is not a dependency of
-informed.
+The adapter lives in `informed.integrations.sklearn`, beside the other integrations;
+this package re-exports its names, and `informed.sklearn.scorers` and
+`informed.sklearn.folds` still name its modules, so code written for earlier releases
+keeps working. scikit-learn is imported only when one of them is called.
 """
 
 from __future__ import annotations
 
-from informed.sklearn.folds import cross_evaluate
-from informed.sklearn.scorers import (
+import sys
+
+from informed.integrations.sklearn import (
     NAMES,
     RANKING_SCORES,
+    cross_evaluate,
+    folds,
     measure_name,
     ranking_score,
     scorer,
     scorer_names,
+    scorers,
     table_score,
 )
 
@@ -33,3 +34,7 @@ __all__ = [
     "scorer_names",
     "table_score",
 ]
+
+# `import informed.sklearn.scorers` (the module, as earlier releases had it) finds the moved one
+sys.modules.setdefault(f"{__name__}.scorers", scorers)
+sys.modules.setdefault(f"{__name__}.folds", folds)

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from informed.coding.labels import Label, code_column, sort_labels
 from informed.errors import InputError
-from informed.labels import Label, code_column, sort_labels
 from informed.slices.counting import count_parts, rank_parts, slice_rows
 from informed.slices.keys import code_keys
 from informed.table.counting import check_weights

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from informed.labels import Label, keyed
+from informed.coding.labels import Label, keyed
 from informed.ranking import Ranking
 
 __all__ = ["Side", "merged_negative", "named", "side"]

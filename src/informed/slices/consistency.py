@@ -25,8 +25,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import sums_differ
+from informed.coding.labels import Label, keyed, sort_labels
 from informed.errors import InputError
-from informed.labels import Label, keyed, sort_labels
 from informed.ranking import Ranking
 from informed.ranking.classes import same_label
 from informed.slices.counting import SlicedCells

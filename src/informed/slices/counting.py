@@ -23,8 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_memory
-from informed.errors import InputError
-from informed.labels import (
+from informed.coding.labels import (
     Coded,
     Label,
     as_label,
@@ -34,6 +33,7 @@ from informed.labels import (
     refuse_scores,
     sort_labels,
 )
+from informed.errors import InputError
 from informed.ranking import Ranking
 from informed.ranking.grouping import as_scores, group_rows
 from informed.slices.classes import named
@@ -357,7 +357,7 @@ def count_parts(
     clusters: bool,
     text: bool,
 ) -> tuple[SlicedCells, Table]:
-    """The predicted labels coded and checked (`informed.labels.refuse_scores`; `text`: a
+    """The predicted labels coded and checked (`informed.coding.labels.refuse_scores`; `text`: a
     CSV file's), then every slice's cells and the overall Table (`count_sliced`)."""
     p = code_column(predicted, "predicted")
     if p.codes.shape[0] != a.codes.shape[0]:

@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.coding.labels import Label, as_label, keyed
 from informed.errors import InputError
-from informed.labels import Label, as_label, keyed
 from informed.measures import (
     MEANS,
     MEASURES,

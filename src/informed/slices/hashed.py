@@ -45,7 +45,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_memory
-from informed.columns import arrow, arrow_numbers, numpy_arrow
+from informed.coding.columns import arrow, arrow_numbers, numpy_arrow
 from informed.errors import MemoryLimitError
 from informed.slices.ranked import descending_codes, scores_of
 

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from informed._common import check_document
+from informed.coding.labels import Label, as_label
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label, as_label
 from informed.ranking import Ranking
 from informed.slices.consistency import check_parts
 from informed.slices.counting import SlicedCells

@@ -4,7 +4,7 @@ A slice key is the value of the `by` columns in a row: one value for one column,
 for several (crossed). A missing value (None, NaN, a pandas or Arrow null) is a value of
 its own, `MISSING`, shown as "missing": its rows form a slice, never dropped and never
 an error. Keys are ordered column by column in the labels' canonical order
-(`informed.labels.sort_labels`), the missing value last, so that slices built in chunks
+(`informed.coding.labels.sort_labels`), the missing value last, so that slices built in chunks
 line up with those built at once.
 
 A slice's name (`key_name`) is what a report shows and what `--reference` is given, so
@@ -40,9 +40,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import printable
-from informed.columns import arrow, arrow_column, arrow_numbers, categorical, numpy_arrow
+from informed.coding.columns import arrow, arrow_column, arrow_numbers, categorical, numpy_arrow
+from informed.coding.labels import Label, as_label, as_vector, code_column, keyed, label_key
 from informed.errors import InputError
-from informed.labels import Label, as_label, as_vector, code_column, keyed, label_key
 
 __all__ = [
     "MISSING",

@@ -29,12 +29,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._arguments import canonical_arguments
 from informed._common import check_memory, loads_strict
 from informed._routes import engine_route
-from informed.columns import collected, engine_of, frame_column
+from informed.coding.arguments import canonical_arguments
+from informed.coding.columns import collected, engine_of, frame_column
+from informed.coding.labels import Label, keyed, positions_in, sort_labels
 from informed.errors import InputError
-from informed.labels import Label, keyed, positions_in, sort_labels
 from informed.measures import Cells
 from informed.ranking import Ranking
 from informed.ranking.classes import negative_of
@@ -491,7 +491,7 @@ def build_parts(
 ) -> tuple[Slices, tuple[Label, ...]]:
     """The Slices of coded rows, their Rankings naming no negative class, and the actual
     classes of the rows (a label of weight 0 included), to name it once every part is in;
-    `text`: the labels are a CSV file's text (`informed.labels.refuse_scores`)."""
+    `text`: the labels are a CSV file's text (`informed.coding.labels.refuse_scores`)."""
     fields, classes = slice_fields(
         columns, names, actual, predicted, scores, positive, weights, clusters, partial, text
     )

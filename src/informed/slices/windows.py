@@ -46,7 +46,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.columns import arrow, arrow_column, arrow_numbers, numpy_arrow
+from informed.coding.columns import arrow, arrow_column, arrow_numbers, numpy_arrow
 from informed.errors import InputError, at_row
 from informed.slices.keys import CodedKeys
 from informed.slices.zones import wall_clock, zone_of

@@ -1,7 +1,7 @@
 """Counting rows into cells: the checks and the label coding behind Table's constructors.
 
 `count_labels` turns two label columns (and optional weights) into the counts and its
-row and column labels: each column is coded by `informed.labels.code_column` (a hash,
+row and column labels: each column is coded by `informed.coding.labels.code_column` (a hash,
 or a categorical's own codes), then one `bincount` over combined codes counts every cell
 of a table of up to `_CELL_LIMIT` cells; a larger one (thousands of labels on each
 side) is counted by sorting the combined codes, so that only its non-zero cells are ever
@@ -19,9 +19,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.errors import InputError, InputTypeError, at_row
-from informed.label_text import first_bad_text, text_problem
-from informed.labels import (
+from informed.coding.label_text import first_bad_text, text_problem
+from informed.coding.labels import (
     Coded,
     Label,
     as_label,
@@ -35,6 +34,7 @@ from informed.labels import (
     refuse_scores,
     sort_labels,
 )
+from informed.errors import InputError, InputTypeError, at_row
 from informed.table.storage import Stored, choose, from_cells, from_dense
 
 __all__ = [

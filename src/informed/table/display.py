@@ -23,7 +23,7 @@ from informed._markup import (
     text_cell,
     value_cell,
 )
-from informed.labels import Label
+from informed.coding.labels import Label
 from informed.measures import MEASURES
 from informed.table.storage import Stored
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from informed.columns import engine_of
+from informed.coding.columns import engine_of
+from informed.coding.labels import Label, as_label
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label, as_label
 from informed.measures import (
     AVERAGES,
     MEASURES,

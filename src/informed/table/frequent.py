@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.labels import Label
+from informed.coding.labels import Label
 from informed.measures import margins
 from informed.table.table import Table
 

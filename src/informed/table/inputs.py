@@ -4,7 +4,7 @@ A scikit-learn user types ``evaluate(y_true, y_pred)``, ``Table.from_labels(y, p
 ``evaluate(frame, actual="y", predicted="p")``; informed's own spelling is
 ``actual=``, ``predicted=``, ``weights=``. This module reads every such call into the
 labels to count (`LabelColumns`): positional labels come in scikit-learn's order, actual
-(y_true) first, and every alias is renamed by `informed._arguments.canonical_arguments`.
+(y_true) first, and every alias is renamed by `informed.coding.arguments.canonical_arguments`.
 A call that cannot be read is an `InputTypeError` whose message shows the call to write.
 
 >>> columns = label_columns("evaluate", ([1, 0], [1, 1]), {"sample_weight": [2, 1]})
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from informed._arguments import canonical_arguments
 from informed._routes import engine_route
-from informed.columns import collected, column_names, engine_of, frame_column
+from informed.coding.arguments import canonical_arguments
+from informed.coding.columns import collected, column_names, engine_of, frame_column
 from informed.errors import InputTypeError
 
 __all__ = [
@@ -136,7 +136,7 @@ def frame_label_columns(
 ) -> LabelColumns:
     """The columns a call such as ``evaluate(frame, actual="y", predicted="p")`` names;
     without both names, an `InputTypeError` showing the call to write. For an engine's
-    lazy frame (`informed.columns.engine_of`), the names of the columns, which the engine
+    lazy frame (`informed.coding.columns.engine_of`), the names of the columns, which the engine
     route counts where they live."""
     found = canonical_arguments(call, keywords, _NAMES, others)
     arrays = "Table.from_labels" if call.startswith("Table") else call

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from informed._common import check_document, check_json_numbers, printable
+from informed.coding.labels import Label
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label
 from informed.table.counting import check_counts, check_label_list
 from informed.table.storage import Stored, from_cells, from_dense
 

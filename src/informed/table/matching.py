@@ -30,8 +30,8 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.coding.labels import Label, as_label, keyed, sort_labels
 from informed.errors import InputError
-from informed.labels import Label, as_label, keyed, sort_labels
 from informed.measures import margins, ratio
 from informed.table.evaluation import Evaluation, evaluate
 from informed.table.payoff import payoff

@@ -31,8 +31,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import json_float, json_floats
+from informed.coding.labels import Label
 from informed.errors import InputError, InputTypeError
-from informed.labels import Label
 from informed.measures import margins, ratio, scatter
 from informed.table.display import SHOWN
 from informed.table.result_views import payoff_html, payoff_repr, stakes_html

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import readonly
-from informed.labels import Label
+from informed.coding.labels import Label
 from informed.measures import ByMeasure
 
 __all__ = ["LabelReasons", "LabelValues"]

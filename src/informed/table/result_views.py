@@ -24,7 +24,7 @@ from informed._markup import (
     text_cell,
     value_cell,
 )
-from informed.labels import Label
+from informed.coding.labels import Label
 from informed.table.display import SHOWN, some_labels
 
 __all__ = [

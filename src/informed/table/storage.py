@@ -23,8 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_float_total, check_memory, readonly
-from informed.errors import InputError, InputTypeError, MemoryLimitError
-from informed.labels import (
+from informed.coding.labels import (
     Label,
     canonical_order,
     is_canonical,
@@ -33,6 +32,7 @@ from informed.labels import (
     positions_in,
     sort_labels,
 )
+from informed.errors import InputError, InputTypeError, MemoryLimitError
 
 __all__ = [
     "DENSE_ALWAYS",

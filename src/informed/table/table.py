@@ -19,9 +19,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import loads_strict, readonly
-from informed.columns import engine_of
+from informed.coding.columns import engine_of
+from informed.coding.labels import Label, as_label, keyed, positions_in, sort_labels
 from informed.errors import InputError, InputTypeError, MemoryLimitError
-from informed.labels import Label, as_label, keyed, positions_in, sort_labels
 from informed.measures import Cells, one_vs_rest_counts
 from informed.table.counting import check_axis_texts, count_labels, count_matrix
 from informed.table.display import some_labels as _some
@@ -46,7 +46,7 @@ class Table:
     Attributes
     ----------
     predicted : tuple
-        The K row labels, in canonical order (`informed.labels`), whatever built the
+        The K row labels, in canonical order (`informed.coding.labels`), whatever built the
         Table: counts given in another order are moved with their labels.
     actual : tuple
         The C column labels, in canonical order.

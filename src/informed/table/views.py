@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.labels import Label
+from informed.coding.labels import Label
 
 __all__ = ["OneVsRest", "TableCells"]
 

@@ -18,7 +18,7 @@ from typing import Any, Final, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._arguments import canonical_arguments
+from informed.coding.arguments import canonical_arguments
 from informed.errors import InputError, InputTypeError
 from informed.tally.conventions import STATISTICS_CONTINGENCY, Conventions
 from informed.tally.indicators import indicator_sums

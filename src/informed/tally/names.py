@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from informed.coding.label_text import first_bad_text, text_problem
 from informed.errors import InputError, InputTypeError
-from informed.label_text import first_bad_text, text_problem
 
 __all__ = ["category_names", "check_categories", "preview", "shown"]
 
@@ -94,7 +94,7 @@ def category_names(given: Any, side: str, where: str) -> list[str]:
 
 
 def _check_text(names: list[str], what: str) -> None:
-    """Refuse a name holding NUL or a lone surrogate (`informed.label_text`), as a label."""
+    """Refuse a name holding NUL or a lone surrogate (`informed.coding.label_text`), as a label."""
     bad = first_bad_text(names)
     if bad is not None:
         name = names[bad]

@@ -25,7 +25,7 @@ from informed.io.paths import expand_paths
 from informed.io.summaries import column_names
 
 if TYPE_CHECKING:
-    from informed.labels import Label
+    from informed.coding.labels import Label
     from informed.slices import Slices
 
 __all__ = ["slices"]
@@ -37,7 +37,7 @@ Part = tuple["Slices", tuple["Label", ...]]
 def _slices_leaf(frame: Any, part: str, options: dict[str, Any]) -> Part:
     """A DataFrame partition's Slices (it need not hold the positive class; its Rankings
     name no negative class yet) and the actual classes of its rows."""
-    from informed.columns import frame_column
+    from informed.coding.columns import frame_column
     from informed.slices.slices import build_parts
     from informed.slices.windows import timed
 
@@ -69,7 +69,7 @@ def _slices_file(path: str, options: dict[str, Any]) -> Part:
 
 def _add(*found: Part) -> Part:
     """A node of the tree: the parts' Slices merged, and the classes of their rows."""
-    from informed.labels import sort_labels
+    from informed.coding.labels import sort_labels
 
     total, classes = found[0]
     for item, seen in found[1:]:

@@ -13,9 +13,9 @@ import math
 from collections.abc import Mapping, Sequence
 
 from informed._common import printable
+from informed.coding.labels import Label, keyed
 from informed.inference.design import design_note
 from informed.inference.table_bootstrap import Bootstrap
-from informed.labels import Label, keyed
 from informed.measures import MEASURES
 from informed.plots.contingency import MAX_HEATMAP_LABELS, PAYOFF_IN_CELLS
 from informed.plots.labels import MAX_SCATTER_LABELS

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from informed.coding.labels import Label
 from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.tally_intervals import TallyIntervals
-from informed.labels import Label
 from informed.plots.contingency import contingency_frame, draw_contingency
 from informed.plots.forest import forest_frame
 from informed.plots.labels import LABELS_FRAME, draw_per_label

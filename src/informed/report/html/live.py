@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from informed._common import json_floats
 from informed._markup import count, escaped, number
-from informed.labels import keyed
+from informed.coding.labels import keyed
 from informed.measures import MEASURES, undefined_reason
 from informed.plots.roc import ROC_FRAME, draw_roc
 from informed.plots.style import fit

@@ -29,6 +29,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from informed.coding.labels import keyed
 from informed.comparison.html import COMPARISON_SOURCES, comparison_section
 from informed.comparison.result import Comparison
 from informed.disparity.html import search_section, search_sources
@@ -38,7 +39,6 @@ from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.slice_rankings import SliceRankings
 from informed.inference.table_bootstrap import Bootstrap
-from informed.labels import keyed
 from informed.ranking import OperatingPoint, Ranking
 from informed.ranking.document import RankingSummary, summarize_ranking
 from informed.report.calibration import CalibrationReport, calibration_report

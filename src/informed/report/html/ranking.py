@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from informed.labels import keyed
+from informed.coding.labels import keyed
 from informed.measures import MEASURES
 from informed.ranking import RANKING_MEASURES, OperatingPoint, Ranking, undefined_reason
 from informed.ranking.document import AREAS, QUOTA_MEASURES, SUMMARIES, RankingSummary

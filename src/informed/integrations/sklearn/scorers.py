@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from informed._arguments import canonical_arguments
+from informed.coding.arguments import canonical_arguments
 from informed.errors import InputError, InputTypeError
 from informed.measures import MEASURES
 from informed.measures.names import spelled

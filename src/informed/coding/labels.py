@@ -1,11 +1,10 @@
 """Labels: checking, coding and canonical ordering of class labels.
 
-A label is a `str`, an `int`, a `float` or a `bool` (numpy scalars are turned into the
-Python equivalent); a str label holds no NUL and no lone surrogate, and a missing value is
-refused naming its row (`informed.label_text`). Within one axis all labels are of one
-kind: strings, numbers or booleans. Mixing kinds is an error rather than a silent
-conversion (scikit-learn raises "Mix of label input types"; PyCM silently turned them into
-strings, pycm#240).
+A label is a `str`, an `int`, a `float` or a `bool` (numpy scalars are turned into the Python
+equivalent); a str label holds no NUL and no lone surrogate, and a missing value is refused
+naming its row (`informed.coding.label_text`). Within one axis all labels are of one kind:
+strings, numbers or booleans. Mixing kinds is an error rather than a silent conversion (scikit-
+learn raises "Mix of label input types"; PyCM silently turned them into strings, pycm#240).
 
 Labels are kept in a canonical order (numbers numerically, strings by code point), so a
 Table built in chunks has the same row order as one built at once.
@@ -30,10 +29,16 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.columns import Categorical, arrow, arrow_column, arrow_numbers, as_numpy, categorical
-from informed.errors import InputError, InputTypeError, at_row
-from informed.hashing import code_integers, code_keys, code_strings
-from informed.label_text import (
+from informed.coding.columns import (
+    Categorical,
+    arrow,
+    arrow_column,
+    arrow_numbers,
+    as_numpy,
+    categorical,
+)
+from informed.coding.hashing import code_integers, code_keys, code_strings
+from informed.coding.label_text import (
     bad_text_message,
     check_texts,
     first_bad_text,
@@ -41,6 +46,7 @@ from informed.label_text import (
     missing_message,
     text_problem,
 )
+from informed.errors import InputError, InputTypeError, at_row
 
 __all__ = [
     "Coded",

@@ -1,10 +1,10 @@
 """Coding numpy arrays of labels to small integers by hashing, never by sorting.
 
 pyarrow's `dictionary_encode` hashes when pyarrow is installed (the array crosses over
-through its buffers, `informed.columns.numpy_arrow`, so pandas is never imported); without
+through its buffers, `informed.coding.columns.numpy_arrow`, so pandas is never imported); without
 it, exact 64-bit keys (short strings packed into one integer) or verified 64-bit hashes
 are coded by numpy. Each function returns the distinct values, in the order they first
-come, and each row's index among them; `informed.labels` turns that into a `Coded`.
+come, and each row's index among them; `informed.coding.labels` turns that into a `Coded`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.columns import arrow, arrow_numbers, numpy_arrow
+from informed.coding.columns import arrow, arrow_numbers, numpy_arrow
 
 __all__ = ["Codes", "code_integers", "code_keys", "code_strings"]
 

@@ -4,7 +4,7 @@ No DataFrame library is a dependency. A frame is read by duck typing (pandas and
 DataFrames, pyarrow Tables and RecordBatches, a mapping of names to columns) or, for any
 other library, through the Arrow PyCapsule interface (`__arrow_c_stream__`,
 `__arrow_c_array__`) when pyarrow is installed. A column keeps its form here (a pandas
-Categorical, a pyarrow DictionaryArray, a polars Series): `informed.labels` codes each form
+Categorical, a pyarrow DictionaryArray, a polars Series): `informed.coding.labels` codes each form
 by the fastest exact route it has, reusing categorical codes instead of decoding strings.
 A lazy frame (a polars LazyFrame, a DuckDB relation, a Spark DataFrame, an ibis table, a
 Dask DataFrame: `engine_of`) is not read here: the calls that take frames count it on its
