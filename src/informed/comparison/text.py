@@ -18,9 +18,9 @@ from informed._terminal import WIDTH, grid, render, titled, user, value
 from informed.comparison.result import TEST_NAMES, Comparison, measure_title
 from informed.measures import MEASURES
 
-__all__ = ["render_comparison"]
+__all__ = ["SHORT_TITLES", "render_comparison"]
 
-_SHORT = {
+SHORT_TITLES = {
     "informedness": "informed.",
     "markedness": "marked.",
     "correlation": "correl.",
@@ -32,6 +32,7 @@ _SHORT = {
     "average_hit_rate": "avg hit",
     "average_qrecall": "avg Qrec.",
 }
+"""Column titles short enough for a terminal table (others: the name cut to 9)."""
 
 
 def render_comparison(
@@ -73,7 +74,7 @@ def _leaderboard(comparison: Comparison, measures: list[str], title: str) -> Any
     table.add_column("#", justify="right")
     table.add_column("model", no_wrap=True)
     for name in measures:
-        table.add_column(_SHORT.get(name, name[:9]), justify="right", no_wrap=True)
+        table.add_column(SHORT_TITLES.get(name, name[:9]), justify="right", no_wrap=True)
     for name, model in comparison.models.items():
         table.add_row(
             str(model.rank), user(name, 18), *(value(model.measures.get(m)) for m in measures)

@@ -21,7 +21,6 @@ probabilistic classifiers. PNAS 118(8):e2016191118.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +32,7 @@ from informed.errors import InputError
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import draw_counts
-from informed.inference.replicates import replicate_interval
+from informed.inference.replicates import percentile_band, replicate_interval
 from informed.ranking import Ranking
 from informed.ranking.binned import row_quantiles
 from informed.ranking.calibration import ascending, check_probabilities, decompose_groups, pav
@@ -165,14 +164,6 @@ def _curve_at(scores: Floats, positives: Floats, rows: Floats, points: Floats) -
     return np.asarray(np.interp(points, scores, fitted))
 
 
-def _band(values: Floats, level: float) -> tuple[Floats, Floats]:
-    tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
-    with warnings.catch_warnings():  # a point undefined in every replicate stays nan
-        warnings.simplefilter("ignore", RuntimeWarning)
-        low, high = np.nanquantile(values, tails, axis=0)
-    return readonly(np.asarray(low)), readonly(np.asarray(high))
-
-
 def calibration_bands(
     ranking: Ranking,
     *,
@@ -275,8 +266,8 @@ def calibration_bands(
     return ReliabilityBands(
         points=readonly(shown),
         recalibrated=readonly(curve),
-        confidence=_band(confidence, level),
-        consistency=_band(consistency, level),
+        confidence=percentile_band(confidence, level),
+        consistency=percentile_band(consistency, level),
         intervals=found,
         p_value=p_value,
         level=level,

@@ -13,7 +13,6 @@ its cumulative counts at the same thresholds: O(groups) per replicate.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +23,7 @@ from informed._common import json_floats, readonly
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import draw_counts
-from informed.inference.replicates import replicate_interval
+from informed.inference.replicates import percentile_band, replicate_interval
 from informed.ranking import Ranking
 from informed.ranking.binned import row_quantiles
 from informed.ranking.calibration import check_probabilities
@@ -170,13 +169,7 @@ def decision_curve_bands(
                 )
             replicate = Ranking(ranking.scores[keep], counts_p, counts_n)
             ends[:, b] = _ends(beats_defaults(replicate))
-        tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
-        bands = {}
-        for name, array in values.items():
-            with warnings.catch_warnings():  # a threshold undefined in every replicate: nan
-                warnings.simplefilter("ignore", RuntimeWarning)
-                low, high = np.nanquantile(array, tails, axis=0)
-            bands[name] = (readonly(np.asarray(low)), readonly(np.asarray(high)))
+        bands = {name: percentile_band(array, level) for name, array in values.items()}
     estimates = _ends(curve.beats_defaults)
     intervals = []
     for estimate, replicate_values in zip(estimates, ends, strict=True):

@@ -14,30 +14,18 @@ from typing import Any
 
 from informed._common import json_float, printable
 from informed._terminal import WIDTH, grid, render, split, titled, user, value
+from informed.comparison.text import SHORT_TITLES
 from informed.measures import MEASURES
 from informed.report.document import cells_text
 from informed.slices.folds import Folds, FoldSummary
 
 __all__ = ["folds_csv", "folds_document", "folds_text"]
 
-_SHORT = {
-    "informedness": "informed.",
-    "markedness": "marked.",
-    "correlation": "correl.",
-    "matthews_correlation": "Matthews",
-    "accuracy": "accuracy",
-    "f_measure": "F",
-    "auc": "AUC",
-    "pem": "PEM",
-    "average_hit_rate": "avg hit",
-    "average_qrecall": "avg Qrec.",
-}
-
 _STATISTICS = ("pooled", "mean", "std")
 
 
 def _short(measure: str) -> str:
-    return _SHORT.get(measure, measure[:9])
+    return SHORT_TITLES.get(measure, measure[:9])
 
 
 def _sizes(folds: Folds) -> str:
