@@ -140,3 +140,24 @@ def test_scores_against_the_outcomes_report_no_range(
     assert "beats treating all and treating none at no threshold probability" in out
     code, out, err = _run([*args, "--format", "json"], capsys)
     assert code == 0 and json.loads(out)["calibration"]["decision_curve"]["beats_defaults"] == []
+
+
+def test_a_narrow_terminal_gets_every_value_of_the_decision_curve_whole() -> None:
+    """At 60 columns the decision curve's five columns were cut to "…": its table is now
+    shared out into parts that fit, each repeating p_t, every value printed whole."""
+    import numpy as np
+
+    from informed import Ranking
+    from informed.report.calibration import calibration_report, render_calibration
+
+    rng = np.random.default_rng(0)
+    actual = rng.random(2000) < 0.4
+    scores = np.clip(0.4 + 0.3 * (actual - 0.4) + rng.normal(0, 0.2, 2000), 0, 1)
+    report = calibration_report(Ranking.from_scores(actual, scores, positive=True))
+    assert report is not None
+    narrow = render_calibration(report, True, width=60)
+    assert "…" not in narrow
+    curve = report.decision
+    for i in range(curve.thresholds.size):
+        assert f"{curve.treat_all[i]:.4f}" in narrow
+        assert f"{curve.interventions_avoided[i]:.1f}" in narrow

@@ -237,3 +237,28 @@ def test_compare_folds_bad_input_is_one_line(
     code, out, err = _run(args, capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err, err
+
+
+def test_a_narrow_terminal_gets_every_value_of_the_fold_comparison_whole() -> None:
+    """At 60 columns the two models' columns and the intervals were cut to "…": the
+    tables are shared out into parts that fit, every value printed whole."""
+    from informed import Folds
+    from informed.comparison import compare_folds
+    from informed.comparison.fold_text import render_fold_comparison
+
+    rng = np.random.default_rng(1)
+    fold = rng.integers(1, 6, 1000)
+    y = rng.integers(0, 2, 1000)
+    a = np.where(rng.random(1000) < 0.8, y, 1 - y)
+    b = np.where(rng.random(1000) < 0.75, y, 1 - y)
+    result = compare_folds(
+        Folds.from_labels(folds=fold, actual=y, predicted=a),
+        Folds.from_labels(folds=fold, actual=y, predicted=b),
+        measures=["informedness", "markedness", "correlation", "accuracy", "f_measure"],
+        positive=1,
+    )
+    narrow = render_fold_comparison(result, "x.csv", width=60)
+    assert "…" not in narrow
+    corrected = result.tests["informedness"]["corrected"].interval
+    assert f"[{corrected.low:.4f}, {corrected.high:.4f}]" in narrow
+    assert f"{result.summaries['b']['informedness'].pooled:.4f}" in narrow

@@ -199,3 +199,30 @@ def test_the_plot_of_a_search_that_found_nothing_says_so() -> None:
     assert text.get_text().startswith("undefined: no slice found")
     with pytest.raises(InputTypeError, match=r"informed\.find_slices"):
         informed.plot_found_slices(search.to_dict())
+
+
+def test_a_narrow_terminal_gets_the_found_table_in_parts_with_every_value_whole() -> None:
+    """At 60 columns the nine columns of the found slices were cut to "…": the table is
+    now shared out over tables that fit, each repeating the rank and the slice, and every
+    value is printed whole."""
+    from informed import find_slices
+    from informed.disparity.text import render_search
+
+    rng = np.random.default_rng(3)
+    n = 6000
+    region = rng.choice(["north", "south", "east"], n)
+    device = rng.choice(["phone", "tablet", "desktop"], n)
+    actual = rng.integers(0, 2, n)
+    planted = (region == "east") & (device == "phone")
+    predicted = np.where(rng.random(n) < np.where(planted, 0.55, 0.9), actual, 1 - actual)
+    search = find_slices(
+        columns={"region": region, "device": device}, actual=actual, predicted=predicted
+    )
+    assert search.found
+    narrow = render_search(search, "x.csv", width=60)
+    assert "…" not in narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 64  # informed's narrowest
+    for f in search.found:
+        for number in (f"{f.n:,}", f"{f.gap:.4f}", f"{f.interval.low:.4f}"):
+            assert number in narrow
+    assert narrow.count("region=east, device=phone") >= 2  # the key repeated per part

@@ -8,12 +8,14 @@ ranking measures' titles; model and fold names are the user's text, escaped.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Group
 from rich.text import Text
 
 from informed._common import printable
-from informed._terminal import WIDTH, grid, render, titled, user, value
+from informed._terminal import WIDTH, grid, render, split, titled, user, value
 from informed.comparison.folds import FOLD_TEST_NAMES, FoldComparison
 from informed.comparison.result import measure_title
 
@@ -33,7 +35,7 @@ def render_fold_comparison(
         f"{comparison.train.mean():,g})",
         style="bold",
     )
-    parts: list[Any] = [head, "", _values(comparison), _differences(comparison)]
+    parts: list[Any] = [head, "", _values(comparison, width), _differences(comparison, width)]
     parts.append(_tests(comparison))
     notes = _notes(comparison)
     if notes:
@@ -41,48 +43,61 @@ def render_fold_comparison(
     return render(parts, color, width)
 
 
-def _values(comparison: FoldComparison) -> Any:
-    a, b = comparison.names
-    table = grid()
-    table.add_column("measure", no_wrap=True)
-    for model in (a, b):
-        table.add_column(user(f"{model} mean", 24), justify="right", no_wrap=True)
-        table.add_column("(std)", justify="right", no_wrap=True)
-        table.add_column("pooled", justify="right", no_wrap=True)
-    for m in comparison.measures:
-        cells = []
-        for model in (a, b):
-            s = comparison.summaries[model][m]
-            cells += [value(s.mean), value(s.std), value(s.pooled)]
-        table.add_row(measure_title(m), *cells)
-    return titled("Each model across the folds: mean, standard deviation, pooled", table)
+def _values(comparison: FoldComparison, width: int) -> Any:
+    """Each model's mean, std and pooled value per measure; a model a table of its own
+    where both do not fit."""
+
+    def build(models: Sequence[str]) -> Any:
+        table = grid()
+        table.add_column("measure", no_wrap=True)
+        for model in models:
+            table.add_column(user(f"{model} mean", 24), justify="right", no_wrap=True)
+            table.add_column("(std)", justify="right", no_wrap=True)
+            table.add_column("pooled", justify="right", no_wrap=True)
+        for m in comparison.measures:
+            cells = []
+            for model in models:
+                s = comparison.summaries[model][m]
+                cells += [value(s.mean), value(s.std), value(s.pooled)]
+            table.add_row(measure_title(m), *cells)
+        return table
+
+    tables = split(build, list(comparison.names), width)
+    title = "Each model across the folds: mean, standard deviation, pooled"
+    return Group(titled(title, tables[0]), *tables[1:])
 
 
-def _differences(comparison: FoldComparison) -> Any:
+def _differences(comparison: FoldComparison, width: int) -> Any:
     a, b = comparison.names
-    table = grid()
-    table.add_column("measure", no_wrap=True)
-    table.add_column("difference", justify="right", no_wrap=True)
-    table.add_column("corrected interval", justify="right", no_wrap=True)
-    table.add_column("", style="dim")
-    table.add_column("naive interval", justify="right", no_wrap=True)
-    for m in comparison.measures:
+
+    def cells(m: str) -> dict[str, list[str]]:
         corrected = comparison.tests[m]["corrected"]
         naive = comparison.tests[m]["naive"]
-        difference = float(comparison.differences[m].mean())
-        table.add_row(
-            measure_title(m),
-            value(difference),
-            _interval(corrected.interval),
-            _verdict(corrected.interval),
-            _interval(naive.interval),
-        )
+        return {
+            "difference": [value(float(comparison.differences[m].mean()))],
+            "corrected interval": [_interval(corrected.interval), _verdict(corrected.interval)],
+            "naive interval": [_interval(naive.interval)],
+        }
+
+    def build(headings: Sequence[str]) -> Any:
+        table = grid()
+        table.add_column("measure", no_wrap=True)
+        for heading in headings:
+            table.add_column(heading, justify="right", no_wrap=True)
+            if heading == "corrected interval":
+                table.add_column("", style="dim")
+        for m in comparison.measures:
+            row = cells(m)
+            table.add_row(measure_title(m), *(c for h in headings for c in row[h]))
+        return table
+
+    tables = split(build, ["difference", "corrected interval", "naive interval"], width)
     title = (
         f"Mean per-fold difference {printable(b)} - {printable(a)}, "
         f"{100 * comparison.level:g} % intervals: corrected resampled t (Nadeau & Bengio "
         "2003); naive paired t, too narrow (the folds share training cases)"
     )
-    return titled(title, table)
+    return Group(titled(title, tables[0]), *tables[1:])
 
 
 def _interval(interval: Any) -> str:

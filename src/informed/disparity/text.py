@@ -5,12 +5,14 @@ Presentation only: every number is read from the `SliceSearch`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Group
 from rich.text import Text
 
 from informed._common import printable
-from informed._terminal import WIDTH, grid, render, titled, user, value
+from informed._terminal import WIDTH, grid, render, split, titled, user, value
 from informed.disparity.result import MEASURE_TITLES, SliceSearch, condition_name
 
 __all__ = ["render_search"]
@@ -35,7 +37,7 @@ def render_search(
     )
     parts: list[Any] = [head, ""]
     if search.found:
-        parts.append(_found(search, title))
+        parts.append(_found(search, title, width))
     else:
         parts.append(
             Text(
@@ -47,33 +49,40 @@ def render_search(
     return render(parts, color, width)
 
 
-def _found(search: SliceSearch, title: str) -> Any:
-    table = grid()
+def _found(search: SliceSearch, title: str, width: int) -> Any:
+    """The found slices' table under its title; on a narrow terminal its value columns
+    shared out over two or more tables, each repeating the rank and the slice."""
+    cells: dict[str, Any] = {
+        "n": lambda f: f"{f.n:,}",
+        "+R": lambda f: "" if f.positives is None else f"{f.positives:,}",
+        "-R": lambda f: "" if f.negatives is None else f"{f.negatives:,}",
+        "slice": lambda f: value(f.value),
+        "rest": lambda f: value(f.rest),
+        "gap": lambda f: value(f.gap),
+        "low": lambda f: value(f.interval.low),
+        "high": lambda f: value(f.interval.high),
+    }
     longest = max(len(f.name) for f in search.found)
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("slice", no_wrap=True, min_width=min(longest, 40))
-    for heading in ("n", "+R", "-R", "slice", "rest", "gap", "low", "high"):
-        table.add_column(heading, justify="right", no_wrap=True)
-    for rank, f in enumerate(search.found, start=1):
-        table.add_row(
-            str(rank),
-            user(f.name, 60),
-            f"{f.n:,}",
-            "" if f.positives is None else f"{f.positives:,}",
-            "" if f.negatives is None else f"{f.negatives:,}",
-            value(f.value),
-            value(f.rest),
-            value(f.gap),
-            value(f.interval.low),
-            value(f.interval.high),
-        )
+
+    def build(headings: Sequence[str]) -> Any:
+        table = grid()
+        table.add_column("#", justify="right", no_wrap=True)
+        table.add_column("slice", no_wrap=True, min_width=min(longest, 40))
+        for heading in headings:
+            table.add_column(heading, justify="right", no_wrap=True)
+        for rank, f in enumerate(search.found, start=1):
+            table.add_row(str(rank), user(f.name, 60), *(cells[h](f) for h in headings))
+        return table
+
+    tables = split(build, list(cells), width)
     shown = f"{100 * search.level:g} %"
-    return titled(
+    first = titled(
         f"{len(search.found)} slices less informed than the rest: {title} of the slice and "
         f"of the rest, the gap (rest - slice) and its {shown} simultaneous interval (low, high), "
         "ranked by its lower bound",
-        table,
+        tables[0],
     )
+    return Group(first, *tables[1:])
 
 
 def _groups(search: SliceSearch) -> list[str]:

@@ -10,13 +10,14 @@ such section; its JSON says why.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 
 from informed._common import printable
-from informed._terminal import WIDTH, grid, render
+from informed._terminal import WIDTH, grid, render, split
 from informed._terminal import value as number
 from informed.ranking import Ranking
 from informed.ranking.calibration_summary import (
@@ -136,7 +137,7 @@ def render_calibration(
             style="dim",
         )
     )
-    parts += ["", _decision_part(curve)]
+    parts += ["", _decision_part(curve, width)]
     parts += ["", Text("References: " + " ".join(references_of(SOURCES)), style="dim")]
     return render(parts, color, width)
 
@@ -150,23 +151,31 @@ def _decomposed(found: Any) -> str:
     )
 
 
-def _decision_part(curve: DecisionCurve) -> Any:
+def _decision_part(curve: DecisionCurve, width: int) -> Any:
     from rich.console import Group
 
     head = Text("Decision curve: acting on the rows scored >= p_t", style="bold")
-    table = grid()
-    for title in ("p_t", "net benefit", "treat all", "standardized", "avoided /100"):
-        table.add_column(title, justify="right", no_wrap=True)
     prevalence = curve.prevalence
-    for i, p in enumerate(curve.thresholds.tolist()):
-        shown = f"{p:.4g}" + (" (prevalence)" if p == prevalence else "")
-        table.add_row(
-            shown,
-            number(float(curve.net_benefit[i])),
-            number(float(curve.treat_all[i])),
-            number(float(curve.standardized[i])),
-            number(float(curve.interventions_avoided[i]), 1),
-        )
+    cells = {
+        "net benefit": curve.net_benefit,
+        "treat all": curve.treat_all,
+        "standardized": curve.standardized,
+        "avoided /100": curve.interventions_avoided,
+    }
+
+    def build(titles: Sequence[str]) -> Any:
+        table = grid()
+        table.add_column("p_t", justify="right", no_wrap=True)
+        for title in titles:
+            table.add_column(title, justify="right", no_wrap=True)
+        for i, p in enumerate(curve.thresholds.tolist()):
+            shown = f"{p:.4g}" + (" (prevalence)" if p == prevalence else "")
+            table.add_row(
+                shown,
+                *(number(float(cells[t][i]), 1 if t == "avoided /100" else 4) for t in titles),
+            )
+        return table
+
     if curve.beats_defaults:
         verdict = (
             "The model beats treating all and treating none for p_t in "
@@ -180,4 +189,4 @@ def _decision_part(curve: DecisionCurve) -> Any:
         "benefit - treat all) / (p_t/(1 - p_t)) x 100.",
         style="dim",
     )
-    return Group(head, table, Text(verdict), legend)
+    return Group(head, *split(build, list(cells), width), Text(verdict), legend)
