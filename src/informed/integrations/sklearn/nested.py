@@ -254,7 +254,7 @@ def _loss(loss: str | Loss, classes: Any, codes: Any) -> Callable[[Any, Any, Any
     weight = codes.size / (classes.size * counts)
 
     def wrong(model: Any, held: Any, rows: Any) -> NDArray[np.bool_]:
-        return np.asarray(model.predict(held)) != classes[codes[rows]]
+        return np.asarray(np.asarray(model.predict(held)) != classes[codes[rows]], dtype=bool)
 
     def proba(model: Any, held: Any) -> Floats:
         """The probability of every class of `y` (0 for those the fit did not see)."""
@@ -267,14 +267,15 @@ def _loss(loss: str | Loss, classes: Any, codes: Any) -> Callable[[Any, Any, Any
         if loss == "zero_one":
             return wrong(model, held, rows).astype(np.float64)
         if loss == "balanced_error":
-            return np.where(wrong(model, held, rows), weight[codes[rows]], 0.0)
+            return np.where(wrong(model, held, rows), weight[codes[rows]], 0.0).astype(np.float64)
         p = proba(model, held)
         if loss == "log_loss":
             taken = p[np.arange(rows.size), codes[rows]]
-            return -np.log(np.clip(taken, np.finfo(np.float64).eps, 1.0))
-        hit = codes[rows][:, None] == np.arange(classes.size)
-        if classes.size == 2:
-            return (p[:, 1] - hit[:, 1]) ** 2
-        return ((p - hit) ** 2).sum(axis=1)
+            found = -np.log(np.clip(taken, np.finfo(np.float64).eps, 1.0))
+        else:
+            hit = codes[rows][:, None] == np.arange(classes.size)
+            two = classes.size == 2
+            found = (p[:, 1] - hit[:, 1]) ** 2 if two else ((p - hit) ** 2).sum(axis=1)
+        return np.asarray(found, dtype=np.float64)
 
     return chosen

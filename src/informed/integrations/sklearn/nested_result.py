@@ -99,7 +99,7 @@ def nested_estimate(
     """
     from scipy.stats import norm
 
-    repetitions, folds = inner.shape[:2]
+    folds = inner.shape[1]
     z = float(norm.ppf(0.5 + level / 2))
     a = (inner[..., 1] - outer[..., 1]) ** 2
     b = outer[..., 2] / (outer[..., 0] - 1) / outer[..., 0]
@@ -157,7 +157,7 @@ class NestedCV:
         the bias) and its interval (Bates, Hastie & Tibshirani 2023).
     naive : Interval
         The ordinary K-fold CV estimate (Err_CV, over every repetition) and the naive
-        interval, which takes the held-out losses as independent: too narrow.
+        interval, which takes the held-out losses as independent: often too narrow.
     loss : str
         The per-case loss ("zero_one", "balanced_error", "log_loss", "brier", or the
         name of the callable given).
@@ -254,14 +254,14 @@ class NestedCV:
         e, v = self.estimate, self.naive
         pct = f"{100 * self.level:g} %"
         lines = [
-            f"{self._title()}: nested {e.estimate:.4f}, {pct} interval "
-            f"[{e.low:.4f}, {e.high:.4f}]",
-            f"  naive {v.estimate:.4f}, {pct} interval [{v.low:.4f}, {v.high:.4f}] "
-            "(naive)",
+            f"{self._title()}: nested {e.estimate:.4f}, {pct} interval [{e.low:.4f}, {e.high:.4f}]",
+            f"  naive {v.estimate:.4f}, {pct} interval [{v.low:.4f}, {v.high:.4f}] (naive)",
         ]
         j = self.informedness
         if j is not None:
-            lines.append(f"  informedness {j.estimate:.4f}, {pct} interval [{j.low:.4f}, {j.high:.4f}]")
+            lines.append(
+                f"  informedness {j.estimate:.4f}, {pct} interval [{j.low:.4f}, {j.high:.4f}]"
+            )
         return "\n".join(lines)
 
     def _title(self) -> str:
@@ -290,8 +290,8 @@ class NestedCV:
         notes = Text(
             f"bias corrected {value(self.bias)} (Err_NCV {value(self.nested_mean)}, "
             f"Err_CV {value(self.cv_mean)}); nested SE {value(self.inflation, 2)} x naive.\n"
-            "The naive interval takes the held-out losses as independent; it is too "
-            "narrow (Bates, Hastie & Tibshirani 2023, Cross-validation: what does it "
+            "The naive interval takes the held-out losses as independent, and is often "
+            "too narrow (Bates, Hastie & Tibshirani 2023, Cross-validation: what does it "
             "estimate and how well does it do it?).",
             style="yellow",
         )
