@@ -141,10 +141,10 @@ def nested_cv(
     refits = nested_refits(folds, repetitions)
     name = type(estimator).__name__
     if progress:
+        per = folds * (folds + 1) // 2
         print(
-            f"nested cross-validation of {printable(name)}: {repetitions} repetitions x "
-            f"{folds} folds, {refits:,} refits ({folds * (folds - 1) // 2} inner + "
-            f"{folds} outer per repetition)",
+            f"nested_cv: {refits:,} refits of {printable(name)} "
+            f"({repetitions} repetitions x {per} for {folds} folds)",
             file=sys.stderr,
         )
     line = Progress(printable(name), refits, enabled=progress, verb="fitting", unit="refits")
