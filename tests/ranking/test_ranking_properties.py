@@ -403,3 +403,13 @@ def test_tie_corrected_pem_is_the_mean_of_both_tie_orders(data: dict[str, Any]) 
     assert pem(ranking) == pytest.approx((broken[0] + broken[1]) / 2, abs=1e-15)
     assert broken[0] >= pem(ranking) - 1e-15  # positives first can only help
     assert broken[1] <= pem(ranking) + 1e-15
+
+
+def test_weights_of_one_give_the_unweighted_pem_areas_bit_for_bit() -> None:
+    """The example hypothesis found: S2 was 0.49999999999999994 with weights of 1 (a float
+    difference of two quotients) where the unweighted rows give 0.5 (exact integers)."""
+    rows = {"actual": [True, True, False], "scores": [1.0, 0.0, 2.0], "positive": True}
+    weighted = Ranking.from_scores(**rows, weights=[1, 1, 1])
+    # S2 by hand: positions 1..3 hold scores 2, 1, 0 (negative, positive, positive);
+    # Qrecall(j) = 0, 1/2, 1 and j/n = 1/3, 2/3, 1: S2 = 1/3 + 1/6 = 1/2.
+    assert pem_areas(weighted) == pem_areas(Ranking.from_scores(**rows)) == (0.0, 0.5, 0.5)

@@ -134,14 +134,22 @@ def build_groups(positives: CountArray, negatives: CountArray) -> Groups:
         total = cumulative_positives + cumulative_negatives
     if not np.isfinite(total[-1]):  # refused, not an inf n that makes every summary nan
         check_float_total(np.concatenate([positives, negatives]).astype(np.float64))
+    size = np.diff(total)
+    # Weights of 1 on rows of distinct scores are the unweighted rows: the same shortcuts,
+    # so the summaries equal those of the rows unweighted bit for bit.
+    unit = (
+        total[-1] == groups
+        and bool(np.all(size == 1.0))
+        and bool(np.all((positives == 0.0) | (positives == 1.0)))
+    )
     return _groups(
         positives,
         negatives,
-        np.diff(total),
+        size,
         total,
         cumulative_positives,
         cumulative_negatives,
-        unit=False,
+        unit=unit,
     )
 
 
