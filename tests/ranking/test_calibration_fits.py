@@ -50,7 +50,13 @@ def _groups(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
         hits = draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))
         return np.minimum(np.array(hits, dtype=float), rows), rows
     rows = np.array(draw(st.lists(st.floats(0.01, 50.0), min_size=n, max_size=n)))
-    rates = np.array(draw(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]) | st.floats(0, 1), min_size=n, max_size=n)))
+    rates = np.array(
+        draw(
+            st.lists(
+                st.sampled_from([0.0, 0.25, 0.5, 1.0]) | st.floats(0, 1), min_size=n, max_size=n
+            )
+        )
+    )
     return rows * rates, rows
 
 
@@ -102,9 +108,9 @@ def _statsmodels_fits(
     x, y, weights = x[keep], y[keep], weights[keep]
     family = sm.families.Binomial()
     free = sm.GLM(y, sm.add_constant(x), family=family, freq_weights=weights).fit(tol=1e-14)
-    offset = sm.GLM(
-        y, np.ones((x.size, 1)), family=family, offset=x, freq_weights=weights
-    ).fit(tol=1e-14)
+    offset = sm.GLM(y, np.ones((x.size, 1)), family=family, offset=x, freq_weights=weights).fit(
+        tol=1e-14
+    )
     return float(free.params[0]), float(free.params[1]), float(offset.params[0])
 
 

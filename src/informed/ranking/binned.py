@@ -106,7 +106,9 @@ def row_quantiles(ranking: Ranking, probabilities: FloatArray) -> FloatArray:
     return quantiles_of_groups(scores, rows, probabilities)
 
 
-def quantiles_of_groups(scores: FloatArray, rows: FloatArray, probabilities: FloatArray) -> FloatArray:
+def quantiles_of_groups(
+    scores: FloatArray, rows: FloatArray, probabilities: FloatArray
+) -> FloatArray:
     """`row_quantiles` of tie groups in ascending order of score (`ascending`)."""
     ends = np.cumsum(rows)
     n = float(ends[-1])
@@ -180,4 +182,6 @@ def binned_of_groups(
     mean_score = scored / total
     gaps = np.abs(observed - mean_score)
     expected = dot(total, gaps) / n
-    return BinnedCalibration(strategy, edges, mean_score, observed, total, expected, float(gaps.max()))
+    return BinnedCalibration(
+        strategy, edges, mean_score, observed, total, expected, float(gaps.max())
+    )

@@ -162,9 +162,7 @@ def pav(positives: FloatArray, size: FloatArray) -> tuple[FloatArray, NDArray[np
     block_positives, block_rows = positives, size
     starts = np.arange(size.size, dtype=np.intp)
     while True:
-        block_positives, block_rows, starts, done = _pool_runs(
-            block_positives, block_rows, starts
-        )
+        block_positives, block_rows, starts, done = _pool_runs(block_positives, block_rows, starts)
         if not done:
             kept = _pool_stack(block_positives, block_rows, starts)
             starts = kept
@@ -270,7 +268,9 @@ def reliability_curve(ranking: Ranking) -> ReliabilityCurve:
     return curve_of_groups(*ascending(ranking))
 
 
-def curve_of_groups(scores: FloatArray, positives: FloatArray, rows: FloatArray) -> ReliabilityCurve:
+def curve_of_groups(
+    scores: FloatArray, positives: FloatArray, rows: FloatArray
+) -> ReliabilityCurve:
     """The CORP reliability curve of tie groups in ascending order of score (`ascending`)."""
     values, starts, block_rows = pav(positives, rows)
     counts = np.diff(np.append(starts, scores.size))

@@ -90,7 +90,11 @@ def _chunks(size: int) -> range:
 
 
 def _derivatives(
-    beta: FloatArray, x: FloatArray, positives: FloatArray, rows: FloatArray, centre: float,
+    beta: FloatArray,
+    x: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    centre: float,
     fit_slope: bool,
 ) -> tuple[FloatArray, FloatArray]:
     """The gradient and the Hessian (both of minus the log likelihood's negation: the
@@ -130,7 +134,11 @@ def _derivatives(
 
 
 def _log_likelihood(
-    beta: FloatArray, x: FloatArray, positives: FloatArray, rows: FloatArray, centre: float,
+    beta: FloatArray,
+    x: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    centre: float,
     fit_slope: bool,
 ) -> float:
     """The binomial log likelihood at `beta` (as in `_derivatives`), chunk by chunk."""
@@ -240,7 +248,10 @@ def _overlap(x: FloatArray, positives: FloatArray, negatives: NDArray[np.bool_])
     covariates (`x` ascending; `negatives` marks the groups with one) overlap (no
     threshold puts all positives on one side, negatives on the other, ties allowed)."""
     with_positives = positives > 0
-    first_positive, last_positive = _first(with_positives), x.size - 1 - _first(with_positives[::-1])
+    first_positive, last_positive = (
+        _first(with_positives),
+        x.size - 1 - _first(with_positives[::-1]),
+    )
     first_negative, last_negative = _first(negatives), x.size - 1 - _first(negatives[::-1])
     return bool(x[first_positive] < x[last_negative] and x[first_negative] < x[last_positive])
 
