@@ -108,3 +108,33 @@ def test_a_submodule_never_hides_the_function_of_its_name() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert done.stdout.split() == ["LOADED", "True"]
+
+
+def test_evaluating_scores_computes_calibration_without_scipy_optimize(tmp_path: object) -> None:
+    """evaluate --score prints the calibration section (CORP by informed's own PAV, the
+    logistic fits by Newton in numpy) and imports no scipy.optimize (issue 29: its import
+    cost more than the rest of the section at 200,000 rows)."""
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "d.csv"
+    path.write_text("y,p\n1,0.9\n0,0.2\n1,0.6\n0,0.7\n1,0.4\n0,0.1\n")
+    code = (
+        "import json, io, contextlib\n"
+        "from informed.cli.main import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    main(['evaluate', {str(path)!r}, '--actual', 'y', '--score', 'p', "
+        "'--positive', '1', '--format', 'json', '--quiet'])\n"
+        "print('SLOPE' in out.getvalue().upper() and 'corp' in out.getvalue())\n"
+        "print('LOADED', *(m for m in ('scipy.optimize', 'scipy.linalg') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", f"import sys\n{code}\n"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    *_, shown, loaded = done.stdout.splitlines()
+    assert shown == "True"
+    assert loaded.split()[1:] == []

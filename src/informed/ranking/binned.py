@@ -32,7 +32,15 @@ from informed.ranking.calibration import ascending, check_probabilities, dot
 from informed.ranking.groups import FloatArray
 from informed.ranking.ranking import Ranking
 
-__all__ = ["BINNINGS", "BinnedCalibration", "binned_calibration", "row_quantiles"]
+__all__ = [
+    "BINNINGS",
+    "BinnedCalibration",
+    "binned_calibration",
+    "binned_of_groups",
+    "check_bins",
+    "quantiles_of_groups",
+    "row_quantiles",
+]
 
 BINNINGS = {
     "uniform": "equal-width bins of [0, 1]",
@@ -95,6 +103,13 @@ def row_quantiles(ranking: Ranking, probabilities: FloatArray) -> FloatArray:
     row: positions read from the cumulative counts, numpy's own arithmetic replicated
     (for whole counts the very same floats). Weights count as repeated rows."""
     scores, _, rows = ascending(ranking)
+    return quantiles_of_groups(scores, rows, probabilities)
+
+
+def quantiles_of_groups(
+    scores: FloatArray, rows: FloatArray, probabilities: FloatArray
+) -> FloatArray:
+    """`row_quantiles` of tie groups in ascending order of score (`ascending`)."""
     ends = np.cumsum(rows)
     n = float(ends[-1])
     q = np.true_divide(np.asarray(probabilities, dtype=np.float64) * 100, 100)
@@ -110,6 +125,16 @@ def row_quantiles(ranking: Ranking, probabilities: FloatArray) -> FloatArray:
     return np.asarray(values)
 
 
+def check_bins(bins: int) -> None:
+    """Refuse a number of bins that is not a whole number of at least 1."""
+    if isinstance(bins, bool) or not isinstance(bins, int | np.integer):
+        msg = f"`bins` must be a whole number of bins; got {bins!r}."
+        raise InputTypeError(msg)
+    if bins < 1:
+        msg = f"`bins` must be at least 1; got {bins}."
+        raise InputError(msg)
+
+
 def binned_calibration(
     ranking: Ranking, bins: int = 10, strategy: Binning = "uniform"
 ) -> BinnedCalibration:
@@ -122,30 +147,41 @@ def binned_calibration(
     ([0.0, 1.0], [0.2, 0.7], 0.25)
     """
     check_probabilities(ranking, "binned_calibration")
-    if isinstance(bins, bool) or not isinstance(bins, int | np.integer):
-        msg = f"`bins` must be a whole number of bins; got {bins!r}."
-        raise InputTypeError(msg)
-    if bins < 1:
-        msg = f"`bins` must be at least 1; got {bins}."
-        raise InputError(msg)
+    check_bins(bins)
     if strategy not in BINNINGS:
         msg = f"`strategy` must be one of {sorted(BINNINGS)}; got {strategy!r}."
         raise InputError(msg)
-    fractions = np.linspace(0.0, 1.0, int(bins) + 1)
     if ranking.n == 0:
         empty = np.empty(0)
-        return BinnedCalibration(strategy, fractions, empty, empty, empty, math.nan, math.nan)
-    edges = fractions if strategy == "uniform" else row_quantiles(ranking, fractions)
-    scores, positives, rows = ascending(ranking)
-    which = np.searchsorted(edges[1:-1], scores)  # a score on an inner edge: the bin below
-    total = np.bincount(which, weights=rows, minlength=bins)
-    scored = np.bincount(which, weights=rows * scores, minlength=bins)
-    hits = np.bincount(which, weights=positives, minlength=bins)
-    kept = total != 0
-    observed = hits[kept] / total[kept]
-    mean_score = scored[kept] / total[kept]
+        edges = np.linspace(0.0, 1.0, int(bins) + 1)
+        return BinnedCalibration(strategy, edges, empty, empty, empty, math.nan, math.nan)
+    return binned_of_groups(*ascending(ranking), float(ranking.n), int(bins), strategy)
+
+
+def binned_of_groups(
+    scores: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    n: float,
+    bins: int,
+    strategy: str,
+) -> BinnedCalibration:
+    """`binned_calibration` of tie groups in ascending order of score (`ascending`), with
+    rows: the scores ascend, so each bin is a run of consecutive groups, summed in place."""
+    fractions = np.linspace(0.0, 1.0, bins + 1)
+    edges = fractions if strategy == "uniform" else quantiles_of_groups(scores, rows, fractions)
+    # a score on an inner edge falls in the bin below: bin j holds edge_j < score <= edge_j+1
+    cuts = np.searchsorted(scores, edges[1:-1], side="right")
+    starts = np.concatenate(([0], cuts)).astype(np.intp)
+    kept = np.concatenate((cuts, [scores.size])) > starts
+    first = starts[kept]
+    total = np.add.reduceat(rows, first)
+    scored = np.add.reduceat(rows * scores, first)
+    hits = np.add.reduceat(positives, first)
+    observed = hits / total
+    mean_score = scored / total
     gaps = np.abs(observed - mean_score)
-    expected = dot(total[kept], gaps) / float(ranking.n)
+    expected = dot(total, gaps) / n
     return BinnedCalibration(
-        strategy, edges, mean_score, observed, total[kept], expected, float(gaps.max())
+        strategy, edges, mean_score, observed, total, expected, float(gaps.max())
     )

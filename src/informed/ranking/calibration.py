@@ -43,6 +43,7 @@ __all__ = [
     "Decomposition",
     "ReliabilityCurve",
     "check_probabilities",
+    "curve_of_groups",
     "decompose_groups",
     "dot",
     "pav",
@@ -94,33 +95,82 @@ def _block_means(
     return block_positives / block_size, block_size
 
 
+def _pool_runs(
+    positives: FloatArray, rows: FloatArray, starts: NDArray[np.intp]
+) -> tuple[FloatArray, FloatArray, NDArray[np.intp], bool]:
+    """Rounds of pooling over blocks (their positives, rows and first groups): each round
+    pools every maximal run of blocks whose values do not increase (a run of adjacent
+    violators pools into one block, whatever the order PAV would pool it in). Stops when
+    the values increase strictly (True) or when a round pools fewer than a sixteenth of
+    the blocks (False: a cascade, where each pooled block violates the one before it)."""
+    while positives.size > 1:
+        values = positives / rows
+        pooled = values[1:] <= values[:-1]  # the block pools into the one before it
+        merged = int(np.count_nonzero(pooled))
+        if merged == 0:
+            return positives, rows, starts, True
+        first = np.flatnonzero(np.concatenate(([True], ~pooled)))
+        positives = np.add.reduceat(positives, first)
+        rows = np.add.reduceat(rows, first)
+        starts = starts[first]
+        if merged * 16 < values.size:
+            return positives, rows, starts, False
+    return positives, rows, starts, True
+
+
+def _pool_stack(
+    positives: FloatArray, rows: FloatArray, starts: NDArray[np.intp]
+) -> NDArray[np.intp]:
+    """The first block of each PAV block by the textbook stack: each block in turn pools
+    with the top of the stack while the top's value is no lower than its own. O(blocks)
+    steps in Python, for what the rounds leave."""
+    stack_p: list[float] = []
+    stack_r: list[float] = []
+    stack_s: list[int] = []
+    for p, r, s in zip(positives.tolist(), rows.tolist(), starts.tolist(), strict=True):
+        while stack_p and stack_p[-1] / stack_r[-1] >= p / r:
+            p += stack_p.pop()
+            r += stack_r.pop()
+            s = stack_s.pop()
+        stack_p.append(p)
+        stack_r.append(r)
+        stack_s.append(s)
+    return np.asarray(stack_s, dtype=np.intp)
+
+
 def pav(positives: FloatArray, size: FloatArray) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
     """Weighted isotonic (non-decreasing) regression of positives/size over groups in
-    ascending order of score: the fitted value of each block, the index of each block's
-    first group, and each block's rows.
+    ascending order of score (each with rows): the fitted value of each block, the index
+    of each block's first group, and each block's rows.
 
-    scipy's PAV (`scipy.optimize.isotonic_regression`) finds the blocks; each block's
-    value is then its own sum of positives over its own sum of rows (for integer counts,
-    a correctly rounded ratio of exact integers, not a running average), and blocks are
-    pooled again wherever that exact ratio would break the order the floating-point pass
-    found.
+    The pool-adjacent-violators algorithm (Ayer, Brunk, Ewing, Reid & Silverman 1955, "An
+    empirical distribution function for sampling with incomplete information"): blocks
+    whose values do not increase are pooled until they do, so the blocks are the maximal
+    runs of equal fitted values. Pooling is done in rounds over numpy arrays (every run
+    of adjacent violators at once, O(blocks) a round); when a round pools little (a
+    cascade), the textbook stack finishes over the blocks left. Each block's value is its
+    own sum of positives over its own sum of rows (for integer counts, a correctly
+    rounded ratio of exact integers, not a running average), and blocks are pooled again
+    wherever that ratio does not increase.
 
     >>> values, starts, rows = pav(np.array([1.0, 0, 2, 1]), np.array([1.0, 2, 2, 1]))
     >>> values.tolist(), starts.tolist(), rows.tolist()
     ([0.3333333333333333, 1.0], [0, 2], [3.0, 3.0])
     """
-    from scipy.optimize import isotonic_regression  # loaded when a curve is asked for
-
     if size.size == 0:
         return np.empty(0), np.empty(0, dtype=np.intp), np.empty(0)
-    fitted = isotonic_regression(positives / size, weights=size)
-    starts = np.asarray(fitted.blocks[:-1], dtype=np.intp)
-    values, rows = _block_means(positives, size, starts)
-    while values.size > 1 and np.any(np.diff(values) < 0):
-        pooled = isotonic_regression(values, weights=rows)
-        starts = starts[np.asarray(pooled.blocks[:-1], dtype=np.intp)]
-        values, rows = _block_means(positives, size, starts)
-    return values, starts, rows
+    block_positives, block_rows = positives, size
+    starts = np.arange(size.size, dtype=np.intp)
+    while True:
+        block_positives, block_rows, starts, done = _pool_runs(block_positives, block_rows, starts)
+        if not done:
+            kept = _pool_stack(block_positives, block_rows, starts)
+            starts = kept
+        # each block's own sums, in the order of its groups
+        values, block_rows = _block_means(positives, size, starts)
+        if values.size == 1 or np.all(values[1:] > values[:-1]):
+            return values, starts, block_rows
+        block_positives = np.add.reduceat(positives, starts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,7 +265,13 @@ def reliability_curve(ranking: Ranking) -> ReliabilityCurve:
     ([0.1, 0.2, 0.4, 0.9], [0.0, 0.6666666666666666, 0.6666666666666666, 1.0])
     """
     check_probabilities(ranking, "reliability_curve")
-    scores, positives, rows = ascending(ranking)
+    return curve_of_groups(*ascending(ranking))
+
+
+def curve_of_groups(
+    scores: FloatArray, positives: FloatArray, rows: FloatArray
+) -> ReliabilityCurve:
+    """The CORP reliability curve of tie groups in ascending order of score (`ascending`)."""
     values, starts, block_rows = pav(positives, rows)
     counts = np.diff(np.append(starts, scores.size))
     return ReliabilityCurve(
@@ -282,8 +338,11 @@ def _mean_loss(
 def _xlogy(counts: FloatArray, probability: FloatArray) -> float:
     """sum of counts * log(probability), 0 log 0 = 0 (no row, no loss; scipy's `xlogy`)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = counts * np.log(probability)
-    return float(np.sum(np.where(counts == 0, 0.0, terms)))
+        logs = np.log(probability)
+        total = dot(counts, logs)  # NaN only where a group without rows has log 0
+        if math.isnan(total):
+            total = dot(counts, np.where(counts == 0, 0.0, logs))
+    return total
 
 
 def score_decomposition(

@@ -14,17 +14,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from informed._common import json_float
-from informed.ranking.binned import BINNINGS, BinnedCalibration, binned_calibration
+from informed.ranking.binned import (
+    BINNINGS,
+    BinnedCalibration,
+    binned_calibration,
+    binned_of_groups,
+    check_bins,
+)
 from informed.ranking.calibration import (
     Decomposition,
     ReliabilityCurve,
+    ascending,
     check_probabilities,
+    curve_of_groups,
     dot,
-    reliability_curve,
     score_decomposition,
 )
 from informed.ranking.ranking import Ranking
-from informed.ranking.recalibration import Recalibration, recalibration
+from informed.ranking.recalibration import (
+    Recalibration,
+    recalibration,
+    recalibration_of_groups,
+)
 
 __all__ = ["CALIBRATION_NUMBERS", "Calibration", "calibration", "is_probability_ranking"]
 
@@ -144,9 +155,19 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
     (0.5, 0.5, 0.2, [0.0, 0.5, 0.5, 1.0])
     """
     check_probabilities(ranking, "calibration")
+    check_bins(bins)
     n = float(ranking.n)
-    curve = reliability_curve(ranking)
+    groups = ascending(ranking)  # every part reads these arrays: copied once
+    curve = curve_of_groups(*groups)
     mean_score = dot(curve.rows, curve.scores) / n if n else math.nan
+    if ranking.n_positive == 0 or ranking.n_negative == 0:
+        fit = recalibration(ranking)  # NaN with the reason
+    else:
+        fit = recalibration_of_groups(*groups)
+    if n:
+        binned = {name: binned_of_groups(*groups, n, bins, name) for name in BINNINGS}
+    else:
+        binned = {name: binned_calibration(ranking, bins, name) for name in BINNINGS}  # type: ignore[arg-type]
     return Calibration(
         n=n,
         n_positive=float(ranking.n_positive),
@@ -155,7 +176,7 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
         curve=curve,
         brier=score_decomposition(ranking, "brier", curve),
         log=score_decomposition(ranking, "log", curve),
-        recalibration=recalibration(ranking),
-        binned={name: binned_calibration(ranking, bins, name) for name in BINNINGS},  # type: ignore[arg-type]
+        recalibration=fit,
+        binned=binned,
         bins=bins,
     )

@@ -25,13 +25,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from informed._common import json_float
 from informed.ranking.calibration import ascending, check_probabilities, dot
 from informed.ranking.groups import FloatArray
 from informed.ranking.ranking import Ranking
 
-__all__ = ["Recalibration", "recalibration"]
+__all__ = ["Recalibration", "recalibration", "recalibration_of_groups"]
 
 _ITERATIONS = 100
 _TOLERANCE = 1e-12
@@ -76,61 +77,119 @@ class Recalibration:
         return document
 
 
-def _sigmoid(eta: FloatArray) -> FloatArray:
-    """0.5 (1 + tanh(eta / 2)), written over `eta`: the same operations in the same order
-    as the expression, without its three temporaries of the size of the groups."""
-    eta *= 0.5
-    np.tanh(eta, out=eta)
-    eta += 1.0
-    eta *= 0.5
-    return eta
+_CHUNK = 1 << 15
+"""Groups a pass over the groups takes at a time: its temporaries stay in the cache, where
+arrays of the size of the groups would be written to memory (and page-faulted) whole."""
+
+_START_BINS = 1 << 12
+"""Bins of consecutive groups whose fit starts Newton's iterations on all the groups."""
 
 
-def _log_likelihood(eta: FloatArray, positives: FloatArray, rows: FloatArray) -> float:
-    # log sigma(eta) = -log(1 + e^-eta) = -(log1p(e^-|eta|) + max(-eta, 0)), stable and
-    # twice as fast as np.logaddexp; log(1 - sigma(eta)) = log sigma(eta) - eta
-    softplus = np.log1p(np.exp(-np.abs(eta)))
-    softplus += np.maximum(-eta, 0.0)
-    negatives = rows - positives
-    return -dot(rows, softplus) - dot(negatives, eta)
+def _chunks(size: int) -> range:
+    return range(0, size, _CHUNK)
+
+
+def _derivatives(
+    beta: FloatArray,
+    x: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    centre: float,
+    fit_slope: bool,
+) -> tuple[FloatArray, FloatArray]:
+    """The gradient and the Hessian (both of minus the log likelihood's negation: the
+    information) of the binomial log likelihood at `beta`, in one pass over the groups.
+
+    logit p = beta[0] + beta[1] * (x - centre) when `fit_slope`, else beta[0] + x. The
+    gradient is sum(positives - rows p) and sum((positives - rows p) z); the information
+    sum(rows p (1 - p)) times 1, z, z^2; p = (1 + tanh(eta / 2)) / 2."""
+    g0 = g1 = h00 = h01 = h11 = 0.0
+    half0, half1 = 0.5 * float(beta[0]), 0.5 * float(beta[1])
+    for start in _chunks(x.size):
+        end = start + _CHUNK
+        xs, hits, size = x[start:end], positives[start:end], rows[start:end]
+        if fit_slope:
+            z = xs - centre
+            p = z * half1
+            p += half0
+        else:
+            z = xs
+            p = xs * 0.5
+            p += half0
+        np.tanh(p, out=p)
+        p += 1.0
+        p *= 0.5
+        expected = size * p
+        residual = hits - expected
+        g0 += float(residual.sum())
+        np.subtract(1.0, p, out=p)
+        expected *= p  # rows p (1 - p)
+        h00 += float(expected.sum())
+        if fit_slope:
+            g1 += dot(residual, z)
+            expected *= z
+            h01 += float(expected.sum())
+            h11 += dot(expected, z)
+    return np.array([g0, g1]), np.array([h00, h01, h11])
+
+
+def _log_likelihood(
+    beta: FloatArray,
+    x: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    centre: float,
+    fit_slope: bool,
+) -> float:
+    """The binomial log likelihood at `beta` (as in `_derivatives`), chunk by chunk."""
+    # log sigma(eta) = -(log1p(e^-|eta|) + max(-eta, 0)); log(1 - sigma) = log sigma - eta
+    total = 0.0
+    for start in _chunks(x.size):
+        end = start + _CHUNK
+        xs = x[start:end]
+        eta = (xs - centre) * float(beta[1]) if fit_slope else xs.copy()
+        eta += float(beta[0])
+        softplus = np.log1p(np.exp(-np.abs(eta)))
+        softplus += np.maximum(-eta, 0.0)
+        negatives = rows[start:end] - positives[start:end]
+        total -= dot(rows[start:end], softplus) + dot(negatives, eta)
+    return total
 
 
 def _newton(
-    x: FloatArray, positives: FloatArray, rows: FloatArray, fit_slope: bool
+    x: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    fit_slope: bool,
+    start: tuple[float, float] | None = None,
 ) -> tuple[float, float] | None:
     """Maximum likelihood (intercept, slope) of logit p = intercept + slope * x, or of
     logit p = intercept + x (the slope held at 1) when not `fit_slope`; None if the
     iterations do not converge.
 
-    Newton's steps; a step is kept when the likelihood still rises at its end (concave
-    along the step, so it rose all the way: no likelihood to evaluate), else when the
-    likelihood there is no lower than rounding explains, else halved. Converged when a
-    step moves no parameter by more than 1e-12 of its size."""
+    Newton's steps from `start` (an (intercept, slope), else the prevalence); a step is
+    kept when the likelihood still rises at its end (concave along the step, so it rose
+    all the way: no likelihood to evaluate), else when the likelihood there is no lower
+    than rounding explains, else halved. Converged when a step moves no parameter by more
+    than 1e-12 of its size."""
     # the covariate centred (for the slope) so that the two parameters are nearly
     # orthogonal; the offset model starts from the forecasts as given
     centre = dot(rows, x) / float(rows.sum()) if fit_slope else 0.0
-    z = x - centre
-    z2 = z * z
-    rate = float(positives.sum() / rows.sum())
-    beta = np.array([math.log(rate / (1.0 - rate)) if fit_slope else 0.0, 0.0])
+    if start is not None:
+        beta = np.array([start[0] + start[1] * centre, start[1] if fit_slope else 0.0])
+    else:
+        rate = float(positives.sum() / rows.sum())
+        beta = np.array([math.log(rate / (1.0 - rate)) if fit_slope else 0.0, 0.0])
 
-    def eta(b: FloatArray) -> FloatArray:
-        return np.asarray(b[0] + b[1] * z if fit_slope else b[0] + x)
+    def derivatives(b: FloatArray) -> tuple[FloatArray, FloatArray]:
+        return _derivatives(b, x, positives, rows, centre, fit_slope)
 
-    def gradient(b: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """(gradient, p) at b."""
-        p = _sigmoid(eta(b))  # eta(b) is a new array: the sigmoid is written over it
-        residual = rows * p
-        np.subtract(positives, residual, out=residual)
-        found = [float(residual.sum()), dot(residual, z) if fit_slope else 0.0]
-        return np.array(found), p
+    def likelihood(b: FloatArray) -> float:
+        return _log_likelihood(b, x, positives, rows, centre, fit_slope)
 
-    g, p = gradient(beta)
+    g, (h00, h01, h11) = derivatives(beta)
     for _ in range(_ITERATIONS):
-        weight = rows * p * (1.0 - p)
-        h00 = float(weight.sum())
         if fit_slope:
-            h01, h11 = dot(weight, z), dot(weight, z2)
             determinant = h00 * h11 - h01 * h01
             if not determinant > 0:
                 return None
@@ -147,18 +206,18 @@ def _newton(
         current = None
         for _ in range(60):
             trial = beta + step
-            g_trial, p_trial = gradient(trial)
+            g_trial, h_trial = derivatives(trial)
             if float(g_trial @ step) >= 0:  # still rising at the end of the step
                 break
             if current is None:
-                current = _log_likelihood(eta(beta), positives, rows)
-            value = _log_likelihood(eta(trial), positives, rows)
+                current = likelihood(beta)
+            value = likelihood(trial)
             if value >= current - 1e-12 * (1.0 + abs(current)):  # rounding of the sums
                 break
             step = step / 2.0
         else:
             return None
-        beta, g, p = trial, g_trial, p_trial
+        beta, g, (h00, h01, h11) = trial, g_trial, h_trial
     else:
         return None
     if not np.all(np.isfinite(beta)):
@@ -168,14 +227,37 @@ def _newton(
     return float(beta[0]), 1.0
 
 
-def _overlap(x: FloatArray, positives: FloatArray, negatives: FloatArray) -> bool:
+def _fit(
+    x: FloatArray, positives: FloatArray, rows: FloatArray, fit_slope: bool
+) -> tuple[float, float] | None:
+    """`_newton` on the groups, started from its fit on `_START_BINS` bins of consecutive
+    groups (each bin's rows at its mean covariate): that fit lies close to the groups'
+    own, so the iterations over all the groups are few. Where the groups are few, or the
+    bins' fit fails, Newton's iterations start from the prevalence."""
+    start = None
+    if x.size > 4 * _START_BINS:
+        cuts = np.linspace(0, x.size, _START_BINS + 1).astype(np.intp)[:-1]
+        bin_rows = np.add.reduceat(rows, cuts)
+        bin_x = np.add.reduceat(rows * x, cuts) / bin_rows
+        start = _newton(bin_x, np.add.reduceat(positives, cuts), bin_rows, fit_slope)
+    return _newton(x, positives, rows, fit_slope, start)
+
+
+def _overlap(x: FloatArray, positives: FloatArray, negatives: NDArray[np.bool_]) -> bool:
     """Whether the maximum likelihood slope exists: the positives' and the negatives'
-    covariates overlap (no threshold puts all positives on one side, negatives on the
-    other, ties allowed)."""
-    with_positives, with_negatives = x[positives > 0], x[negatives > 0]
-    return bool(
-        with_positives.min() < with_negatives.max() and with_negatives.min() < with_positives.max()
+    covariates (`x` ascending; `negatives` marks the groups with one) overlap (no
+    threshold puts all positives on one side, negatives on the other, ties allowed)."""
+    with_positives = positives > 0
+    first_positive, last_positive = (
+        _first(with_positives),
+        x.size - 1 - _first(with_positives[::-1]),
     )
+    first_negative, last_negative = _first(negatives), x.size - 1 - _first(negatives[::-1])
+    return bool(x[first_positive] < x[last_negative] and x[first_negative] < x[last_positive])
+
+
+def _first(mask: NDArray[np.bool_]) -> int:
+    return int(np.argmax(mask))
 
 
 def recalibration(ranking: Ranking) -> Recalibration:
@@ -199,14 +281,22 @@ def recalibration(ranking: Ranking) -> Recalibration:
     [0.0, 0.0, 0.0]
     """
     check_probabilities(ranking, "recalibration")
-    nan = math.nan
-    scores, positives, rows = ascending(ranking)
-    negatives = rows - positives
     if ranking.n_positive == 0 or ranking.n_negative == 0:
         why = "no rows" if ranking.n == 0 else "only one class among the rows"
-        return Recalibration(nan, nan, nan, reason=why)
-    low, high = scores == 0.0, scores == 1.0
-    if np.any(positives[low] > 0) or np.any(negatives[high] > 0):
+        return Recalibration(math.nan, math.nan, math.nan, reason=why)
+    return recalibration_of_groups(*ascending(ranking))
+
+
+def recalibration_of_groups(
+    scores: FloatArray, positives: FloatArray, rows: FloatArray
+) -> Recalibration:
+    """`recalibration` of tie groups in ascending order of score (`ascending`), both
+    classes among them."""
+    nan = math.nan
+    # the scores ascend: those of 0 come first, those of 1 last
+    low = int(np.searchsorted(scores, 0.0, side="right"))
+    high = int(np.searchsorted(scores, 1.0, side="left"))
+    if np.any(positives[:low] > 0) or np.any(rows[high:] > positives[high:]):
         return Recalibration(
             nan,
             nan,
@@ -215,22 +305,21 @@ def recalibration(ranking: Ranking) -> Recalibration:
             "no positive slope gives it a non-zero likelihood",
         )
     note = None
-    inside = ~(low | high)
-    if not np.all(inside):
-        left = float(rows[~inside].sum())
+    if low > 0 or high < scores.size:
+        left = float(rows[:low].sum() + rows[high:].sum())
         note = (
             f"{left:g} rows scored exactly 0 or 1, all with the outcome their score "
             "gives probability 1, are left out: their likelihood is 1 for every positive slope"
         )
-        scores, positives, rows, negatives = (
-            a[inside] for a in (scores, positives, rows, negatives)
-        )
-    if positives.sum() == 0 or negatives.sum() == 0:
+        scores, positives, rows = scores[low:high], positives[low:high], rows[low:high]
+    negatives = rows > positives
+    if not np.any(positives > 0) or not np.any(negatives):
         return Recalibration(
             nan, nan, nan, reason="only one class among the rows scored inside (0, 1)", note=note
         )
-    x = np.log(scores) - np.log1p(-scores)
-    large = _newton(x, positives, rows, fit_slope=False)
+    x = scores / (1.0 - scores)
+    np.log(x, out=x)
+    large = _fit(x, positives, rows, fit_slope=False)
     in_the_large = nan if large is None else large[0]
     if not _overlap(x, positives, negatives):
         why = (
@@ -239,7 +328,7 @@ def recalibration(ranking: Ranking) -> Recalibration:
             else "a threshold on the score separates the classes: the slope is infinite"
         )
         return Recalibration(nan, nan, in_the_large, reason=why, note=note)
-    fitted = _newton(x, positives, rows, fit_slope=True)
+    fitted = _fit(x, positives, rows, fit_slope=True)
     if fitted is None:
         return Recalibration(nan, nan, in_the_large, reason="Newton's iterations did not converge")
     intercept, slope = fitted
