@@ -85,9 +85,7 @@ def test_merged_slices_give_the_mcb_of_one_ranking_bit_for_bit() -> None:
     group, actual, scores = _rows(2, 4000)
     whole = Slices.from_labels(by=group, actual=actual, scores=scores, positive=1)
     parts = [
-        Slices.from_labels(
-            by=group[i::3], actual=actual[i::3], scores=scores[i::3], positive=1
-        )
+        Slices.from_labels(by=group[i::3], actual=actual[i::3], scores=scores[i::3], positive=1)
         for i in range(3)
     ]
     merged = parts[0] + parts[1] + parts[2]
@@ -101,11 +99,9 @@ def test_merged_slices_give_the_mcb_of_one_ranking_bit_for_bit() -> None:
 
 
 def test_time_windows_and_merged_windows() -> None:
-    group, actual, scores = _rows(4, 3000)
+    _, actual, scores = _rows(4, 3000)
     days = np.datetime64("2024-01-01") + np.arange(3000) // 100
-    windows = Slices.from_labels(
-        time=days, every="7d", actual=actual, scores=scores, positive=1
-    )
+    windows = Slices.from_labels(time=days, every="7d", actual=actual, scores=scores, positive=1)
     found = slice_calibration(windows, replicates=20, seed=0, min_count=0)
     week = (days - np.datetime64("2024-01-01")).astype(int) // 7
     for s in range(len(windows.keys)):
@@ -162,7 +158,9 @@ def test_refused_without_probabilities_or_scores() -> None:
     with pytest.raises(InputError, match=r"slice 'b':.*lies outside \[0, 1\]"):
         slice_calibration(
             Slices.from_labels(
-                by=["a", "a", "b", "b"], actual=[1, 0, 1, 0], scores=[0.9, 0.1, 2, 0.1],
+                by=["a", "a", "b", "b"],
+                actual=[1, 0, 1, 0],
+                scores=[0.9, 0.1, 2, 0.1],
                 positive=1,
             ),
             replicates=10,

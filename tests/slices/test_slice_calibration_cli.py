@@ -73,9 +73,7 @@ def test_json_gives_each_slice_the_mcb_of_its_rows(capsys: pytest.CaptureFixture
     assert document["slices"][0]["ranking"]["auc"] is not None  # the rest is still there
 
 
-def test_text_and_html_show_the_section(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_text_and_html_show_the_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "slices.html"
     out = _run(_args(SLICES, "--html", str(page)), capsys)
     assert "Calibration within slices: scores read as probabilities of 'malignant'" in out

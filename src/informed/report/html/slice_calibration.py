@@ -56,9 +56,11 @@ def calibration_slices_section(found: SliceCalibration | str, shown: list[int]) 
             if math.isnan(every.estimate)
             else f"{number(every.estimate)} {escaped(mcb_interval(every))}"
         )
+        if not math.isnan(spread.estimate):
+            text += f" over the slices {escaped(found.rule_text)}"
         text += (
-            f' over the slices {escaped(found.rule_text)}<br><span class="small">left out '
-            f"as too small: {left}; over every slice: {shown_all}</span>"
+            f'<br><span class="small">left out as too small: {left}; over every slice: '
+            f"{shown_all}</span>"
         )
     return (
         f"<p>Is the model calibrated within each slice? Each slice's {score} is decomposed "
