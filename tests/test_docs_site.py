@@ -18,7 +18,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-TOCTREE = re.compile(r"^```\{toctree\}\n(.*?)^```|^\.\. toctree::\n((?:[ \t]+.*\n|\n)*)", re.M | re.S)
+TOCTREE = re.compile(
+    r"^```\{toctree\}\n(.*?)^```|^\.\. toctree::\n((?:[ \t]+.*\n|\n)*)", re.M | re.S
+)
 
 
 def _pages() -> set[str]:

@@ -161,3 +161,38 @@ def test_a_narrow_terminal_gets_every_value_of_the_decision_curve_whole() -> Non
     for i in range(curve.thresholds.size):
         assert f"{curve.treat_all[i]:.4f}" in narrow
         assert f"{curve.interventions_avoided[i]:.1f}" in narrow
+
+
+def test_ci_gives_every_calibration_number_an_interval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--ci: each calibration number's percentile interval from the tie groups resampled
+    (calibration_bands at the same level and seed), in the JSON, the terminal and the
+    page; each brackets its estimate here, and the seed makes them repeat."""
+    from informed.inference import calibration_bands
+    from informed.io import read_summaries
+
+    page = tmp_path / "report.html"
+    args = _evaluate(DATA, "--ci", "0.9", "--seed", "3", "--quiet")
+    code, out, _ = _run([*args, "--format", "json", "--html", str(page)], capsys)
+    assert code == 0
+    section = json.loads(out)["calibration"]
+    assert section["ci_level"] == 0.9 and section["replicates"] == 1000
+    ranking = read_summaries(str(DATA), actual="actual", scores="score", positive="malignant")
+    bands = calibration_bands(ranking.ranking, replicates=1000, level=0.9, seed=3)
+    for name, found in bands.intervals.items():
+        assert section["intervals"][name] == found.as_list(), name
+        low, high = found.as_list()
+        assert low is not None and high is not None and low < found.estimate < high, name
+    assert section["intervals"]["miscalibration"][0] > 0  # the scores are not calibrated
+    assert section["calibration_p_value"] == bands.p_value
+    code, again, _ = _run([*args, "--format", "json"], capsys)
+    assert json.loads(again)["calibration"] == section
+    assert 'id="calibration-intervals"' in page.read_text()
+    code, text, _ = _run(args, capsys)
+    assert "Intervals (90 %, percentile, 1,000 replicates" in text
+    line = next(row for row in text.splitlines() if row.strip().startswith("Brier MCB"))
+    low, high = section["intervals"]["miscalibration"]
+    assert f"[{low:.4f}, {high:.4f}]" in line
+    code, plain, _ = _run(_evaluate(DATA, "--format", "json", "--quiet"), capsys)
+    assert "intervals" not in json.loads(plain)["calibration"]

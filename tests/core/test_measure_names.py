@@ -78,9 +78,7 @@ def test_an_evaluation_finds_a_measure_by_any_name(written: str, name: str) -> N
             math.isnan(result.measures[asked]) and math.isnan(result.measures[name])
         )
         assert result.measures.get(asked) is result.measures[name]
-        np.testing.assert_array_equal(
-            result.per_label.column(asked), result.per_label.column(name)
-        )
+        np.testing.assert_array_equal(result.per_label.column(asked), result.per_label.column(name))
         np.testing.assert_array_equal(result.per_label[1][asked], result.per_label[1][name])
 
 
@@ -112,7 +110,9 @@ def test_an_unknown_name_is_one_input_error_that_is_a_key_error() -> None:
     assert "tprr" not in measures and 3 not in measures
     assert measures.get("tprr", -1.0) == -1.0
     held = ByMeasure({"recall": 0.5})
-    with pytest.raises(KeyError, match=r"measure 'ppv' \(precision\) must be one of \['recall'\] here"):
+    with pytest.raises(
+        KeyError, match=r"measure 'ppv' \(precision\) must be one of \['recall'\] here"
+    ):
         held["ppv"]
 
 
@@ -148,27 +148,29 @@ CALLS: dict[str, Callable[[str], Any]] = {
     "Bootstrap.confidence_interval": lambda m: bootstrap(
         Table.from_labels(ACTUAL, PREDICTED), seed=0, replicates=50
     ).confidence_interval(m, level=0.8),
-    "permutation_test": lambda m: permutation_test(
-        Table.from_labels(ACTUAL, PREDICTED), m, permutations=50, seed=0
-    ).pvalue,
+    "permutation_test": lambda m: (
+        permutation_test(Table.from_labels(ACTUAL, PREDICTED), m, permutations=50, seed=0).pvalue
+    ),
     "Tally.micro": lambda m: _tally().micro(m),
     "Tally.macro": lambda m: _tally().macro(m),
     "Tally.per_category": lambda m: _tally().per_category(m),
     "tally_intervals": lambda m: tally_intervals(_tally(), [m], replicates=50, seed=0).micro[m],
     "evaluate_slices": lambda m: evaluate_slices(_slices()).values[m].tolist(),
-    "bootstrap_slices": lambda m: bootstrap_slices(
-        _slices(), [m], replicates=50, seed=0
-    ).intervals[m],
-    "compare": lambda m: compare(
-        ACTUAL,
-        {"a": PREDICTED, "b": PREDICTED[::-1]},
-        measures=[m],
-        replicates=50,
-        permutations=50,
-        seed=0,
-    )
-    .models["a"]
-    .measures[m],
+    "bootstrap_slices": lambda m: bootstrap_slices(_slices(), [m], replicates=50, seed=0).intervals[
+        m
+    ],
+    "compare": lambda m: (
+        compare(
+            ACTUAL,
+            {"a": PREDICTED, "b": PREDICTED[::-1]},
+            measures=[m],
+            replicates=50,
+            permutations=50,
+            seed=0,
+        )
+        .models["a"]
+        .measures[m]
+    ),
 }
 
 
@@ -236,7 +238,9 @@ def test_a_positive_label_not_in_the_table_is_an_input_error() -> None:
     with pytest.raises(InputError) as caught:
         evaluate(ACTUAL, PREDICTED, positive=2)
     assert isinstance(caught.value, ValueError)
-    assert str(caught.value) == "positive=2 is not a label of the table; it should be one of [0, 1]."
+    assert (
+        str(caught.value) == "positive=2 is not a label of the table; it should be one of [0, 1]."
+    )
     with pytest.raises(InputError, match="not a label of the slices"):
         evaluate_slices(_slices(), positive=2)
     with pytest.raises(InputError, match="`how` must be one of"):

@@ -86,7 +86,9 @@ def test_weights_are_summed_exactly_where_the_in_memory_sum_rounds(
     exact: dict[tuple[str, str], Fraction] = {}
     for a, b, weight in zip(y.tolist(), p.tolist(), w.tolist(), strict=True):
         exact[(b, a)] = exact.get((b, a), Fraction(0)) + Fraction(weight)
-    counted = Table.from_frame(engine_frames(table, tmp_path)[engine], actual="y", predicted="p", weights="w")
+    counted = Table.from_frame(
+        engine_frames(table, tmp_path)[engine], actual="y", predicted="p", weights="w"
+    )
     assert {k: counted.count(*k) for k in exact} == {k: float(v) for k, v in exact.items()}
 
 
@@ -107,7 +109,9 @@ def test_weights_the_engine_cannot_sum_exactly_are_refused_with_a_count(
     filter that finds them on the engine; nothing rounded silently."""
     import duckdb
 
-    table = pa.table({"y": ["a", "b", "a"], "p": ["a", "a", "b"], "w": pa.array(values, pa.float64())})
+    table = pa.table(
+        {"y": ["a", "b", "a"], "p": ["a", "a", "b"], "w": pa.array(values, pa.float64())}
+    )
     relation = duckdb.connect().from_arrow(table)
     with pytest.raises(InputError, match=found):
         Table.from_frame(relation, actual="y", predicted="p", weights="w")
@@ -216,7 +220,9 @@ def test_missing_labels_are_counted_and_the_filter_given() -> None:
 
     table = pa.table({"y": ["a", None, None, "b"], "p": ["a", "b", "a", "b"], "d": [1, 2, 3, 4]})
     relation = duckdb.connect().from_arrow(table)
-    with pytest.raises(InputError, match=r"column 'y'\) has a missing value in 2 rows.*WHERE \"y\" IS NULL"):
+    with pytest.raises(
+        InputError, match=r"column 'y'\) has a missing value in 2 rows.*WHERE \"y\" IS NULL"
+    ):
         Table.from_frame(relation, actual="y", predicted="p")
     with pytest.raises(InputError, match=r"pl\.col\('y'\)\.is_null\(\)"):
         Table.from_frame(pl.from_arrow(table).lazy(), actual="y", predicted="p")
@@ -290,7 +296,9 @@ def test_a_tally_of_documents_equals_the_in_memory_one(engine: str) -> None:
     assigned = [list(rng.choice([*names, "other"], rng.integers(0, 3))) for _ in range(300)]
     correct = [list(rng.choice(names, rng.integers(0, 3))) for _ in range(300)]
     table = pa.table({"assigned": assigned, "correct": correct})
-    frame = pl.from_arrow(table).lazy() if engine == "polars" else duckdb.connect().from_arrow(table)
+    frame = (
+        pl.from_arrow(table).lazy() if engine == "polars" else duckdb.connect().from_arrow(table)
+    )
     expected = summarise_documents(table, part="d", categories=names, unknown="ignore")
     found = summarise_documents(frame, part="d", categories=names, unknown="ignore")
     assert found.tally == expected.tally and found.tally is not None

@@ -71,6 +71,7 @@ def _mlxtend(seed: int, measure: str) -> list[float]:
     )
     return [float(x) for x in json.loads(done.stdout)]
 
+
 X, Y = load_breast_cancer(return_X_y=True)
 X = X[:, :8]  # eight features keep the fits fast; the tests compare routes, not models
 CV = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)

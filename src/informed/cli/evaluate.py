@@ -376,8 +376,9 @@ def report_summaries(
         output.summary = summarize_ranking(ranking, quotas=tuple(args.quota), bins=args.bins)
         from informed.report.calibration import calibration_report
 
-        # scores that are probabilities: their calibration and decision curve (else none)
-        output.calibration = calibration_report(ranking)
+        # scores that are probabilities: their calibration and decision curve (else none);
+        # with --ci, the intervals of the calibration numbers from the tie groups resampled
+        output.calibration = calibration_report(ranking, level=args.ci, seed=args.seed)
         if args.threshold is not None:
             output.threshold, output.threshold_interval = _operating_point(args, ranking)
     return output

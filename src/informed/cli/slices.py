@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from informed.errors import InputError
 
 if TYPE_CHECKING:
+    from informed.inference.slice_calibration import SliceCalibration
     from informed.slices import Slices
 
 __all__ = ["check_slice_options", "report_slices", "run_slices"]
@@ -85,6 +86,20 @@ def _read_on_dask(args: argparse.Namespace) -> Slices:
         )
 
 
+def _calibration(found: Slices, level: float, seed: int) -> SliceCalibration | str | None:
+    """Each slice's calibration (`informed.inference.slice_calibration`) when the slices
+    have scores; the reason there is none when they are not probabilities; None without
+    scores."""
+    if found.rankings is None:
+        return None
+    from informed.inference.slice_calibration import slice_calibration
+
+    try:
+        return slice_calibration(found, level=level, seed=seed)
+    except InputError as error:
+        return str(error)
+
+
 def run_slices(args: argparse.Namespace, source: str) -> None:
     """Read the files by slice (on a Dask cluster with --dask), then report them."""
     from informed.io.sliced import read_slices
@@ -156,8 +171,11 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     )
     # each slice's ranking summaries, computed for the slices a report shows
     rankings = None if found.rankings is None else slice_rankings(found, level=level)
+    calibration = _calibration(found, level, args.seed)
     if args.format == "json":
-        document = slices_document(result, differences, source, rankings=rankings, merged=merged)
+        document = slices_document(
+            result, differences, source, rankings=rankings, merged=merged, calibration=calibration
+        )
         print(json.dumps(document, indent=1, allow_nan=False))
     elif args.format == "csv":
         sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw, rankings=rankings))
@@ -172,6 +190,7 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
                 merged=merged,
                 rows=rows,
                 width=terminal_width() if sys.stdout.isatty() else None,
+                calibration=calibration,
             )
         )
     if args.html:
@@ -190,4 +209,5 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
             source=source,
             rankings=rankings,
             merged=merged,
+            calibration=calibration,
         )

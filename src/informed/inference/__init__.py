@@ -13,8 +13,9 @@ every slice from its own cells at once, `disparities` compares slices with the r
 with a reference (`auc_differences` their AUCs, by DeLong's variances of independent
 samples). `calibration_bands` and `decision_curve_bands` resample a Ranking of probabilities
 for the bands of its CORP curve (confidence, and consistency under calibration) and of its
-decision curve. `tally_intervals` gives the intervals of a Tally's micro, macro and
-per-category values.
+decision curve; `slice_calibration` gives each slice's miscalibration (MCB) with its
+interval and the spread of MCB across slices. `tally_intervals` gives the intervals of a
+Tally's micro, macro and per-category values.
 
 Comparing models on the same cases has its own home, `informed.comparison`, a layer
 above; the names it had here (`compare`, `Comparison`, `ModelResult`, `JointOutcomes`,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     )
     from informed.inference.significance import Significance, holm
     from informed.inference.slice_bootstrap import SliceBootstrap, bootstrap_slices
+    from informed.inference.slice_calibration import SliceCalibration, slice_calibration
     from informed.inference.table_bootstrap import (
         BOOTSTRAP_METHODS,
         WEIGHTS_ARE,
@@ -111,6 +113,8 @@ _SOURCES = {
     "Significance": "informed.inference.significance",
     "SliceBootstrap": "informed.inference.slice_bootstrap",
     "bootstrap_slices": "informed.inference.slice_bootstrap",
+    "SliceCalibration": "informed.inference.slice_calibration",
+    "slice_calibration": "informed.inference.slice_calibration",
     "Disparities": "informed.inference.disparities",
     "disparities": "informed.inference.disparities",
     "AucDifferences": "informed.inference.auc_differences",
@@ -146,6 +150,7 @@ __all__ = [
     "ReliabilityBands",
     "Significance",
     "SliceBootstrap",
+    "SliceCalibration",
     "TallyIntervals",
     "auc_differences",
     "bootstrap",
@@ -170,6 +175,7 @@ __all__ = [
     "paired_permutation",
     "permutation_test",
     "proportion_interval",
+    "slice_calibration",
     "tally_intervals",
     "threshold_interval",
     "wilson_interval",

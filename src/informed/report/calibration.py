@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from informed._common import printable
+from informed._common import json_float, printable
 from informed._terminal import WIDTH, grid, render, split
 from informed._terminal import value as number
 from informed.ranking import Ranking
@@ -29,7 +29,11 @@ from informed.ranking.calibration_summary import (
 from informed.ranking.decision import DecisionCurve, decision_curve
 from informed.report.references import references_of
 
+if TYPE_CHECKING:
+    from informed.inference.calibration_bands import ReliabilityBands
+
 __all__ = [
+    "INTERVAL_TITLES",
     "REPORT_THRESHOLDS",
     "CalibrationReport",
     "calibration_report",
@@ -49,27 +53,85 @@ SOURCES = (
 )
 
 
+INTERVAL_TITLES = {
+    "brier": "Brier score",
+    "miscalibration": "Brier MCB",
+    "discrimination": "Brier DSC",
+    "uncertainty": "Brier UNC",
+    "log": "log score",
+    "log_miscalibration": "log MCB",
+    "log_discrimination": "log DSC",
+    "slope": "calibration slope",
+    "intercept": "calibration intercept",
+    "in_the_large": "calibration-in-the-large",
+    "ece": "ECE, equal-width bins",
+    "ece_quantile": "ECE, equal-mass bins",
+}
+"""How a report names each number of `informed.inference.CALIBRATION_INTERVALS`."""
+
+REPLICATES = 1000
+"""Bootstrap replicates of the calibration intervals a report asks for (as `--ci` draws
+a Table's)."""
+
+
 @dataclass(frozen=True)
 class CalibrationReport:
-    """What a report shows of a Ranking of probabilities, computed once."""
+    """What a report shows of a Ranking of probabilities, computed once; with `intervals`
+    (`informed.inference.calibration_bands`) the interval of every calibration number and
+    the test of calibration."""
 
     calibration: Calibration
     decision: DecisionCurve
+    intervals: ReliabilityBands | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON section: the calibration document and the decision curve at the
-        report's thresholds."""
-        return {**self.calibration.to_dict(), "decision_curve": self.decision.to_dict()}
+        report's thresholds; with intervals, "intervals" {name: [low, high]} and how they
+        were made ("ci_level", "ci_method", "replicates", "calibration_p_value")."""
+        document = {**self.calibration.to_dict(), "decision_curve": self.decision.to_dict()}
+        bands = self.intervals
+        if bands is not None:
+            document["intervals"] = {
+                name: found.as_list() for name, found in bands.intervals.items()
+            }
+            reasons = {
+                name: found.reason for name, found in bands.intervals.items() if found.reason
+            }
+            if reasons:
+                document["intervals_undefined"] = reasons
+            document["ci_level"] = bands.level
+            document["ci_method"] = (
+                "percentile; a case bootstrap of the rows drawn over the tie groups "
+                "(unstratified: the prevalence is part of calibration), weights read as "
+                "frequency weights"
+            )
+            document["replicates"] = bands.replicates
+            document["calibration_p_value"] = json_float(bands.p_value)
+        return document
 
 
-def calibration_report(ranking: Ranking, bins: int = 10) -> CalibrationReport | None:
+def calibration_report(
+    ranking: Ranking,
+    bins: int = 10,
+    *,
+    level: float | None = None,
+    seed: int | None = 0,
+    replicates: int = REPLICATES,
+) -> CalibrationReport | None:
     """The calibration and the decision curve at `REPORT_THRESHOLDS` and the prevalence,
-    or None when the scores are not probabilities or there are no rows."""
+    or None when the scores are not probabilities or there are no rows; with a `level`,
+    the intervals of the calibration numbers and the test of calibration
+    (`informed.inference.calibration_bands`, `replicates` of the tie groups, `seed`)."""
     if ranking.n == 0 or not is_probability_ranking(ranking):
         return None
     prevalence = float(ranking.n_positive) / float(ranking.n)
     thresholds = sorted({*REPORT_THRESHOLDS, *([prevalence] if prevalence < 1 else [])})
-    return CalibrationReport(calibration(ranking, bins), decision_curve(ranking, thresholds))
+    bands = None
+    if level is not None:
+        from informed.inference.calibration_bands import calibration_bands
+
+        bands = calibration_bands(ranking, replicates=replicates, level=level, seed=seed, bins=bins)
+    return CalibrationReport(calibration(ranking, bins), decision_curve(ranking, thresholds), bands)
 
 
 def calibration_section(ranking: Ranking, report: CalibrationReport | None) -> dict[str, Any]:
@@ -137,9 +199,43 @@ def render_calibration(
             style="dim",
         )
     )
+    if report.intervals is not None:
+        parts += ["", *_intervals_part(report.intervals)]
     parts += ["", _decision_part(curve, width)]
     parts += ["", Text("References: " + " ".join(references_of(SOURCES)), style="dim")]
     return render(parts, color, width)
+
+
+def _intervals_part(bands: ReliabilityBands) -> list[Any]:
+    """The intervals of the calibration numbers, one row each, and the test of
+    calibration."""
+    level = f"{100 * bands.level:g} %"
+    head = Text(
+        f"Intervals ({level}, percentile, {bands.replicates:,} replicates resampling the "
+        "tie groups)",
+        style="bold",
+    )
+    table = grid()
+    table.add_column("", no_wrap=True)
+    table.add_column("value", justify="right", no_wrap=True)
+    table.add_column(f"{level} interval", no_wrap=True)
+    notes = []
+    for name, title in INTERVAL_TITLES.items():
+        found = bands.intervals[name]
+        if math.isnan(found.low):
+            shown = "—"
+            if found.reason and not math.isnan(found.estimate):
+                notes.append(f"{title}: {found.reason}")
+        else:
+            shown = f"[{number(found.low)}, {number(found.high)}]"
+        table.add_row(title, number(found.estimate), shown)
+    test = Text(
+        f"Test of calibration: p = {bands.p_value:.3g} (the share of {bands.replicates:,} "
+        "outcome sets drawn from the scores themselves whose Brier MCB reaches the "
+        "observed; Dimitriadis et al. 2021).",
+    )
+    shown_notes = [Text("\n".join(notes), style="yellow")] if notes else []
+    return [head, table, *shown_notes, test]
 
 
 def _decomposed(found: Any) -> str:

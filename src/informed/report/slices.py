@@ -22,12 +22,14 @@ import numpy as np
 from informed._common import json_float, printable
 from informed.inference.disparities import COMPARED, Disparities, differs
 from informed.inference.slice_bootstrap import SliceBootstrap
+from informed.inference.slice_calibration import SliceCalibration
 from informed.inference.slice_rankings import RankingOfSlice, SliceRankings, slice_rankings
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, value_range
 from informed.ranking.document import SUMMARIES as RANKING_SUMMARIES
 from informed.ranking.registry import RANKING_MEASURES
 from informed.report.document import FORMULA_STARTS, csv_text
+from informed.report.slice_calibration import calibration_json, calibration_lines
 from informed.report.slice_disparities import (
     AUC_CSV,
     AUC_NOTE,
@@ -136,9 +138,12 @@ def slices_text(
     merged: str | None = None,
     rows: int | None = None,
     width: int | None = None,
+    calibration: SliceCalibration | str | None = None,
 ) -> str:
     """The terminal report (user text escaped); slices sorted by informedness, or by key
-    (`order="key"`: time windows in time order); with scores, each slice's AUC. Windows
+    (`order="key"`: time windows in time order); with scores, each slice's AUC, and with
+    `calibration` (`informed.inference.slice_calibration`, or why there is none) each
+    shown slice's MCB and the spread of MCB at the end. Windows
     `merged` ("cumulative", "rolling, 4 of 7d each") overlap: there are no
     `disparities` then, and the header counts the `rows` read. With a `width` (a
     terminal's), its sentences are wrapped to it and the tables' rows keep their columns;
@@ -182,8 +187,11 @@ def slices_text(
             f"{_n(pooled.n):>9}  {_value(found.measures['informedness']):>12} {'':<18}  "
             f"{_value(found.measures['markedness']):>10}  (every slice: --format json)"
         )
+    tail = (
+        [] if calibration is None else ["", *calibration_lines(calibration, shown, names, positive)]
+    )
     if disparities is None:
-        lines += ["", merged_note(merged or "merged")]
+        lines += ["", merged_note(merged or "merged"), *tail]
         return _joined(lines, width)
     reference = disparities.reference or ()
     ref_name = printable(slices.name(reference)) if reference else ""
@@ -226,7 +234,7 @@ def slices_text(
             "With two classes informedness = TPR - FPR (Powers 2011): a slice's gap in "
             "informedness is its TPR gap minus its FPR gap."
         )
-    return _joined(lines, width)
+    return _joined(lines + tail, width)
 
 
 def _joined(lines: list[str], width: int | None) -> str:
@@ -271,11 +279,13 @@ def slices_document(
     source: str,
     rankings: SliceRankings | None = None,
     merged: str | None = None,
+    calibration: SliceCalibration | str | None = None,
 ) -> dict[str, Any]:
     """The JSON document: every slice, its measures, intervals, flags and differences,
     and with scores every summary of its ranking (AUC with DeLong's interval, average
     hit rate, average Qrecall, PEM and its areas, each undefined one with its reason);
-    windows `merged` have no differences (null, and "windows" says why)."""
+    windows `merged` have no differences (null, and "windows" says why); "calibration"
+    is `calibration`'s document (or why there is none; null when not given)."""
     rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
@@ -325,6 +335,7 @@ def slices_document(
         "auc_differences": (
             AUC_NOTE if disparities is not None and "auc" in disparities.vs_rest else None
         ),
+        "calibration": calibration_json(calibration),
     }
 
 

@@ -30,7 +30,7 @@ from informed.plots.svg import report_axes, svg
 from informed.ranking import Ranking
 from informed.ranking.calibration_summary import CALIBRATION_NUMBERS
 from informed.ranking.decision import decision_curve, threshold_probabilities
-from informed.report.calibration import SOURCES, CalibrationReport
+from informed.report.calibration import INTERVAL_TITLES, SOURCES, CalibrationReport
 from informed.report.html.live import axes_mapping, js_number
 from informed.report.html.markup import escaped, figure_element, note_cell, number, value_cell
 
@@ -220,6 +220,38 @@ def _numbers(report: CalibrationReport) -> str:
     )
 
 
+def _intervals(report: CalibrationReport) -> str:
+    """The intervals of the calibration numbers (with --ci) and the test of calibration;
+    nothing without them."""
+    bands = report.intervals
+    if bands is None:
+        return ""
+    rows = []
+    for name, title in INTERVAL_TITLES.items():
+        found = bands.intervals[name]
+        bounds = (
+            note_cell(found.reason or "no interval")
+            if math.isnan(found.low)
+            else f'<td class="num">[{number(found.low)}, {number(found.high)}]</td>'
+        )
+        rows.append(
+            f'<tr data-interval="{name}"><th>{escaped(title)}</th>'
+            f"{value_cell(found.estimate)}{bounds}</tr>"
+        )
+    level = f"{100 * bands.level:g} %"
+    return (
+        f"<h3>Intervals ({level})</h3>"
+        '<div class="scroll"><table id="calibration-intervals"><thead><tr><th>number</th>'
+        f'<th class="num">value</th><th class="num">{level} interval</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f'<p class="small">Percentile intervals, {bands.replicates:,} replicates resampling '
+        "the tie groups (a case bootstrap of the rows). Test of calibration: p = "
+        f'<span id="calibration-p">{bands.p_value:.3g}</span>, the share of as many outcome '
+        "sets drawn from the scores themselves whose Brier MCB reaches the observed "
+        "(Dimitriadis et al. (2021)).</p>"
+    )
+
+
 def _decision_table(report: CalibrationReport) -> str:
     curve = report.decision
     rows = []
@@ -312,6 +344,7 @@ def calibration_section(
         f'<div class="figures">{"".join(figures)}</div>'
         f"<h3>Brier and log score, decomposed</h3>{_decomposition(report)}"
         f"<h3>Calibration numbers</h3>{_numbers(report)}"
+        f"{_intervals(report)}"
         f"<h3>Net benefit at the report's thresholds</h3>{_decision_table(report)}"
     )
     return CalibrationSection(html, mapping)

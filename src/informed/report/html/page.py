@@ -37,6 +37,7 @@ from informed.disparity.result import SliceSearch
 from informed.errors import InputError, InputTypeError
 from informed.inference.disparities import Disparities
 from informed.inference.slice_bootstrap import SliceBootstrap
+from informed.inference.slice_calibration import SliceCalibration
 from informed.inference.slice_rankings import SliceRankings
 from informed.inference.table_bootstrap import Bootstrap
 from informed.ranking import OperatingPoint, Ranking
@@ -46,9 +47,11 @@ from informed.report.html.calibration import CALIBRATION_SOURCES, calibration_se
 from informed.report.html.evaluation import EVALUATION_SOURCES, evaluation_sections
 from informed.report.html.markup import count, escaped
 from informed.report.html.ranking import RANKING_SOURCES, first_threshold, ranking_section
+from informed.report.html.slice_calibration import calibration_slices_section
 from informed.report.html.slices import SLICES_SOURCES, slices_section
 from informed.report.html.style import CSS
 from informed.report.references import references_of
+from informed.report.slices import shown_slices
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
 
@@ -246,10 +249,13 @@ def slices_report(
     source: str = "",
     rankings: SliceRankings | None = None,
     merged: str | None = None,
+    calibration: SliceCalibration | str | None = None,
 ) -> str:
     """One self-contained HTML document reporting slices (`informed.slices`); with
-    scores, each slice's ranking summaries (`rankings`, computed if not given); windows
-    `merged` (cumulative, rolling) without disparities."""
+    scores, each slice's ranking summaries (`rankings`, computed if not given) and with
+    `calibration` (`informed.inference.slice_calibration`, or why there is none) a
+    section of calibration within slices; windows `merged` (cumulative, rolling) without
+    disparities."""
     slices = result.evaluation.slices
     sizes = (
         f"{len(slices.keys):,} slices · {int(slices.rows.sum()):,} rows"
@@ -260,8 +266,16 @@ def slices_report(
         f'<p class="meta">Source: <strong>{escaped(source)}</strong> · by '
         f"{escaped(', '.join(slices.by))} · {sizes}</p>"
     )
-    section = slices_section(result, disparities, overall, order, rankings, merged)
-    return page_document(title, meta, [("slices", "Slices", section)], list(SLICES_SOURCES))
+    sections = [
+        ("slices", "Slices", slices_section(result, disparities, overall, order, rankings, merged))
+    ]
+    cited = list(SLICES_SOURCES)
+    if calibration is not None:
+        shown = shown_slices(result, order=order)
+        html = calibration_slices_section(calibration, shown)
+        sections.append(("slice-calibration", "Calibration within slices", html))
+        cited.append("Dimitriadis et al. (2021)")
+    return page_document(title, meta, sections, cited)
 
 
 def write_slices_report(path: str | os.PathLike[str], *args: Any, **options: Any) -> Path:

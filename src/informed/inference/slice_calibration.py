@@ -1,0 +1,350 @@
+"""Calibration within slices as a fairness criterion: each slice's miscalibration (MCB)
+with a bootstrap interval, and the spread of MCB across slices (largest minus smallest).
+
+A model can be calibrated on all the rows and not within a group: its scores then mean
+another risk for one group than for another, and a threshold on them treats the groups
+unequally. Each slice's scores are decomposed on the slice's own rows, as
+`informed.ranking.score_decomposition` decomposes one Ranking's (the CORP decomposition
+of Dimitriadis, Gneiting & Jordan 2021): score = MCB - DSC + UNC, where MCB, what
+recalibrating the slice's scores by the slice's own CORP curve would save, is 0 when the
+slice is calibrated. The disparity is the spread max - min of MCB over the slices, as
+`informed.inference.disparities` takes the spread of informedness: over the slices of at
+least `min_count` real positives and `min_count` real negatives (the MCB of a small slice
+is mostly noise: PAV fits its few rows closely), those left out named, and the range
+over every slice beside it. No ratio: a calibrated slice's MCB can be exactly 0, and a
+ratio to it is unbounded.
+
+Intervals: a case bootstrap within each slice (its size fixed, as
+`informed.inference.bootstrap_slices` resamples a slice), drawn as a multinomial over
+the slice's 2 x groups cells (positives and negatives of each distinct score, as
+`informed.inference.calibration_bands` draws one Ranking's); each replicate is refitted
+by PAV and its MCB recomputed; the spread's replicate is the range of the slices'
+replicates. Percentile intervals. MCB is biased upward in a resample (PAV fits the
+resample's noise too), so the interval of a slice whose MCB is near 0 may lie above its
+estimate; it brackets a clearly miscalibrated slice's.
+
+Each slice's estimate is a function of its Ranking alone, so slices counted in parts and
+merged give the same MCB as the Ranking of the slice's rows, bit for bit. A time window
+is a slice (`Slices.from_labels(time=..., every=...)`), and so is a merged window
+(`informed.slices.rolling.accumulate`): calibration per window is this same call.
+
+References
+----------
+Dimitriadis, T., Gneiting, T. & Jordan, A. I. (2021). Stable reliability diagrams for
+probabilistic classifiers. PNAS 118(8):e2016191118.
+
+>>> from informed.slices import Slices
+>>> s = Slices.from_labels(by=["a"] * 4 + ["b"] * 4, actual=[0, 1, 0, 1] * 2,
+...                        scores=[.2, .4, .6, .8, .1, .2, .8, .9], positive=1)
+>>> found = slice_calibration(s, replicates=50, seed=0, min_count=1)
+>>> [round(d.miscalibration, 6) for d in found.decompositions]  # b: 0.325 - 0.125
+[0.075, 0.2]
+>>> round(found.spread.estimate, 6)
+0.125
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from informed._common import check_choice, json_float, readonly
+from informed.errors import InputError, InputTypeError
+from informed.inference.checks import check_count, check_level
+from informed.inference.interval import Interval, nan_interval
+from informed.inference.ranking_bootstrap import draw_counts
+from informed.inference.replicates import replicate_interval
+from informed.inference.slice_ranges import value_range
+from informed.ranking.calibration import (
+    SCORING_RULES,
+    Decomposition,
+    ascending,
+    check_probabilities,
+    decompose_groups,
+    pav,
+    score_decomposition,
+)
+from informed.slices.slices import Slices
+
+__all__ = ["SliceCalibration", "slice_calibration"]
+
+Floats = NDArray[np.float64]
+
+# Values (replicates x cells) drawn at once for one slice.
+_BATCH_VALUES = 1 << 21
+
+
+@dataclass(frozen=True, eq=False)
+class SliceCalibration:
+    """Each slice's calibration (its scores' decomposition and the interval of its MCB)
+    and the spread of MCB across slices.
+
+    Attributes
+    ----------
+    slices : Slices
+    rule : {"brier", "log"}
+        The scoring rule decomposed.
+    decompositions : tuple of Decomposition
+        Each slice's mean score = MCB - DSC + UNC (NaN with the reason without rows).
+    miscalibration : list of Interval
+        Each slice's MCB with its percentile interval.
+    spread : Interval
+        max - min of MCB over the slices of adequate size (`rule_text`), with its
+        interval; NaN with the reason where fewer than two have a value, or where the
+        slices are overlapping windows (`Slices.accumulated`).
+    spread_all : Interval
+        The same range over every slice whose MCB is defined.
+    highest, lowest : int or None
+        The position of the slice of highest (lowest) MCB among those `spread` is over.
+    left_out : list of (int, str)
+        The slices left out of `spread` as too small, with their counts.
+    rule_text : str
+        Which slices `spread` is over ("of at least 30 real positives and 30 real
+        negatives").
+    level, replicates, min_count
+    distribution : ndarray
+        The replicates' MCB, [B, S] (NaN where a replicate has no row).
+    """
+
+    slices: Slices
+    rule: str
+    decompositions: tuple[Decomposition, ...]
+    miscalibration: list[Interval]
+    spread: Interval
+    spread_all: Interval
+    highest: int | None
+    lowest: int | None
+    left_out: list[tuple[int, str]]
+    rule_text: str
+    level: float
+    replicates: int
+    min_count: float
+    distribution: Floats = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document: each slice's decomposition with its MCB interval, the spread
+        (adequate slices, and every slice) and the slices left out."""
+        name = self.slices.name
+
+        def spread(found: Interval) -> dict[str, Any]:
+            document: dict[str, Any] = {
+                "estimate": _json(found.estimate),
+                "interval": found.as_list(),
+            }
+            if found.reason:
+                document["reason"] = found.reason
+            return document
+
+        return {
+            "rule": self.rule,
+            "level": self.level,
+            "replicates": self.replicates,
+            "method": "percentile",
+            "min_count": self.min_count,
+            "slices": [
+                {
+                    "key": list(key),
+                    "name": name(key),
+                    **self.decompositions[s].to_dict(),
+                    "miscalibration_interval": self.miscalibration[s].as_list(),
+                    **(
+                        {"interval_reason": self.miscalibration[s].reason}
+                        if self.miscalibration[s].reason
+                        else {}
+                    ),
+                }
+                for s, key in enumerate(self.slices.keys)
+            ],
+            "spread": {
+                **spread(self.spread),
+                "over": f"the slices {self.rule_text}",
+                "highest": None if self.highest is None else name(self.slices.keys[self.highest]),
+                "lowest": None if self.lowest is None else name(self.slices.keys[self.lowest]),
+            },
+            "spread_all": spread(self.spread_all),
+            "left_out": [
+                {"name": name(self.slices.keys[s]), "why": why} for s, why in self.left_out
+            ],
+            "definition": (
+                "MCB (miscalibration): the slice's mean score minus that of its scores "
+                "recalibrated by its own CORP curve (isotonic regression, PAV); 0 when the "
+                "slice is calibrated. spread: max - min of MCB across slices."
+            ),
+            "source": "Dimitriadis et al. (2021)",
+        }
+
+
+def _json(value: float) -> float | str | None:
+    """A number for JSON: +inf as "Infinity" (as `Decomposition.to_dict` writes a log
+    score's), nan as null."""
+    return "Infinity" if value == math.inf else json_float(value)
+
+
+def _count(value: float, what: str) -> str:
+    shown = f"{int(value):,}" if float(value).is_integer() else f"{value:,.3g}"
+    return f"{shown} {what}"
+
+
+def slice_calibration(
+    slices: Slices,
+    *,
+    rule: str = "brier",
+    replicates: int = 1000,
+    level: float = 0.95,
+    seed: int | np.random.Generator | None = None,
+    min_count: float = 30.0,
+) -> SliceCalibration:
+    """Each slice's miscalibration (CORP MCB) with its interval, and the spread across
+    slices: calibration within groups as a fairness criterion.
+
+    Parameters
+    ----------
+    slices : Slices
+        Built with scores in [0, 1], read as probabilities of `slices.positive` (a score
+        outside is refused, naming the slice).
+    rule : {"brier", "log"}
+        The scoring rule decomposed (`informed.ranking.SCORING_RULES`).
+    replicates : int
+        Bootstrap replicates of every slice.
+    level : float
+        Of the percentile intervals.
+    seed : int or numpy.random.Generator, optional
+    min_count : float
+        The spread is over the slices of at least this many real positives and this many
+        real negatives.
+
+    Returns
+    -------
+    SliceCalibration
+
+    Notes
+    -----
+    MCB_s = S(scores) - S(recalibrated) on slice s's rows, S the mean Brier (or log)
+    score and the recalibration the slice's own isotonic fit (Dimitriadis, Gneiting &
+    Jordan 2021). spread = max_s MCB_s - min_s MCB_s. O(replicates x groups) in all.
+    """
+    if not isinstance(slices, Slices):
+        msg = f"slice_calibration needs Slices; got {type(slices).__name__}."
+        raise InputTypeError(msg)
+    if slices.rankings is None:
+        msg = "slice_calibration needs a Ranking per slice: build the slices with `scores`."
+        raise InputError(msg)
+    check_choice(rule, tuple(SCORING_RULES), "rule")
+    replicates = check_count(replicates, "replicates", 2)
+    level = check_level(level)
+    min_count = float(min_count)
+    if not min_count >= 0:
+        msg = f"`min_count` must be a number >= 0; got {min_count!r}."
+        raise InputError(msg)
+    for key, ranking in zip(slices.keys, slices.rankings, strict=True):
+        try:
+            check_probabilities(ranking, "slice_calibration")
+        except InputError as error:
+            raise InputError(f"slice {slices.name(key)!r}: {error}") from None
+    rng = np.random.default_rng(seed)
+    S = len(slices.keys)
+    found = tuple(score_decomposition(r, rule) for r in slices.rankings)  # type: ignore[arg-type]
+    estimates = np.array([d.miscalibration for d in found], dtype=np.float64)
+    drawn = np.full((replicates, S), math.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for s, ranking in enumerate(slices.rankings):
+            if ranking.n_groups:
+                drawn[:, s] = _replicates(rng, ranking, rule, replicates)
+    intervals = []
+    for s, decomposition in enumerate(found):
+        if math.isnan(estimates[s]):
+            why = decomposition.reason or "undefined"
+            intervals.append(nan_interval(estimates[s], level, "percentile", why))
+        else:
+            intervals.append(
+                replicate_interval(estimates[s], drawn[:, s], level, "percentile", math.nan)
+            )
+    positives = np.array([float(r.n_positive) for r in slices.rankings])
+    negatives = np.array([float(r.n_negative) for r in slices.rankings])
+    adequate = np.minimum(positives, negatives) >= min_count
+    m = f"{min_count:g}"
+    rule_text = f"of at least {m} real positives and {m} real negatives"
+    left_out = []
+    for s in np.flatnonzero(~adequate).tolist():
+        short = [
+            _count(count, what)
+            for count, what in ((positives[s], "real positives"), (negatives[s], "real negatives"))
+            if count < min_count
+        ]
+        left_out.append((s, ", ".join(short)))
+    kept = np.where(adequate, estimates, math.nan)
+    spread = _spread(kept, np.where(adequate, drawn, math.nan), level, f"the slices {rule_text}")
+    spread_all = _spread(estimates, drawn, level, "the slices")
+    if slices.accumulated is not None:  # overlapping windows: no range between them
+        why = (
+            f"the windows overlap ({slices.accumulated}): a range between them would count "
+            "rows twice and resample overlapping windows as independent"
+        )
+        spread = nan_interval(math.nan, level, "percentile", why)
+        spread_all = nan_interval(math.nan, level, "percentile", why)
+        kept = np.full(S, math.nan)
+    defined = ~np.isnan(kept)
+    highest = lowest = None
+    if np.count_nonzero(defined) >= 2:
+        highest = int(np.nanargmax(kept))
+        lowest = int(np.nanargmin(kept))
+    return SliceCalibration(
+        slices=slices,
+        rule=rule,
+        decompositions=found,
+        miscalibration=intervals,
+        spread=spread,
+        spread_all=spread_all,
+        highest=highest,
+        lowest=lowest,
+        left_out=left_out,
+        rule_text=rule_text,
+        level=level,
+        replicates=replicates,
+        min_count=min_count,
+        distribution=readonly(drawn),
+    )
+
+
+def _spread(estimates: Floats, drawn: Floats, level: float, over: str) -> Interval:
+    """max - min of the estimates with the percentile interval of the replicates' ranges,
+    or NaN with the reason where fewer than two slices have a value."""
+    estimate = float(value_range(estimates))
+    if math.isnan(estimate):
+        why = f"MCB defined in fewer than two of {over}"
+        return nan_interval(estimate, level, "percentile", why)
+    with np.errstate(invalid="ignore"):
+        ranges = value_range(drawn, axis=1)
+    return replicate_interval(estimate, ranges, level, "percentile", math.nan)
+
+
+def _replicates(rng: np.random.Generator, ranking: Any, rule: str, replicates: int) -> Floats:
+    """The MCB of `replicates` case resamples of one slice's Ranking: each a multinomial
+    draw over its 2 x groups cells, refitted by PAV over the groups drawn."""
+    scores, positives, rows = ascending(ranking)
+    groups = scores.size
+    cells = np.concatenate([positives, rows - positives])
+    out = np.full(replicates, math.nan)
+    chunk = max(1, min(replicates, _BATCH_VALUES // max(cells.size, 1)))
+    done = 0
+    while done < replicates:
+        size = min(chunk, replicates - done)
+        counts, scale = draw_counts(rng, cells, size)
+        counts *= scale
+        for b in range(size):
+            pos, neg = counts[b, :groups], counts[b, groups:]
+            total = pos + neg
+            keep = total > 0
+            if not keep.any():
+                continue
+            group_pos, group_rows = pos[keep], total[keep]
+            values, starts, _ = pav(group_pos, group_rows)
+            out[done + b] = decompose_groups(
+                rule, scores[keep], group_pos, group_rows, starts, values
+            )[1]
+        done += size
+    return out

@@ -1,0 +1,119 @@
+"""Calibration within slices as the slices' reports show it: each shown slice's MCB with
+its interval and its Brier (or log) score, then the spread of MCB across slices, as
+terminal lines and JSON. Nothing is computed here (`informed.inference.slice_calibration`
+did it); scores that are not probabilities give the reason instead of the section.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from informed._common import printable
+from informed.inference.interval import Interval
+from informed.inference.slice_calibration import SliceCalibration
+
+__all__ = [
+    "CALIBRATION_NOTE",
+    "calibration_json",
+    "calibration_lines",
+    "mcb_interval",
+    "mcb_text",
+]
+
+CALIBRATION_NOTE = (
+    "MCB (miscalibration, Dimitriadis et al. 2021): the slice's mean score minus that of "
+    "its scores recalibrated by its own CORP curve (isotonic, PAV), 0 when the slice is "
+    "calibrated; score = MCB - DSC + UNC on the slice's rows. A resample's MCB is biased "
+    "up (PAV fits its noise), so near 0 the interval may lie above the estimate."
+)
+"""What the calibration of slices is, as the terminal and the page say it."""
+
+_LEFT_OUT_SHOWN = 5
+
+
+def mcb_text(value: float) -> str:
+    """An MCB (or a score) with four decimals; "—" where undefined, "inf" where infinite."""
+    if math.isnan(value):
+        return "—"
+    return "inf" if math.isinf(value) else f"{value:.4f}"
+
+
+def mcb_interval(interval: Interval) -> str:
+    """[low, high] with four decimals, or [—] where there is none."""
+    if math.isnan(interval.low):
+        return "[—]"
+    return f"[{mcb_text(interval.low)}, {mcb_text(interval.high)}]"
+
+
+def _spread_text(interval: Interval) -> str:
+    if math.isnan(interval.estimate):
+        return f"— ({interval.reason})"
+    return f"{mcb_text(interval.estimate)} {mcb_interval(interval)}"
+
+
+def _left_out(found: SliceCalibration) -> str:
+    slices = found.slices
+    if len(found.left_out) == len(slices.keys) > 2:
+        return f"all {len(found.left_out):,} slices (the counts of each: --format json)"
+    named = [
+        f"{slices.name(slices.keys[s])!r} ({why})" for s, why in found.left_out[:_LEFT_OUT_SHOWN]
+    ]
+    more = len(found.left_out) - _LEFT_OUT_SHOWN
+    return ", ".join(named) + (f" and {more:,} more" if more > 0 else "")
+
+
+def calibration_lines(
+    found: SliceCalibration | str, shown: list[int], names: int, positive: Any
+) -> list[str]:
+    """The terminal lines: a heading, each slice of `shown` (names cut to `names`
+    characters) with its MCB, interval and score, the spread of MCB and the note; or,
+    when `found` is the reason there is no calibration, that reason."""
+    if isinstance(found, str):
+        return [f"Calibration within slices: none ({found.rstrip('.')})."]
+    slices = found.slices
+    level = f"{found.level:.0%}"
+    score = "Brier" if found.rule == "brier" else "log score"
+    short = "Brier" if found.rule == "brier" else "log"
+    lines = [
+        f"Calibration within slices: scores read as probabilities of "
+        f"{printable(repr(positive))}, each slice's {score} decomposed on its own rows "
+        f"({level} percentile intervals, {found.replicates:,} replicates of each slice):",
+        f"{'slice':<{names}}  {'n':>7}  {'MCB':>6} {level + ' interval':<16}  {short:>6}",
+    ]
+    for s in shown:
+        name = printable(slices.name(slices.keys[s]))
+        name = name if len(name) <= names else name[: names - 1] + "…"
+        n = float(slices.rankings[s].n) if slices.rankings is not None else math.nan
+        decomposition = found.decompositions[s]
+        lines.append(
+            f"{name:<{names}}  {n:>7,.{0 if n.is_integer() else 3}f}  "
+            f"{mcb_text(decomposition.miscalibration):>6} "
+            f"{mcb_interval(found.miscalibration[s]):<16}  {mcb_text(decomposition.score):>6}"
+        )
+    spread = found.spread
+    defined = not math.isnan(spread.estimate)
+    over = f" over the slices {found.rule_text}" if found.left_out and defined else ""
+    ends = ""
+    if found.highest is not None and found.lowest is not None:
+        high = printable(repr(slices.name(slices.keys[found.highest])))
+        low = printable(repr(slices.name(slices.keys[found.lowest])))
+        ends = f"; highest {high}, lowest {low}"
+    lines += ["", f"spread of MCB (max - min): {_spread_text(spread)}{over}{ends}"]
+    if found.left_out and slices.accumulated is None:
+        lines.append(
+            f"  left out as too small: {printable(_left_out(found))}; over every slice: "
+            f"{_spread_text(found.spread_all)}"
+        )
+    lines.append(CALIBRATION_NOTE)
+    return lines
+
+
+def calibration_json(found: SliceCalibration | str | None) -> dict[str, Any] | None:
+    """The JSON "calibration" of a slices report: the slices' calibration document, or
+    why there is none; None without scores."""
+    if found is None:
+        return None
+    if isinstance(found, str):
+        return {"undefined": found}
+    return found.to_dict()

@@ -1,0 +1,173 @@
+"""Calibration within slices (`informed.inference.slice_calibration`): each slice's MCB
+against model-diagnostics and a brute force over the slice's rows, merged slices bit for
+bit, time windows, the spread across slices, its intervals and what is refused."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.isotonic import IsotonicRegression
+
+from informed import Ranking
+from informed.errors import InputError
+from informed.inference.slice_calibration import slice_calibration
+from informed.ranking.calibration import score_decomposition
+from informed.slices import Slices
+from informed.slices.rolling import accumulate
+from tests.peers import run_peer
+
+
+def _rows(seed: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Groups a, b, c: a calibrated, b's scores too extreme, c's too low; scores rounded
+    to 2 decimals so that ties are many."""
+    rng = np.random.default_rng(seed)
+    group = rng.choice(np.array(["a", "b", "c"]), n, p=[0.5, 0.3, 0.2])
+    risk = rng.beta(2, 3, n)
+    scores = np.where(group == "b", np.clip(1.6 * risk - 0.3, 0, 1), risk)
+    scores = np.where(group == "c", 0.6 * risk, scores)
+    actual = (rng.random(n) < risk).astype(int)
+    return group, actual, np.round(scores, 2)
+
+
+def _brute_mcb(actual: np.ndarray, scores: np.ndarray) -> float:
+    """Brier MCB over the rows: the mean squared error of the scores minus that of their
+    isotonic recalibration (scikit-learn's IsotonicRegression fitted on the rows)."""
+    fitted = IsotonicRegression(out_of_bounds="clip").fit(scores, actual).predict(scores)
+    return float(np.mean((scores - actual) ** 2) - np.mean((fitted - actual) ** 2))
+
+
+def test_each_slice_mcb_is_the_brute_force_over_its_rows() -> None:
+    group, actual, scores = _rows(0, 3000)
+    found = slice_calibration(
+        Slices.from_labels(by=group, actual=actual, scores=scores, positive=1),
+        replicates=20,
+        seed=0,
+    )
+    for s, key in enumerate(found.slices.keys):
+        mine = group == key[0]
+        expected = _brute_mcb(actual[mine], scores[mine])
+        assert found.decompositions[s].miscalibration == pytest.approx(expected, abs=1e-12)
+    mcb = [d.miscalibration for d in found.decompositions]
+    assert found.spread.estimate == max(mcb) - min(mcb)
+    assert found.slices.name(found.slices.keys[found.highest]) != "a"  # a is calibrated
+
+
+def test_each_slice_matches_model_diagnostics(tmp_path: Path) -> None:
+    """model-diagnostics' `decompose` on each slice's rows: the same MCB, DSC, UNC and
+    mean Brier score to 1e-12 (in a child process: it imports pyplot)."""
+    group, actual, scores = _rows(1, 4000)
+    arrays = {"group": group.astype("U1"), "actual": actual, "scores": scores}
+    code = """
+from model_diagnostics.scoring import SquaredError, decompose
+found = {}
+for g in ("a", "b", "c"):
+    keep = group == g
+    found[g] = decompose(actual[keep], scores[keep], scoring_function=SquaredError()).row(
+        0, named=True)
+print(json.dumps(found))
+"""
+    theirs = run_peer("model_diagnostics", code, arrays, tmp_path)
+    found = slice_calibration(
+        Slices.from_labels(by=group, actual=actual, scores=scores, positive=1),
+        replicates=20,
+        seed=0,
+    )
+    for s, key in enumerate(found.slices.keys):
+        ours = found.decompositions[s]
+        for name in ("miscalibration", "discrimination", "uncertainty", "score"):
+            assert getattr(ours, name) == pytest.approx(theirs[key[0]][name], abs=1e-12)
+
+
+def test_merged_slices_give_the_mcb_of_one_ranking_bit_for_bit() -> None:
+    group, actual, scores = _rows(2, 4000)
+    whole = Slices.from_labels(by=group, actual=actual, scores=scores, positive=1)
+    parts = [
+        Slices.from_labels(by=group[i::3], actual=actual[i::3], scores=scores[i::3], positive=1)
+        for i in range(3)
+    ]
+    merged = parts[0] + parts[1] + parts[2]
+    ours = slice_calibration(merged, replicates=50, seed=3)
+    theirs = slice_calibration(whole, replicates=50, seed=3)
+    assert ours.to_dict() == theirs.to_dict()
+    for s, key in enumerate(merged.keys):
+        mine = group == key[0]
+        one = score_decomposition(Ranking.from_scores(actual[mine], scores[mine], positive=1))
+        assert ours.decompositions[s] == one  # every number equal, not approximately
+
+
+def test_time_windows_and_merged_windows() -> None:
+    _, actual, scores = _rows(4, 3000)
+    days = np.datetime64("2024-01-01") + np.arange(3000) // 100
+    windows = Slices.from_labels(time=days, every="7d", actual=actual, scores=scores, positive=1)
+    found = slice_calibration(windows, replicates=20, seed=0, min_count=0)
+    week = (days - np.datetime64("2024-01-01")).astype(int) // 7
+    for s in range(len(windows.keys)):
+        mine = week == s
+        expected = _brute_mcb(actual[mine], scores[mine])
+        assert found.decompositions[s].miscalibration == pytest.approx(expected, abs=1e-12)
+    assert not math.isnan(found.spread.estimate)
+    rolling = slice_calibration(accumulate(windows, last=2, every="7d"), replicates=20, seed=0)
+    assert math.isnan(rolling.spread.estimate)
+    assert "overlap" in (rolling.spread.reason or "")
+    second = (week == 0) | (week == 1)
+    assert rolling.decompositions[1].miscalibration == pytest.approx(
+        _brute_mcb(actual[second], scores[second]), abs=1e-12
+    )
+
+
+def test_intervals_bracket_a_miscalibrated_slice_and_repeat_with_the_seed() -> None:
+    group, actual, scores = _rows(5, 3000)
+    slices = Slices.from_labels(by=group, actual=actual, scores=scores, positive=1)
+    first = slice_calibration(slices, replicates=300, seed=7)
+    again = slice_calibration(slices, replicates=300, seed=7)
+    other = slice_calibration(slices, replicates=300, seed=8)
+    assert first.to_dict() == again.to_dict()
+    assert first.to_dict() != other.to_dict()
+    for s, key in enumerate(slices.keys):
+        interval = first.miscalibration[s]
+        if key[0] != "a":  # b and c are miscalibrated: MCB well away from 0
+            assert interval.low < interval.estimate < interval.high, key
+    spread = first.spread
+    assert spread.low < spread.estimate < spread.high
+
+
+def test_small_slices_are_left_out_of_the_spread_and_named() -> None:
+    group, actual, scores = _rows(6, 2000)
+    group = np.where(np.arange(2000) < 20, "tiny", group)
+    found = slice_calibration(
+        Slices.from_labels(by=group, actual=actual, scores=scores, positive=1),
+        replicates=20,
+        seed=0,
+    )
+    names = [found.slices.name(found.slices.keys[s]) for s, _ in found.left_out]
+    assert names == ["tiny"]
+    kept = [
+        d.miscalibration
+        for key, d in zip(found.slices.keys, found.decompositions, strict=True)
+        if key[0] != "tiny"
+    ]
+    assert found.spread.estimate == max(kept) - min(kept)
+    every = [d.miscalibration for d in found.decompositions]
+    assert found.spread_all.estimate == max(every) - min(every)
+
+
+def test_refused_without_probabilities_or_scores() -> None:
+    with pytest.raises(InputError, match=r"slice 'b':.*lies outside \[0, 1\]"):
+        slice_calibration(
+            Slices.from_labels(
+                by=["a", "a", "b", "b"],
+                actual=[1, 0, 1, 0],
+                scores=[0.9, 0.1, 2, 0.1],
+                positive=1,
+            ),
+            replicates=10,
+        )
+    with pytest.raises(InputError, match="build the slices with `scores`"):
+        slice_calibration(Slices.from_labels(by=["a"], actual=[1], predicted=[1]))
+    with pytest.raises(InputError, match="`rule` must be one of"):
+        slice_calibration(
+            Slices.from_labels(by=["a"], actual=[1], scores=[0.5], positive=1), rule="x"
+        )
