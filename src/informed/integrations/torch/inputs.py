@@ -80,9 +80,7 @@ def _labels(name: str, tensor: torch.Tensor, C: int) -> torch.Tensor:
     return tensor if tensor.dtype == torch.int64 else tensor.to(torch.int64)
 
 
-def _binary_scores(
-    preds: torch.Tensor, threshold: float, logits: bool
-) -> torch.Tensor:
+def _binary_scores(preds: torch.Tensor, threshold: float, logits: bool) -> torch.Tensor:
     """Scores to predicted classes: True where the score is at or above the threshold."""
     if not preds.numel():
         return preds.to(torch.bool)

@@ -121,7 +121,7 @@ class ContingencyTable(Base):
     >>> metric.compute().tolist()
     [[1, 1], [1, 1]]
     >>> metric.table().one_vs_rest(1)
-    OneVsRest(label=1, tp=1, fp=1, fn=1, tn=1)
+    OneVsRest(label=1, tp=1.0, fp=1.0, fn=1.0, tn=1.0)
     """
 
     is_differentiable = False
@@ -151,7 +151,7 @@ class ContingencyTable(Base):
             raise InputError(msg)
         self.add_state("counts", default=torch.zeros(C, C, dtype=torch.int64), dist_reduce_fx="sum")
 
-    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:  # type: ignore[override]
+    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
         """Count a batch: `preds` (labels or scores) against `target` (the classes)."""
         predicted, actual = classes(
             preds,
@@ -248,8 +248,8 @@ class Informedness(TableMeasure):
     >>> from informed.torch import Informedness
     >>> metric = Informedness("multiclass", num_classes=3)
     >>> metric.update(torch.tensor([0, 1, 2, 2]), torch.tensor([0, 1, 1, 2]))
-    >>> round(metric.compute().item(), 4)
-    0.7
+    >>> round(metric.compute().item(), 4)  # 1/4 * 1 + 1/4 * 1/2 + 2/4 * 2/3
+    0.7083
     """
 
     higher_is_better = True

@@ -5,7 +5,8 @@ With torchmetrics installed the metrics of `informed.torch` subclass
 `torchmetrics.Metric` (Lightning's ``self.log`` takes them); without it they subclass
 this class, which has the same calls for what the metrics need: `add_state` (a tensor
 and ``dist_reduce_fx="sum"``), `update`, `compute`, `reset`, ``metric(preds, target)``
-(the batch added, and its value alone, as torchmetrics' `forward` gives it), `.to(device)` and the `state_dict` of any Module.
+(the batch added, and its value alone, as torchmetrics' `forward` gives it),
+`.to(device)` and the `state_dict` of any Module.
 
 When a `torch.distributed` process group is initialised, `compute` and `table` sum every
 process's counts with `torch.distributed.all_reduce` on a copy: each process's own counts
