@@ -98,11 +98,13 @@ def _binary_scores(preds: torch.Tensor, threshold: float, logits: bool) -> torch
 
 
 def _multiclass_scores(preds: torch.Tensor) -> torch.Tensor:
-    """Scores over the classes (dimension 1) to the class of the largest score."""
-    nan = preds.isnan()
-    if bool(nan.any()):
-        raise _refuse("preds", preds, nan, "a score cannot be nan.")
-    return preds.argmax(dim=1)
+    """Scores over the classes (dimension 1) to the class of the largest score (the first
+    of equal ones, as `torch.argmax`). One pass: `torch.max` gives the largest scores with
+    their classes, and a nan score makes its row's largest score nan."""
+    largest, predicted = preds.max(dim=1)
+    if bool(largest.isnan().any()):
+        raise _refuse("preds", preds, preds.isnan(), "a score cannot be nan.")
+    return predicted
 
 
 def classes(

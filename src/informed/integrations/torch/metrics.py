@@ -27,6 +27,7 @@ from informed.integrations.torch.inputs import Task, classes, count_cells
 from informed.integrations.torch.pure import PureMetric
 from informed.measures.names import measure_name
 from informed.table import Table, evaluate
+from informed.table.evaluation import measure_values
 
 if TYPE_CHECKING:
     from torchmetrics import Metric as Base
@@ -218,9 +219,12 @@ class TableMeasure(ContingencyTable):
         """The measure of the counts over every batch and process, as a 0-d tensor."""
         table = self.table()
         positive = self.labels[1] if self.task == "binary" else None
-        evaluation = evaluate(table, positive=positive)
-        value = evaluation.measures[self.measure]
+        index = None if positive is None else table.label_position(positive)
+        # the one measure, where evaluate forms its value (evaluate computes them all)
+        overall, _ = measure_values(table.square_cells()[1], [self.measure], index)
+        value = float(overall[self.measure])
         if math.isnan(value):
+            evaluation = evaluate(table, positive=positive)  # for its reason
             reason = evaluation.reasons.get(self.measure, "undefined")
             warnings.warn(f"{self.measure} is nan: {reason}", UndefinedMeasureWarning, 2)
         return torch.tensor(value, dtype=torch.float64)
