@@ -47,8 +47,12 @@ def _where(tensor: torch.Tensor, bad: torch.Tensor) -> str:
 
 def _refuse(name: str, tensor: torch.Tensor, bad: torch.Tensor, what: str) -> InputError:
     """The error naming the tensor, its first bad element and its value."""
-    value = tensor[tuple(int(i) for i in bad.nonzero()[0].tolist())].item()
-    return InputError(f"`{name}` at {_where(tensor, bad)} is {value!r}: {what}")
+    value = tensor[tuple(int(i) for i in bad.nonzero()[0].tolist())].detach().cpu()
+    if value.dtype == torch.bfloat16:  # numpy has no bfloat16
+        value = value.to(torch.float32)
+    # numpy's scalar prints the shortest text of its own precision: 1.7, not 1.70000004...
+    shown = str(value.numpy()[()]) if value.is_floating_point() else repr(value.item())
+    return InputError(f"`{name}` at {_where(tensor, bad)} is {shown}: {what}")
 
 
 def _checked_tensor(name: str, value: object) -> torch.Tensor:
