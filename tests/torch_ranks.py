@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -62,9 +63,10 @@ def rank_counts(rank: int, world: int, port: int, batches_path: str, out: str) -
     """One process: join the group, count its share for both bases, write the results."""
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
-    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    if "GLOO_SOCKET_IFNAME" not in os.environ and "lo" in dict(socket.if_nameindex()).values():
+        os.environ["GLOO_SOCKET_IFNAME"] = "lo"  # the loopback device, whatever the hostname
     torch.set_num_threads(1)
-    timeout = datetime.timedelta(seconds=30)
+    timeout = datetime.timedelta(seconds=120)  # the other process may still be importing
     dist.init_process_group("gloo", rank=rank, world_size=world, timeout=timeout)
     try:
         batches = torch.load(batches_path, weights_only=True)
