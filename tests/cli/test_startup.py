@@ -13,7 +13,9 @@ import pytest
 
 import informed
 
-HEAVY = ("numpy", "scipy", "rich", "pyarrow", "matplotlib", "pandas", "polars")
+HEAVY = (
+    "numpy", "scipy", "rich", "pyarrow", "matplotlib", "pandas", "polars", "torch", "torchmetrics"
+)
 ENGINES = ("narwhals", "duckdb", "pyspark", "ibis", "dask", "distributed", "informed.engines")
 
 
