@@ -145,7 +145,7 @@ def test_the_confusion_rows_count_as_the_cases_do(tmp_path: Path) -> None:
     assert [p.name for p in files.written] == [
         "metrics.json", "confusion.json", "confusion_counts.json"
     ]  # fmt: skip
-    assert set(files.left_out) == {"roc.json", "decision_curve.json"}
+    assert files.left_out == {}  # no Ranking given: no ROC to leave out
 
 
 def test_confusion_rows_are_left_out_beyond_max_cases_or_for_fractional_weights(
@@ -210,9 +210,7 @@ def test_scores_that_are_no_probabilities_draw_no_decision_curve(
 ) -> None:
     """The ROC is drawn; the decision curve is left out, said on stderr."""
     data = _csv(tmp_path, scores=SCORES * 10)
-    argv = _evaluate(data, "--dvc", "eval")
-    argv.remove("--quiet")
-    code, _, err = _run(argv, capsys)
+    code, _, err = _run(_evaluate(data, "--dvc", "eval"), capsys)
     assert code == 0, err
     assert (tmp_path / "eval" / "roc.json").exists()
     assert not (tmp_path / "eval" / "decision_curve.json").exists()

@@ -315,4 +315,4 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
     if args.html is not None:
         write_html(output, args.html, Path(name).name)
     if args.dvc is not None:
-        write_dvc(output, args.dvc, quiet=args.quiet)
+        write_dvc(output, args.dvc)

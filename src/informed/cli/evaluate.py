@@ -480,4 +480,4 @@ def run(args: argparse.Namespace) -> None:
     if args.html is not None:
         write_html(output, args.html, Path(source).name)
     if args.dvc is not None:
-        write_dvc(output, args.dvc, quiet=args.quiet)
+        write_dvc(output, args.dvc)

@@ -269,14 +269,13 @@ def check_dvc_path(directory: str) -> None:
     check_directory(directory, "--dvc")
 
 
-def write_dvc(output: Output, directory: str, *, quiet: bool = False) -> None:
+def write_dvc(output: Output, directory: str) -> None:
     """Write the metrics of the JSON document and the plots of the Table and Ranking
     into `directory` for DVC (`informed.integrations.dvc`); a file left out (no scores,
-    too many cases for one confusion row each) is said on stderr unless `quiet`."""
+    too many cases for one confusion row each) is said on stderr."""
     from informed.integrations.dvc import write_files
 
     table = output.evaluation.table if output.evaluation is not None else None
     files = write_files(directory, _document(output), table, output.ranking)
-    if not quiet:
-        for name, why in files.left_out.items():
-            print(f"informed: --dvc: {name} not written: {why}.", file=sys.stderr)
+    for name, why in files.left_out.items():
+        print(f"informed: --dvc: {name} not written: {why}.", file=sys.stderr)

@@ -103,8 +103,9 @@ class DvcFiles:
     written : tuple of Path
         The files written, in the folder.
     left_out : dict
-        File name -> why it was not written (no ranking, scores not probabilities, too
-        many cases for one row each).
+        File name -> why it was not written though its result was given (scores that are
+        not probabilities, too many cases for one row each, a class missing). Files of a
+        result not given (no Ranking: no ROC) are in neither.
     """
 
     written: tuple[Path, ...]
@@ -261,10 +262,7 @@ def write_files(
     folder = check_directory(directory)
     texts: dict[str, str] = {"metrics.json": _json(metrics(document))}
     left_out: dict[str, str] = {}
-    if table is None:
-        for name in ("confusion.json", "confusion_counts.json"):
-            left_out[name] = "no predicted labels (no Table)"
-    else:
+    if table is not None:
         rows, why = confusion_rows(table, max_cases)
         if rows is None:
             left_out["confusion.json"] = why
@@ -272,7 +270,9 @@ def write_files(
             texts["confusion.json"] = rows
         texts["confusion_counts.json"] = _json(confusion_cells(table))
     for name, make in (("roc.json", roc_points), ("decision_curve.json", decision_points)):
-        points = "no scores (no Ranking)" if ranking is None else make(ranking)
+        if ranking is None:
+            continue
+        points = make(ranking)
         if isinstance(points, str):
             left_out[name] = points
         else:

@@ -153,9 +153,9 @@ def to_model_index(
         metrics.append(metric_entry(record))
     task = {"type": task_type, "name": task_name or task_type.replace("-", " ").title()}
     dataset = {"type": dataset_type, "name": dataset_name}
-    for key, value in (("config", dataset_config), ("split", dataset_split),
-                       ("revision", dataset_revision)):  # fmt: skip
-        if value is not None:
-            dataset[key] = value
+    for key, optional in (("config", dataset_config), ("split", dataset_split),
+                          ("revision", dataset_revision)):  # fmt: skip
+        if optional is not None:
+            dataset[key] = optional
     found = {"task": task, "dataset": dataset, "metrics": metrics}
     return [{"name": model_name, "results": [found]}]
