@@ -188,6 +188,36 @@ def test_the_roc_points_are_scikit_learns_curve(tmp_path: Path) -> None:
     assert area == pytest.approx(roc_auc_score(ACTUAL, SCORES), abs=1e-12)
 
 
+def test_a_long_roc_curve_keeps_points_of_the_curve_close_together(tmp_path: Path) -> None:
+    """30,000 distinct scores: at most about 10,000 points are written, each a point of
+    scikit-learn's curve; between two points kept the curve moves less than
+    ROC_RESOLUTION in fpr + tpr, or runs straight from one to the other."""
+    from sklearn.metrics import roc_auc_score, roc_curve
+
+    from informed.dvc import ROC_RESOLUTION
+
+    rng = np.random.default_rng(7)
+    actual = rng.integers(0, 2, 30_000)
+    scores = rng.normal(actual * 0.8, 1.0)
+    write(Ranking.from_scores(actual, scores, positive=1), tmp_path)
+    points = _strict(tmp_path / "roc.json")
+    assert 1000 < len(points) <= 2 * (2 / ROC_RESOLUTION + 1) + 2
+    fpr, tpr, _ = roc_curve(actual, scores, drop_intermediate=False)
+    position = {xy: i for i, xy in enumerate(zip(fpr.tolist(), tpr.tolist(), strict=True))}
+    at = [position[(p["fpr"], p["tpr"])] for p in points]  # KeyError: not on the curve
+    for a, b in zip(at, at[1:], strict=False):
+        moved = (fpr[b] - fpr[a]) + (tpr[b] - tpr[a])
+        between = slice(a + 1, b)
+        cross = (fpr[b] - fpr[a]) * (tpr[between] - tpr[a]) - (tpr[b] - tpr[a]) * (
+            fpr[between] - fpr[a]
+        )
+        assert moved < ROC_RESOLUTION + 1e-12 or np.all(np.abs(cross) < 1e-12)
+    x = np.array([p["fpr"] for p in points])
+    y = np.array([p["tpr"] for p in points])
+    area = float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))
+    assert area == pytest.approx(roc_auc_score(actual, scores), abs=ROC_RESOLUTION)
+
+
 def test_the_decision_curve_is_net_benefit_as_its_formula_gives_it(tmp_path: Path) -> None:
     """NB(p) = TP/n - FP/n * p/(1-p) over the rows scored at least p (Vickers & Elkin
     2006), treat-all from the prevalence, at 0, 0.01, ..., 0.99."""

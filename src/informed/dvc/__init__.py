@@ -11,9 +11,20 @@ from informed.integrations.dvc import (
     DECISION_THRESHOLDS,
     FILES,
     MAX_CASES,
+    ROC_POINTS,
+    ROC_RESOLUTION,
     DvcFiles,
     metrics,
     write,
 )
 
-__all__ = ["DECISION_THRESHOLDS", "FILES", "MAX_CASES", "DvcFiles", "metrics", "write"]
+__all__ = [
+    "DECISION_THRESHOLDS",
+    "FILES",
+    "MAX_CASES",
+    "ROC_POINTS",
+    "ROC_RESOLUTION",
+    "DvcFiles",
+    "metrics",
+    "write",
+]

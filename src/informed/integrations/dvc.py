@@ -19,7 +19,11 @@ Written into one folder (``informed evaluate ... --dvc DIR``, or `write`):
 - ``roc.json``: the ROC curve's points ``{"fpr", "tpr", "threshold"}`` (the ``simple`` or
   ``linear`` template, x ``fpr``, y ``tpr``), one per tie group with the points on a
   straight segment dropped (`informed.ranking.thresholds.roc_curve`): the curve drawn is
-  the exact one. The first point's threshold is +inf, written ``null``.
+  the exact one. Beyond `ROC_POINTS` points (many distinct scores), only the points where
+  fpr + tpr crosses a multiple of `ROC_RESOLUTION` are kept (both ends of that step):
+  every point written is a point of the curve, and the line through them lies within
+  `ROC_RESOLUTION` (in fpr + tpr) of it. The first point's threshold is +inf, written
+  ``null``.
 - ``decision_curve.json`` when the scores are probabilities: net benefit, treat-all and
   treat-none at threshold probabilities 0, 0.01, ..., 0.99 (Vickers & Elkin 2006), each
   exact at its threshold (`informed.ranking.decision.decision_curve`).
@@ -45,13 +49,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from informed._common import json_float, json_floats, printable
 from informed.errors import InputError, InputTypeError
 from informed.inference.table_bootstrap import Bootstrap
 from informed.io.output_files import check_output, write_output
+from informed.measures.cells import whole_counts
 from informed.ranking.calibration_summary import is_probability_ranking
 from informed.ranking.decision import decision_curve
+from informed.ranking.groups import FloatArray
 from informed.ranking.ranking import Ranking
 from informed.ranking.thresholds import roc_curve
 from informed.report.contents import PER_LABEL
@@ -63,6 +70,8 @@ __all__ = [
     "DECISION_THRESHOLDS",
     "FILES",
     "MAX_CASES",
+    "ROC_POINTS",
+    "ROC_RESOLUTION",
     "DvcFiles",
     "check_directory",
     "confusion_cells",
@@ -76,6 +85,13 @@ __all__ = [
 
 MAX_CASES = 100_000
 """The most cases ``confusion.json`` is written for, one row each (about 40 bytes a row)."""
+
+ROC_POINTS = 10_000
+"""The most points ``roc.json`` holds every point of the curve for (about 50 bytes each)."""
+
+ROC_RESOLUTION = 0.0004
+"""Beyond `ROC_POINTS`, how far (in fpr + tpr) the line through the points kept may lie
+from the exact curve: at most about 2 / 0.0004 = 5,000 steps, two points each, are kept."""
 
 DECISION_THRESHOLDS = tuple(i / 100 for i in range(100))
 """The threshold probabilities of ``decision_curve.json``: 0, 0.01, ..., 0.99."""
@@ -152,23 +168,19 @@ def metrics(document: Mapping[str, Any], *, per_label: Sequence[str] = PER_LABEL
     return nested
 
 
-def _whole(counts: Any) -> bool:
-    return bool(np.all(np.floor(counts) == counts))
-
-
 def confusion_rows(table: Table, max_cases: int = MAX_CASES) -> tuple[str | None, str]:
     """(the JSON text of one ``{"actual", "predicted"}`` row per case, "") when the
     table's counts are whole and at most `max_cases`; else (None, why not)."""
     cells = table.cells
-    if not _whole(cells.counts):
-        return None, (
-            "the table holds fractional weights, and DVC's confusion templates count rows "
-            "(one per case); the exact weights are in confusion_counts.json"
-        )
     if table.n > max_cases:
         return None, (
             f"{table.n:,.0f} cases, more than {max_cases:,} rows (one per case, as DVC's "
             "confusion templates count rows); the exact counts are in confusion_counts.json"
+        )
+    if not whole_counts(cells.counts.reshape(1, -1)):  # the cells as one row of a table
+        return None, (
+            "the table holds fractional weights, and DVC's confusion templates count rows "
+            "(one per case); the exact weights are in confusion_counts.json"
         )
     rows = []
     for p, a, count in zip(
@@ -191,22 +203,35 @@ def confusion_cells(table: Table) -> list[dict[str, Any]]:
     ]
 
 
+def _kept(fpr: FloatArray, tpr: FloatArray) -> NDArray[np.intp]:
+    """The points of a long curve kept: the two ends of every step of fpr + tpr that
+    crosses a multiple of `ROC_RESOLUTION`, and the first and last. Between two points
+    kept, fpr + tpr changes by less than `ROC_RESOLUTION` (or the curve is one straight
+    step), so the line through them stays that close to the curve."""
+    cell = np.floor((fpr + tpr) / ROC_RESOLUTION)
+    crossing = np.flatnonzero(cell[1:] != cell[:-1])
+    kept = np.zeros(fpr.size, dtype=bool)
+    kept[[0, -1]] = True
+    kept[crossing] = True
+    kept[crossing + 1] = True
+    return np.flatnonzero(kept)
+
+
 def roc_points(ranking: Ranking) -> list[dict[str, Any]] | str:
     """The ROC curve as ``{"fpr", "tpr", "threshold"}`` rows (threshold +inf as None),
-    collinear points dropped; or why there is none."""
+    collinear points dropped; beyond `ROC_POINTS` points, those within
+    `ROC_RESOLUTION` of their neighbours too (`_kept`); or why there is none."""
     if ranking.n_positive == 0 or ranking.n_negative == 0:
         missing = "positives" if ranking.n_positive == 0 else "negatives"
         return f"the ROC curve is undefined: no actual {missing}"
     curve = roc_curve(ranking, drop_collinear=True)
-    thresholds = [None if math.isinf(t) else t for t in curve.thresholds.tolist()]
+    fpr, tpr, thresholds = curve.false_positive_rate, curve.true_positive_rate, curve.thresholds
+    if fpr.size > ROC_POINTS:
+        kept = _kept(fpr, tpr)
+        fpr, tpr, thresholds = fpr[kept], tpr[kept], thresholds[kept]
     return [
-        {"fpr": x, "tpr": y, "threshold": t}
-        for x, y, t in zip(
-            curve.false_positive_rate.tolist(),
-            curve.true_positive_rate.tolist(),
-            thresholds,
-            strict=True,
-        )
+        {"fpr": x, "tpr": y, "threshold": None if math.isinf(t) else t}
+        for x, y, t in zip(fpr.tolist(), tpr.tolist(), thresholds.tolist(), strict=True)
     ]
 
 
@@ -249,6 +274,12 @@ def _json(value: Any) -> str:
     return json.dumps(value, indent=1, allow_nan=False) + "\n"
 
 
+def _records(rows: list[dict[str, Any]]) -> str:
+    """A JSON list with one record a line (json's fast encoder: an indented dump of a
+    million records takes seconds)."""
+    return "[\n" + ",\n".join(json.dumps(row, allow_nan=False) for row in rows) + "\n]\n"
+
+
 def write_files(
     directory: str | os.PathLike[str],
     document: Mapping[str, Any],
@@ -268,7 +299,7 @@ def write_files(
             left_out["confusion.json"] = why
         else:
             texts["confusion.json"] = rows
-        texts["confusion_counts.json"] = _json(confusion_cells(table))
+        texts["confusion_counts.json"] = _records(confusion_cells(table))
     for name, make in (("roc.json", roc_points), ("decision_curve.json", decision_points)):
         if ranking is None:
             continue
@@ -276,7 +307,7 @@ def write_files(
         if isinstance(points, str):
             left_out[name] = points
         else:
-            texts[name] = _json(points)
+            texts[name] = _records(points)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -328,8 +359,8 @@ def write(
 
     >>> import tempfile
     >>> from informed import Table
-    >>> folder = tempfile.mkdtemp()
-    >>> files = write(Table.binary(tp=12, fp=28, fn=18, tn=42), folder, positive="+")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     files = write(Table.binary(tp=12, fp=28, fn=18, tn=42), folder, positive="+")
     >>> [p.name for p in files.written]
     ['metrics.json', 'confusion.json', 'confusion_counts.json']
     """
