@@ -21,6 +21,7 @@ import stat
 import subprocess
 import threading
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -205,7 +206,7 @@ def test_a_long_roc_curve_keeps_points_of_the_curve_close_together(tmp_path: Pat
     fpr, tpr, _ = roc_curve(actual, scores, drop_intermediate=False)
     position = {xy: i for i, xy in enumerate(zip(fpr.tolist(), tpr.tolist(), strict=True))}
     at = [position[(p["fpr"], p["tpr"])] for p in points]  # KeyError: not on the curve
-    for a, b in zip(at, at[1:], strict=False):
+    for a, b in pairwise(at):
         moved = (fpr[b] - fpr[a]) + (tpr[b] - tpr[a])
         between = slice(a + 1, b)
         cross = (fpr[b] - fpr[a]) * (tpr[between] - tpr[a]) - (tpr[b] - tpr[a]) * (
