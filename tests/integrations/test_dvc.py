@@ -6,8 +6,9 @@ keys DVC flattens with "." and whose leaves are numbers (JSON has no NaN); a plo
 a JSON list of records, and the ``confusion`` templates count the rows of each (actual,
 predicted) pair (a Vega-Lite ``count`` aggregate). The oracles here are the rows
 themselves (counted by `collections.Counter`), the formulas written out, and
-scikit-learn's ROC curve. When the ``dvc`` command is installed, `dvc metrics diff` runs
-on two commits of a git + DVC repository.
+scikit-learn's ROC curve. When the ``dvc`` command is installed, DVC reads the files
+itself: `dvc metrics show` and `dvc metrics diff` on two commits of a git + DVC
+repository, `dvc plots show` on the plots of docs/dvc.md's dvc.yaml.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 import threading
 from collections import Counter
 from itertools import pairwise
@@ -114,6 +116,10 @@ def test_metrics_hold_value_interval_and_n_as_dvc_flattens_them(
     assert flat["per_label.1.recall.value"] == pytest.approx(tp / (tp + fn), abs=1e-15)
     assert flat["auc.value"] == printed["ranking"]["auc"]
     assert "auc.ci_low" not in flat  # no interval was made for it: no key, not a null
+    # DVC reads any key named "error" as a file it failed to load: the error rate is
+    # keyed by its other name
+    assert not any("error" in key.split(".") for key in flat)
+    assert flat["error_rate.value"] == pytest.approx((fp + fn) / N, abs=1e-15)
 
 
 def test_an_undefined_value_is_null_with_its_reason(tmp_path: Path) -> None:
@@ -342,12 +348,21 @@ def test_dvc_goes_with_the_report_of_all_rows_only(
 # -- DVC itself -------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(shutil.which("dvc") is None, reason="the dvc command is not installed")
+DVC = shutil.which("dvc", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+"""The dvc command: beside this Python (a virtual environment's bin) or on PATH."""
+
+
+@pytest.mark.skipif(DVC is None, reason="the dvc command is not installed")
 def test_dvc_metrics_diff_compares_two_commits(tmp_path: Path) -> None:
     """In a git + DVC repository, two commits of metrics.json: `dvc metrics diff` reads
     the flattened keys and the change of informedness."""
+
     def run(*argv: str) -> str:
-        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, check=True)
+        command = [DVC, *argv[1:]] if argv[0] == "dvc" else list(argv)
+        done = subprocess.run(
+            command, cwd=tmp_path, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, (argv, done.stdout, done.stderr)
         return done.stdout
 
     run("git", "init", "-q")
@@ -361,6 +376,10 @@ def test_dvc_metrics_diff_compares_two_commits(tmp_path: Path) -> None:
     run("git", "add", "-A")
     run("git", "commit", "-qm", "first")
     write(second, tmp_path / "eval", positive="+")
+    shown = subprocess.run([DVC, "metrics", "show"], cwd=tmp_path, capture_output=True,
+                           text=True, check=True)  # fmt: skip
+    assert "failed" not in shown.stderr + shown.stdout
+    assert "informedness.value" in shown.stdout
     diff = json.loads(run("dvc", "metrics", "diff", "--json"))
     changes = diff[str(Path("eval") / "metrics.json")]
     old = 30 / 40 - 10 / 60
@@ -369,3 +388,40 @@ def test_dvc_metrics_diff_compares_two_commits(tmp_path: Path) -> None:
     assert changes["informedness.value"]["new"] == pytest.approx(new, abs=1e-15)
     assert changes["informedness.value"]["diff"] == pytest.approx(new - old, abs=1e-12)
     assert not math.isnan(changes["recall.value"]["diff"])
+
+
+@pytest.mark.skipif(DVC is None, reason="the dvc command is not installed")
+def test_dvc_draws_the_plots_of_the_dvc_yaml_in_the_docs(tmp_path: Path) -> None:
+    """The top-level plots of docs/dvc.md's dvc.yaml, on files `write` made: `dvc plots
+    show --json` fills each template with the rows, the confusion matrix with one row per
+    case, the decision curve with its three lines."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "dvc.md").read_text()
+    yaml = docs.split("```text\nstages:\n", 1)[1].split("```", 1)[0]
+    plots = yaml[yaml.index("plots:\n") :]
+
+    def run(*argv: str) -> str:
+        done = subprocess.run(
+            [DVC, *argv] if argv[0] != "git" else list(argv),
+            cwd=tmp_path, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, (argv, done.stdout, done.stderr)
+        return done.stdout
+
+    run("git", "init", "-q")
+    run("init", "-q")
+    (tmp_path / "dvc.yaml").write_text(plots)
+    table = Table.from_labels(ACTUAL, PREDICTED)
+    write([table, Ranking.from_scores(ACTUAL, SCORES, positive=1)], tmp_path / "eval")
+    shown = json.loads(run("plots", "show", "--json"))
+    assert not shown.get("errors")
+    data = {
+        name: entries[0]["content"]["data"]["values"]
+        for name, entries in shown["data"].items()
+    }
+    confusion = data[str(Path("eval") / "confusion.json")]
+    assert Counter((r["actual"], r["predicted"]) for r in confusion) == Counter(
+        zip(ACTUAL.tolist(), PREDICTED.tolist(), strict=True)
+    )
+    assert {"fpr", "tpr"} <= set(data[str(Path("eval") / "roc.json")][0])
+    lines = Counter(r["field"] for r in data[str(Path("eval") / "decision_curve.json")])
+    assert lines == {"net_benefit": 100, "treat_all": 100, "treat_none": 100}

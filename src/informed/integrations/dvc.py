@@ -7,7 +7,8 @@ Written into one folder (``informed evaluate ... --dvc DIR``, or `write`):
   "level", "method", "replicates", "n"}}`` (the interval's keys only where an interval
   was made), per label under ``per_label.<label>``; DVC flattens nested keys with ``.``
   (``informedness.value``, ``informedness.ci_low``). JSON has no NaN: an undefined value
-  is ``null`` with its reason under ``"undefined"``.
+  is ``null`` with its reason under ``"undefined"``. Keys are registry names, but for
+  ``error``, which DVC reads as a failed load: ``error_rate`` (`RENAMED`).
 - ``confusion.json``: one ``{"actual", "predicted"}`` row per case, for the ``confusion``
   and ``confusion_normalized`` templates. Those templates count rows (a Vega-Lite
   ``count`` aggregate): they cannot read a count column, so a cell of 40 cases must be
@@ -70,6 +71,7 @@ __all__ = [
     "DECISION_THRESHOLDS",
     "FILES",
     "MAX_CASES",
+    "RENAMED",
     "ROC_POINTS",
     "ROC_RESOLUTION",
     "DvcFiles",
@@ -104,6 +106,11 @@ FILES = {
     "decision_curve.json": "net benefit, treat all, treat none by threshold probability",
 }
 """The files a folder may receive, and what each holds."""
+
+RENAMED = {"error": "error_rate"}
+"""Measures keyed by another of their names in ``metrics.json``: DVC takes any key named
+``error`` for a file it failed to load (``dvc metrics show`` then warns of the whole
+revision), so the error rate (1 - accuracy) is keyed by its other name, ``error_rate``."""
 
 _PARTS = "\x00"
 """Joins a record's key parts (`MeasureRecord.key`): no label holds a NUL (labels with one
@@ -146,7 +153,8 @@ def metrics(document: Mapping[str, Any], *, per_label: Sequence[str] = PER_LABEL
     """The nested metrics of a result document (`informed.report.records`): one entry per
     value, ``{"value", "undefined" (only when the value is null), "ci_low", "ci_high",
     "level", "method", "replicates" (only with an interval), "n"}``, keyed as
-    `MeasureRecord.key` keys it; per-label values of the measures `per_label` only.
+    `MeasureRecord.key` keys it (``error`` as ``error_rate``: `RENAMED`); per-label values
+    of the measures `per_label` only.
 
     >>> from informed import Table
     >>> from informed.report.records import result_document
@@ -164,7 +172,7 @@ def metrics(document: Mapping[str, Any], *, per_label: Sequence[str] = PER_LABEL
         level = nested
         for part in parents:
             level = level.setdefault(part, {})
-        level[name] = _entry(record)
+        level[RENAMED.get(name, name)] = _entry(record)
     return nested
 
 
