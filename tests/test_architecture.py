@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("comparison", "disparity"),
     ("report",),
     ("engines", "integrations"),
-    ("dask", "sklearn", "torch"),
+    ("dask", "sklearn", "torch", "dvc", "model_card"),
     ("cli",),
 )
 FACADES = {"informed", "informed.__main__"}

@@ -259,7 +259,7 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
     `report_summaries`, `informed.cli.evaluate`'s), or of slices."""
     from pathlib import Path
 
-    from informed.cli.output import check_html_path, emit, write_html
+    from informed.cli.output import check_dvc_path, check_html_path, emit, write_dvc, write_html
     from informed.cli.scale import coverage
 
     check_engine_options(args)
@@ -300,6 +300,8 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
         return
     if args.html is not None:
         check_html_path(args.html)
+    if args.dvc is not None:
+        check_dvc_path(args.dvc)
     if args.partial is not None:
         from informed.cli.scale import check_save_path, write_partial
 
@@ -312,3 +314,5 @@ def run_engine(args: argparse.Namespace, report_summaries: Callable[..., Output]
     emit(output, args.format)
     if args.html is not None:
         write_html(output, args.html, Path(name).name)
+    if args.dvc is not None:
+        write_dvc(output, args.dvc)

@@ -11,10 +11,12 @@ from informed.cli.output import (
     FORMATS,
     OUTPUT_FILE,
     Output,
+    check_dvc_path,
     check_html_path,
     emit,
     input_path,
     measure_option,
+    write_dvc,
     write_html,
 )
 from informed.errors import InputError
@@ -127,6 +129,14 @@ def add_parser(commands: Any) -> None:
         "--html",
         metavar="FILE",
         help="also write a self-contained HTML report with plots" + OUTPUT_FILE,
+    )
+    ev.add_argument(
+        "--dvc",
+        metavar="DIR",
+        help="also write DVC's files into the folder DIR (made if missing): metrics.json "
+        "(every value with its interval and n, for dvc metrics diff) and plots for DVC's "
+        "templates: confusion.json, roc.json, decision_curve.json (docs/dvc.md)"
+        + OUTPUT_FILE.replace("a file is", "each file is"),
     )
     ev.add_argument(
         "--all-labels",
@@ -264,6 +274,7 @@ def check_options(args: argparse.Namespace) -> None:
                 "report of the merged parts (informed merge)."
             )
             raise InputError(msg)
+    _check_dvc_option(args)
     bad = [q for q in args.quota if q < 1]
     if bad:
         msg = f"{QUOTA_RULE}; got {bad[0]}."
@@ -271,6 +282,22 @@ def check_options(args: argparse.Namespace) -> None:
     if args.quota and args.score is None:
         msg = "--quota needs --score COL: a quota is a number of top-scored cases."
         raise InputError(msg)
+
+
+def _check_dvc_option(args: argparse.Namespace) -> None:
+    """--dvc writes the report of all rows: refused beside a report of another kind."""
+    if getattr(args, "dvc", None) is None:
+        return
+    for option, given in (
+        ("--partial", getattr(args, "partial", None) is not None),
+        ("--by", bool(getattr(args, "by", None))),
+        ("--by-time", getattr(args, "by_time", None) is not None),
+        ("--folds", folds.requested(args)),
+        ("--find-slices", bool(getattr(args, "find_slices", None))),
+    ):
+        if given:
+            msg = f"--dvc writes the report of all rows; it does not go with {option}."
+            raise InputError(msg)
 
 
 def _check_quotas(quotas: list[int], n: float) -> None:
@@ -439,6 +466,8 @@ def run(args: argparse.Namespace) -> None:
     if args.html is not None:  # '' is refused by name, never taken for none
         check_html_path(args.html)
         check_not_input(args.html, args.file, "--html")
+    if args.dvc is not None:
+        check_dvc_path(args.dvc)
     if args.partial is not None:
         from informed.cli.scale import check_save_path, write_partial
 
@@ -451,3 +480,5 @@ def run(args: argparse.Namespace) -> None:
     emit(output, args.format)
     if args.html is not None:
         write_html(output, args.html, Path(source).name)
+    if args.dvc is not None:
+        write_dvc(output, args.dvc)

@@ -29,11 +29,13 @@ __all__ = [
     "FORMATS",
     "OUTPUT_FILE",
     "Output",
+    "check_dvc_path",
     "check_html_path",
     "coverage_line",
     "emit",
     "input_path",
     "terminal_width",
+    "write_dvc",
     "write_html",
 ]
 
@@ -258,3 +260,22 @@ def write_html(output: Output, path: str, source: str) -> Path:
         threshold=output.threshold,
         calibration=output.calibration,
     )
+
+
+def check_dvc_path(directory: str) -> None:
+    """Refuse a --dvc folder that cannot be written, before any work, naming it."""
+    from informed.integrations.dvc import check_directory
+
+    check_directory(directory, "--dvc")
+
+
+def write_dvc(output: Output, directory: str) -> None:
+    """Write the metrics of the JSON document and the plots of the Table and Ranking
+    into `directory` for DVC (`informed.integrations.dvc`); a file left out (no scores,
+    too many cases for one confusion row each) is said on stderr."""
+    from informed.integrations.dvc import write_files
+
+    table = output.evaluation.table if output.evaluation is not None else None
+    files = write_files(directory, _document(output), table, output.ranking)
+    for name, why in files.left_out.items():
+        print(f"informed: --dvc: {name} not written: {why}.", file=sys.stderr)
