@@ -33,6 +33,7 @@ __all__ = [
     "coverage_line",
     "emit",
     "input_path",
+    "print_document",
     "terminal_width",
     "write_html",
 ]
@@ -75,6 +76,14 @@ class Output:
     coverage: dict[str, Any] | None = None
 
 
+def print_document(document: dict[str, Any], kind: str) -> None:
+    """Print a result document of `kind` as indented JSON, stamped with the result schema
+    and its version (`informed.report.result_schema`)."""
+    from informed.report.result_schema import stamp
+
+    print(json.dumps(stamp(document, kind), indent=1, allow_nan=False))
+
+
 def terminal_width() -> int:
     """The width of the terminal on stdout (rich's detection), or 100 when not a terminal."""
     from informed._terminal import WIDTH
@@ -87,11 +96,13 @@ def terminal_width() -> int:
 
 
 def _document(output: Output, lazy: bool = False) -> dict[str, Any]:
+    from informed.report.result_schema import stamp
+
     if output.tally is not None:
         tallied = output.tally.to_dict()
         if output.coverage is not None:
             tallied["coverage"] = output.coverage
-        return tallied
+        return stamp(tallied, "informed.tally_summary")
     from informed.report import results_document
 
     document = results_document(
@@ -107,7 +118,7 @@ def _document(output: Output, lazy: bool = False) -> dict[str, Any]:
             document["threshold"]["interval"] = output.threshold_interval.as_list()
     if output.coverage is not None:
         document["coverage"] = output.coverage
-    return document
+    return stamp(document, "informed.evaluation")
 
 
 def coverage_line(coverage: dict[str, Any]) -> str:

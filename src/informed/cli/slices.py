@@ -4,11 +4,11 @@ slice's (or time window's) measures and disparities."""
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import TYPE_CHECKING
 
+from informed.cli.output import print_document
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -158,7 +158,7 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     rankings = None if found.rankings is None else slice_rankings(found, level=level)
     if args.format == "json":
         document = slices_document(result, differences, source, rankings=rankings, merged=merged)
-        print(json.dumps(document, indent=1, allow_nan=False))
+        print_document(document, "informed.slices_report")
     elif args.format == "csv":
         sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw, rankings=rankings))
     else:
