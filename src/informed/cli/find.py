@@ -77,6 +77,7 @@ def _check(args: argparse.Namespace) -> None:
             ("--dask", args.dask is not None),
             ("--weight", args.weight is not None),
             ("--quota", bool(args.quota)),
+            ("--summary", args.summary),
         )
         if on
     ]

@@ -83,6 +83,7 @@ def check_fold_options(args: argparse.Namespace) -> None:
         ("--bins", args.bins != 10),
         ("--alpha", args.alpha != 0.5),
         ("--weights-are", args.weights_are is not None),
+        ("--summary", getattr(args, "summary", False)),
     )
     refused = [option for option, on in given if on]
     if refused:

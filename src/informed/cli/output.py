@@ -74,6 +74,7 @@ class Output:
     threshold: OperatingPoint | None = None
     threshold_interval: Interval | None = None
     coverage: dict[str, Any] | None = None
+    exact: bool = False
 
 
 def print_document(document: dict[str, Any], kind: str) -> None:
@@ -105,8 +106,19 @@ def _document(output: Output, lazy: bool = False) -> dict[str, Any]:
         return stamp(tallied, "informed.tally_summary")
     from informed.report import results_document
 
+    exact = None
+    if output.exact:  # --summary: the summaries themselves, mergeable and exact
+        table = None if output.evaluation is None else output.evaluation.table.to_dict()
+        ranking = None if output.ranking is None else output.ranking.to_dict()
+        exact = {"table": table, "ranking": ranking}
     document = results_document(
-        output.evaluation, output.pay, output.summary, output.intervals, output.positive, lazy=lazy
+        output.evaluation,
+        output.pay,
+        output.summary,
+        output.intervals,
+        output.positive,
+        lazy=lazy,
+        summary=exact,
     )
     if output.ranking is not None and output.summary is not None:
         from informed.report.calibration import calibration_section

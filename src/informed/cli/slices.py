@@ -57,6 +57,7 @@ def check_slice_options(args: argparse.Namespace) -> None:
             ("--storage", args.storage != "auto"),
             ("--all-labels", args.all_labels),
             ("--bins", args.bins != 10),
+            ("--summary", args.summary),
         )
         if given
     ]
