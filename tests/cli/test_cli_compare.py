@@ -12,8 +12,8 @@ import pytest
 
 from informed import Table, compare, evaluate
 from informed.cli import main
-from informed.report.records import result_document
 from informed.io import read_columns
+from informed.report.records import result_document
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "three_models.csv"
 MODELS = ["logistic", "bayes", "tree"]

@@ -17,9 +17,9 @@ from scipy import stats
 
 from informed import Table
 from informed.cli import main
-from informed.report.records import result_document
 from informed.comparison import compare_folds
 from informed.comparison.comparing import RANKING_COMPARED, TABLE_COMPARED
+from informed.report.records import result_document
 from informed.slices import Folds
 
 MEASURES = [*TABLE_COMPARED, *RANKING_COMPARED]

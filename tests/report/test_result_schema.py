@@ -188,8 +188,9 @@ def test_evaluation_records_against_the_counts(documents: dict[str, Any]) -> Non
     ranking = Ranking.from_scores(actual, [float(r["score"]) for r in rows], positive="malignant")
     assert Table.from_dict(document["summary"]["table"]) == table
     assert Ranking.from_dict(document["summary"]["ranking"]) == ranking
-    tp = sum(a == p == "malignant" for a, p in zip(actual, [r["predicted"] for r in rows]))
-    tn = sum(a == p == "benign" for a, p in zip(actual, [r["predicted"] for r in rows]))
+    predicted = [r["predicted"] for r in rows]
+    tp = sum(a == p == "malignant" for a, p in zip(actual, predicted, strict=True))
+    tn = sum(a == p == "benign" for a, p in zip(actual, predicted, strict=True))
     positives = actual.count("malignant")
     expected = tp / positives + tn / (len(rows) - positives) - 1
     records = {r.key(): r for r in measure_records(document)}
