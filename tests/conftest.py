@@ -9,8 +9,10 @@ which prints them.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
 import pytest
@@ -34,3 +36,43 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     reasons = skip_reasons(terminalreporter.stats.get("skipped", []))
     for reason, count in sorted(reasons.items(), key=lambda item: (-item[1], item[0])):
         terminalreporter.write_line(f"skipped {count}: {reason}")
+
+
+@cache
+def result_validator() -> Any:
+    """The shipped JSON Schema of result documents, as a draft 2020-12 validator."""
+    import jsonschema
+
+    from informed.report.result_schema import load_schema
+
+    schema = load_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def check_result_document(document: Mapping[str, Any]) -> None:
+    """Fail with the first errors when `document` is not valid under the shipped schema
+    (a per-label entry made lazily is made here)."""
+    plain = json.loads(json.dumps({k: v if isinstance(v, int | float | str | list | dict | None)
+                                   else dict(v) for k, v in document.items()}))  # fmt: skip
+    errors = sorted(result_validator().iter_errors(plain), key=lambda e: e.json_path)
+    if errors:
+        lines = [f"{e.json_path}: {e.message[:200]}" for e in errors[:5]]
+        raise AssertionError("a result document breaks the schema:\n" + "\n".join(lines))
+
+
+@pytest.fixture(autouse=True)
+def _validated_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every result document a command writes in any test (each is stamped by
+    `informed.report.result_schema.stamp` as its last step) is validated against the
+    JSON Schema shipped in the package."""
+    from informed.report import result_schema
+
+    original = result_schema.stamp
+
+    def stamp_and_check(document: Mapping[str, Any], kind: str) -> dict[str, Any]:
+        stamped = original(document, kind)
+        check_result_document(stamped)
+        return stamped
+
+    monkeypatch.setattr(result_schema, "stamp", stamp_and_check)

@@ -13,6 +13,7 @@ import pytest
 from informed import Table, compare, evaluate
 from informed.cli import main
 from informed.io import read_columns
+from informed.report.records import result_document
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "three_models.csv"
 MODELS = ["logistic", "bayes", "tree"]
@@ -56,21 +57,24 @@ def test_example_leaderboard(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_example_json_equals_the_api(capsys: pytest.CaptureFixture[str]) -> None:
-    """--format json is Comparison.to_dict() of the same call; each model's measures are
-    evaluate() of its own column."""
+    """--format json is Comparison.to_dict() of the same call (stamped with the result
+    schema, as result_document writes it); each model's measures are evaluate() of its
+    own column."""
     code, out, _ = _run(_example("--format", "json", "--seed", "3"), capsys)
     assert code == 0
     document: dict[str, Any] = json.loads(out)
     columns = read_columns(EXAMPLE, labels=["actual", *MODELS], numbers=SCORES)
-    expected = compare(
-        columns.labels["actual"],
-        {m: columns.labels[m] for m in MODELS},
-        scores={m: columns.numbers[s] for m, s in zip(MODELS, SCORES, strict=True)},
-        positive="malignant",
-        replicates=200,
-        permutations=999,
-        seed=3,
-    ).to_dict()
+    expected = result_document(
+        compare(
+            columns.labels["actual"],
+            {m: columns.labels[m] for m in MODELS},
+            scores={m: columns.numbers[s] for m, s in zip(MODELS, SCORES, strict=True)},
+            positive="malignant",
+            replicates=200,
+            permutations=999,
+            seed=3,
+        )
+    )
     assert document == json.loads(json.dumps(expected))
     for model in MODELS:
         table = Table.from_labels(actual=columns.labels["actual"], predicted=columns.labels[model])

@@ -19,6 +19,7 @@ from informed import Table
 from informed.cli import main
 from informed.comparison import compare_folds
 from informed.comparison.comparing import RANKING_COMPARED, TABLE_COMPARED
+from informed.report.records import result_document
 from informed.slices import Folds
 
 MEASURES = [*TABLE_COMPARED, *RANKING_COMPARED]
@@ -150,7 +151,7 @@ def test_compare_folds_json_is_compare_folds_and_the_formula(
     expected = compare_folds(
         _folds(rows, "a"), _folds(rows, "b"), measures=MEASURES, positive="pos", names=("a", "b")
     )
-    assert document == {"source": "cv.csv", **json.loads(json.dumps(expected.to_dict()))}
+    assert document == {"source": "cv.csv", **json.loads(json.dumps(result_document(expected)))}
     d = np.array(document["differences"]["informedness"])
     sizes = np.array([rows["fold"].count(k) for k in "12345"], dtype=float)
     variance = (1 / 5 + sizes.mean() / (240 - sizes.mean())) * d.var(ddof=1)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import TYPE_CHECKING, Any, Literal
 
-from informed.cli.output import OUTPUT_FILE, input_path, measure_option
+from informed.cli.output import OUTPUT_FILE, input_path, measure_option, print_document
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -232,7 +231,7 @@ def run(args: argparse.Namespace) -> None:
     comparison = compare_file(args)
     source = Path(args.file).name
     if args.format == "json":
-        print(json.dumps(comparison.to_dict(), indent=1, allow_nan=False))
+        print_document(comparison.to_dict(), "informed.comparison")
     else:
         from informed.comparison.text import render_comparison
 

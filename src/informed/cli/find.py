@@ -5,10 +5,10 @@ the rows live (--database, --sql, --engine); with --html, also its page."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from informed.cli.output import print_document
 from informed.errors import InputError
 
 __all__ = ["add_options", "run_find"]
@@ -77,6 +77,7 @@ def _check(args: argparse.Namespace) -> None:
             ("--dask", args.dask is not None),
             ("--weight", args.weight is not None),
             ("--quota", bool(args.quota)),
+            ("--summary", args.summary),
         )
         if on
     ]
@@ -132,7 +133,7 @@ def run_find(args: argparse.Namespace, source: str) -> None:
         progress.close()
     if args.format == "json":
         document = {"source": source, **found.to_dict()}
-        print(json.dumps(document, indent=1, allow_nan=False))
+        print_document(document, "informed.slice_search")
     elif args.format == "csv":
         from informed.report.document import cells_text
 

@@ -12,10 +12,10 @@ error naming its file, line and column.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from informed.cli.output import print_document
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -83,6 +83,7 @@ def check_fold_options(args: argparse.Namespace) -> None:
         ("--bins", args.bins != 10),
         ("--alpha", args.alpha != 0.5),
         ("--weights-are", args.weights_are is not None),
+        ("--summary", getattr(args, "summary", False)),
     )
     refused = [option for option, on in given if on]
     if refused:
@@ -175,7 +176,7 @@ def run_folds(args: argparse.Namespace, source: str) -> None:
     from informed.report.folds import folds_csv, folds_document, folds_text
 
     if args.format == "json":
-        print(json.dumps(folds_document(folds, summaries, source), indent=1, allow_nan=False))
+        print_document(folds_document(folds, summaries, source), "informed.folds_report")
     elif args.format == "csv":
         sys.stdout.write(folds_csv(folds, summaries, raw=args.csv_raw))
     else:
@@ -262,7 +263,7 @@ def run_compare_folds(args: argparse.Namespace) -> None:
     source = Path(args.file).name
     if args.format == "json":
         document = {"source": source, **comparison.to_dict()}
-        print(json.dumps(document, indent=1, allow_nan=False))
+        print_document(document, "informed.fold_comparison")
     else:
         from informed.cli.output import terminal_width
         from informed.comparison.fold_text import render_fold_comparison

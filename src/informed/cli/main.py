@@ -36,13 +36,9 @@ COMMANDS = {
 
 def version() -> str:
     """The installed version of informed (from the package metadata)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
+    from informed.report.result_schema import informed_version
 
-    try:
-        return installed("informed")
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree
-        return "unknown (not installed)"
+    return informed_version()
 
 
 class _Version(argparse.Action):

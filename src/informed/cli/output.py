@@ -34,6 +34,7 @@ __all__ = [
     "coverage_line",
     "emit",
     "input_path",
+    "print_document",
     "terminal_width",
     "write_dvc",
     "write_html",
@@ -75,6 +76,15 @@ class Output:
     threshold: OperatingPoint | None = None
     threshold_interval: Interval | None = None
     coverage: dict[str, Any] | None = None
+    exact: bool = False
+
+
+def print_document(document: dict[str, Any], kind: str) -> None:
+    """Print a result document of `kind` as indented JSON, stamped with the result schema
+    and its version (`informed.report.result_schema`)."""
+    from informed.report.result_schema import stamp
+
+    print(json.dumps(stamp(document, kind), indent=1, allow_nan=False))
 
 
 def terminal_width() -> int:
@@ -89,15 +99,28 @@ def terminal_width() -> int:
 
 
 def _document(output: Output, lazy: bool = False) -> dict[str, Any]:
+    from informed.report.result_schema import stamp
+
     if output.tally is not None:
         tallied = output.tally.to_dict()
         if output.coverage is not None:
             tallied["coverage"] = output.coverage
-        return tallied
+        return stamp(tallied, "informed.tally_summary")
     from informed.report import results_document
 
+    exact = None
+    if output.exact:  # --summary: the summaries themselves, mergeable and exact
+        table = None if output.evaluation is None else output.evaluation.table.to_dict()
+        ranking = None if output.ranking is None else output.ranking.to_dict()
+        exact = {"table": table, "ranking": ranking}
     document = results_document(
-        output.evaluation, output.pay, output.summary, output.intervals, output.positive, lazy=lazy
+        output.evaluation,
+        output.pay,
+        output.summary,
+        output.intervals,
+        output.positive,
+        lazy=lazy,
+        summary=exact,
     )
     if output.ranking is not None and output.summary is not None:
         from informed.report.calibration import calibration_section
@@ -109,7 +132,7 @@ def _document(output: Output, lazy: bool = False) -> dict[str, Any]:
             document["threshold"]["interval"] = output.threshold_interval.as_list()
     if output.coverage is not None:
         document["coverage"] = output.coverage
-    return document
+    return stamp(document, "informed.evaluation")
 
 
 def coverage_line(coverage: dict[str, Any]) -> str:

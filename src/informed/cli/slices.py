@@ -4,11 +4,11 @@ slice's (or time window's) measures and disparities."""
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import TYPE_CHECKING
 
+from informed.cli.output import print_document
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def check_slice_options(args: argparse.Namespace) -> None:
             ("--storage", args.storage != "auto"),
             ("--all-labels", args.all_labels),
             ("--bins", args.bins != 10),
+            ("--summary", args.summary),
         )
         if given
     ]
@@ -176,7 +177,7 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
         document = slices_document(
             result, differences, source, rankings=rankings, merged=merged, calibration=calibration
         )
-        print(json.dumps(document, indent=1, allow_nan=False))
+        print_document(document, "informed.slices_report")
     elif args.format == "csv":
         sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw, rankings=rankings))
     else:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from informed.cli.output import OUTPUT_FILE, Output, emit, input_path
+from informed.cli.output import OUTPUT_FILE, Output, emit, input_path, print_document
 
 if TYPE_CHECKING:
     from informed.tally import Tally
@@ -145,7 +145,6 @@ def run(args: argparse.Namespace) -> None:
 
 def _run_slices(args: argparse.Namespace) -> None:
     """`informed tally FILE --by FIELD`: every slice's Tally, reported."""
-    import json
     import sys
 
     from informed.io.files import check_file
@@ -163,6 +162,6 @@ def _run_slices(args: argparse.Namespace) -> None:
     )
     if args.format == "json":
         document = tally_slices_document(found, args.by, args.file)
-        print(json.dumps(document, indent=1, allow_nan=False))
+        print_document(document, "informed.tally_slices")
     else:
         sys.stdout.write(tally_slices_text(found, args.by, args.file))

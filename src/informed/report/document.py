@@ -22,6 +22,7 @@ from typing import Any
 
 from informed._common import json_float
 from informed.inference.design import bootstrap_design
+from informed.inference.ranking_bootstrap import RankingBootstrap
 from informed.inference.table_bootstrap import Bootstrap
 from informed.measures import MEASURES
 from informed.ranking.document import SUMMARIES, RankingSummary
@@ -157,11 +158,16 @@ def results_document(
     positive: Any = None,
     *,
     lazy: bool = False,
+    ranking_intervals: RankingBootstrap | None = None,
+    summary: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The JSON document of `informed evaluate`: the evaluation's keys (with `pay`; `lazy`
     as in `evaluation_document`), then
     ``"intervals"``, ``"ci_level"`` and ``"bootstrap"`` from `intervals`, ``"ranking"``
-    from `ranking`.
+    from `ranking` (with its ``n``, ``n_positive`` and ``n_negative``, and the
+    ``"intervals"`` and ``"bootstrap"`` of `ranking_intervals`), and `summary` (the exact
+    summaries, ``{"table": Table.to_dict(), "ranking": Ranking.to_dict()}``) as
+    ``"summary"``.
 
     Without an evaluation, ``"n"`` is the ranking's and ``"positive"`` is `positive`.
     """
@@ -177,7 +183,21 @@ def results_document(
             number = ranking.n
             document["n"] = int(number) if number.is_integer() else number
             document["positive"] = positive
-        document["ranking"] = ranking.to_dict()
+        section = ranking.to_dict()
+        section.update(n=ranking.n, n_positive=ranking.n_positive, n_negative=ranking.n_negative)
+        if ranking_intervals is not None:
+            section["intervals"] = {
+                name: found.as_list() for name, found in ranking_intervals.intervals.items()
+            }
+            section["bootstrap"] = {
+                "level": ranking_intervals.level,
+                "method": ranking_intervals.method,
+                "replicates": ranking_intervals.replicates,
+                "stratified": ranking_intervals.stratified,
+            }
+        document["ranking"] = section
+    if summary is not None:
+        document["summary"] = summary
     return document
 
 

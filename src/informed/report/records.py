@@ -22,6 +22,7 @@ from informed.inference.table_bootstrap import Bootstrap
 from informed.ranking.document import SUMMARIES, RankingSummary, summarize_ranking
 from informed.ranking.ranking import Ranking
 from informed.report.document import results_document
+from informed.report.result_schema import document_kind, document_version, stamp
 from informed.table.evaluation import Evaluation, evaluate
 from informed.table.table import Table
 
@@ -53,7 +54,9 @@ class MeasureRecord:
     label : str or None
         The label of a per-label value; None for a value over all labels.
     group : str or None
-        The slice or time window of the value; None for all rows.
+        The slice, time window or fold of the value; None for all rows.
+    model : str or None
+        The model of a comparison; None for a document of one model.
     """
 
     measure: str
@@ -67,11 +70,14 @@ class MeasureRecord:
     n: float
     label: str | None = None
     group: str | None = None
+    model: str | None = None
 
     def key(self, separator: str = ".") -> str:
         """A flat key: ``informedness``, ``per_label.benign.recall``,
-        ``slice.sex=F.informedness`` (parts joined by `separator`)."""
-        parts = [] if self.group is None else ["slice", self.group]
+        ``slice.sex=F.informedness``, ``model.forest.difference.auc`` (parts joined by
+        `separator`)."""
+        parts = [] if self.model is None else ["model", self.model]
+        parts += [] if self.group is None else ["slice", self.group]
         if self.label is not None:
             parts += ["per_label", self.label]
         return separator.join([*parts, self.measure])
@@ -81,49 +87,197 @@ def _float(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
-def _records(
-    document: Mapping[str, Any], group: str | None
-) -> Iterator[MeasureRecord]:
-    n = _float(document.get("n"))
+def _record(
+    measure: str,
+    value: Any,
+    n: Any,
+    *,
+    reason: str | None = None,
+    interval: Any = None,
+    design: tuple[Any, Any, Any] = (None, None, None),
+    label: str | None = None,
+    group: str | None = None,
+    model: str | None = None,
+) -> MeasureRecord:
+    """One record; an undefined value always has a reason, an interval its design
+    (level, method, replicates), a value without an interval none."""
+    low, high = interval if interval else (None, None)
+    level, method, replicates = design if interval else (None, None, None)
+    if value is None and reason is None:
+        reason = "undefined (the document gives no reason)"
+    return MeasureRecord(
+        measure, _float(value), None if value is not None else reason, _float(low),
+        _float(high), level, method, replicates, _float(n), label, group, model,
+    )  # fmt: skip
+
+
+def _evaluation(document: Mapping[str, Any], group: str | None) -> Iterator[MeasureRecord]:
+    n = document.get("n")
     design = document.get("bootstrap") or {}
+    made = (design.get("level"), design.get("method"), design.get("replicates"))
     intervals = document.get("intervals") or {}
-    level = design.get("level") if intervals else None
-    method = design.get("method") if intervals else None
-    replicates = design.get("replicates") if intervals else None
     reasons = document.get("undefined") or {}
     for name, value in (document.get("measures") or {}).items():
-        low, high = intervals.get(name, (None, None))
-        yield MeasureRecord(
-            name, _float(value), reasons.get(name), _float(low), _float(high),
-            level if name in intervals else None,
-            method if name in intervals else None,
-            replicates if name in intervals else None,
-            n, None, group,
-        )  # fmt: skip
+        yield _record(name, value, n, reason=reasons.get(name), interval=intervals.get(name),
+                      design=made, group=group)  # fmt: skip
     for label, values in (document.get("per_label") or {}).items():
         for name, value in values.items():
-            reason = None if value is not None else "undefined for this label"
-            yield MeasureRecord(
-                name, _float(value), reason, math.nan, math.nan, None, None, None, n,
-                str(label), group,
-            )  # fmt: skip
+            yield _record(name, value, n, reason="undefined for this label", label=str(label),
+                          group=group)  # fmt: skip
     ranking = document.get("ranking")
     if ranking:
-        ranking_reasons = ranking.get("undefined") or {}
-        for name in SUMMARIES:
-            if name in ranking:
-                yield MeasureRecord(
-                    name, _float(ranking[name]), ranking_reasons.get(name),
-                    math.nan, math.nan, None, None, None, n, None, group,
-                )  # fmt: skip
+        yield from _ranking(ranking, document.get("n"), group, None)
+
+
+def _ranking(
+    ranking: Mapping[str, Any], n: Any, group: str | None, made: tuple[Any, Any, Any] | None
+) -> Iterator[MeasureRecord]:
+    """The ranking's summaries: on the ranking's own n (which differs from the table's
+    where rows have a prediction but no score), with their intervals when it has any."""
+    reasons = ranking.get("undefined") or {}
+    intervals = dict(ranking.get("intervals") or {})
+    design = ranking.get("bootstrap") or {}
+    if made is None:
+        made = (design.get("level"), design.get("method"), design.get("replicates"))
+    if "auc_interval" in ranking:  # a slice's: DeLong's, at the report's level
+        intervals["auc"] = ranking["auc_interval"]
+        made = (made[0], ranking.get("auc_interval_method"), None)
+    if "n" in ranking:
+        n = ranking["n"]
+    elif "n_positive" in ranking:
+        n = _float(ranking["n_positive"]) + _float(ranking["n_negative"])
+    for name in SUMMARIES:
+        if name in ranking:
+            yield _record(name, ranking[name], n, reason=reasons.get(name),
+                          interval=intervals.get(name), design=made, group=group)  # fmt: skip
+
+
+def _slices_report(document: Mapping[str, Any]) -> Iterator[MeasureRecord]:
+    made = (document.get("level"), document.get("method"), document.get("replicates"))
+    for entry in document.get("slices") or []:
+        group, n = str(entry["name"]), entry.get("n")
+        intervals = entry.get("intervals") or {}
+        for name, value in (entry.get("measures") or {}).items():
+            yield _record(name, value, n, interval=intervals.get(name), design=made,
+                          group=group)  # fmt: skip
+        if entry.get("ranking"):
+            yield from _ranking(entry["ranking"], n, group, (made[0], None, None))
+        for family in ("vs_rest", "vs_reference"):
+            for name, found in (entry.get(family) or {}).items():
+                if isinstance(found, Mapping) and "estimate" in found:
+                    yield _record(f"{family}.{name}", found["estimate"], n,
+                                  reason=found.get("reason"), interval=found.get("interval"),
+                                  design=made, group=group)  # fmt: skip
+
+
+def _tally(document: Mapping[str, Any], group: str | None) -> Iterator[MeasureRecord]:
+    """A tally: the micro average (the pooled table) under the measure's name, the macro
+    average as ``macro.<name>``, each category's values under its label."""
+    n = document.get("documents")
+    undefined = document.get("undefined") or {}
+    reasons = undefined.get("micro") or {}
+    for name, value in (document.get("micro") or {}).items():
+        yield _record(name, value, n, reason=reasons.get(name), group=group)
+    for name, value in (document.get("macro") or {}).items():
+        yield _record(f"macro.{name}", value, n, reason="undefined in some category",
+                      group=group)  # fmt: skip
+    per_category = undefined.get("per_category") or {}
+    for label, values in (document.get("per_category") or {}).items():
+        for name, value in values.items():
+            yield _record(name, value, n, reason=(per_category.get(label) or {}).get(name),
+                          label=str(label), group=group)  # fmt: skip
+
+
+def _fold_names(document: Mapping[str, Any]) -> list[str]:
+    by = "/".join(document.get("by") or ["fold"])
+    return [f"{by}={name}" for name in document.get("folds") or []]
+
+
+def _folds(
+    document: Mapping[str, Any], measures: Mapping[str, Any], model: str | None
+) -> Iterator[MeasureRecord]:
+    """Each fold's value (its group the fold), the pooled one (no group), and the folds'
+    mean and standard deviation (``mean.<name>``, ``std.<name>``)."""
+    sizes = document.get("test_sizes") or []
+    groups = _fold_names(document)
+    total = sum(sizes)
+    for name, summary in measures.items():
+        values = (summary.get("folds") or {}).values()
+        for value, group, size in zip(values, groups, sizes, strict=False):
+            yield _record(name, value, size, group=group, model=model)
+        yield _record(name, summary.get("pooled"), total, model=model)
+        for statistic in ("mean", "std"):
+            yield _record(f"{statistic}.{name}", summary.get(statistic), total, model=model)
+
+
+def _fold_comparison(document: Mapping[str, Any]) -> Iterator[MeasureRecord]:
+    for model, measures in (document.get("summaries") or {}).items():
+        yield from _folds(document, measures, str(model))
+    sizes = document.get("test_sizes") or []
+    groups = _fold_names(document)
+    for name, values in (document.get("differences") or {}).items():
+        for value, group, size in zip(values, groups, sizes, strict=False):
+            yield _record(f"difference.{name}", value, size, group=group)
+    level = document.get("level")
+    for name, tests in (document.get("tests") or {}).items():
+        test = tests.get("corrected") or {}
+        if test:
+            yield _record(f"difference.{name}", test.get("estimate"), sum(sizes),
+                          reason=test.get("reason"), interval=test.get("interval"),
+                          design=(level, test.get("method"), None))  # fmt: skip
+
+
+def _comparison(document: Mapping[str, Any]) -> Iterator[MeasureRecord]:
+    n = document.get("n")
+    made = (document.get("level"), "percentile", document.get("replicates"))
+    for model, result in (document.get("models") or {}).items():
+        intervals = result.get("intervals") or {}
+        reasons = result.get("undefined") or {}
+        for name, value in (result.get("measures") or {}).items():
+            yield _record(name, value, n, reason=reasons.get(name), interval=intervals.get(name),
+                          design=made, model=str(model))  # fmt: skip
+    for model, by_measure in (document.get("differences") or {}).items():
+        for name, found in by_measure.items():
+            yield _record(f"difference.{name}", found.get("estimate"), n,
+                          reason=found.get("reason"), interval=found.get("interval"),
+                          design=made, model=str(model))  # fmt: skip
+
+
+def _slice_search(document: Mapping[str, Any]) -> Iterator[MeasureRecord]:
+    measure = str(document.get("measure"))
+    made = (document.get("level"), document.get("method"), None)
+    yield _record(measure, document.get("overall"), document.get("rows"))
+    for found in document.get("found") or []:
+        group, n = str(found["name"]), found.get("n")
+        yield _record(measure, found.get(measure), n, group=group)
+        yield _record(f"rest.{measure}", found.get("rest"), _float(document.get("rows")) - n,
+                      group=group)  # fmt: skip
+        yield _record(f"gap.{measure}", found.get("gap"), n, interval=found.get("interval"),
+                      design=made, group=group)  # fmt: skip
 
 
 def measure_records(document: Mapping[str, Any]) -> list[MeasureRecord]:
     """Every value of a result document, one `MeasureRecord` each.
 
-    Reads the overall measures (with their intervals and the bootstrap's level, method and
-    replicates), the measures per label and the ranking's summaries (AUC, average hit
-    rate, average Qrecall, PEM).
+    Reads every kind of result document (`informed.report.result_schema.KINDS`), of the
+    schema's version or written before it (version 0); a document of another schema or of
+    a newer version is refused with the reason (an InputError). Per kind:
+
+    - an evaluation: the overall measures (with their intervals and the bootstrap's level,
+      method and replicates), the measures per label and the ranking's summaries (AUC,
+      average hit rate, average Qrecall, PEM) on the ranking's own n, with their intervals
+      when the document has them;
+    - the slices or time windows (``--by``, ``--by-time``): each slice's measures, ranking
+      summaries and differences from the rest and the reference (``vs_rest.<name>``,
+      ``vs_reference.<name>``), its `group` the slice's name;
+    - the folds (``--folds``): each fold's value (`group` ``fold=1``), the pooled value (no
+      group), the folds' ``mean.<name>`` and ``std.<name>``;
+    - a comparison: each model's measures (`model` its name) and its paired difference
+      from the best model (``difference.<name>``); across folds, each model's folds and
+      the difference per fold and overall (the corrected resampled t-test's interval);
+    - a tally: the micro average under the measure's name, ``macro.<name>``, per category;
+    - the slice search: the overall value, and each slice's value, the rest's
+      (``rest.<name>``) and the gap (``gap.<name>``, with its interval).
 
     >>> from informed import Table
     >>> doc = result_document(Table.binary(tp=12, fp=28, fn=18, tn=42), positive="+")
@@ -135,23 +289,55 @@ def measure_records(document: Mapping[str, Any]) -> list[MeasureRecord]:
         raise InputTypeError(
             f"measure_records reads a result document (a dict), got {type(document).__name__}"
         )
-    return list(_records(document, None))
+    document_version(document)
+    kind = document_kind(document)
+    if kind == "informed.evaluation":
+        return list(_evaluation(document, None))
+    if kind == "informed.slices_report":
+        return list(_slices_report(document))
+    if kind == "informed.folds_report":
+        return list(_folds(document, document.get("measures") or {}, None))
+    if kind == "informed.fold_comparison":
+        return list(_fold_comparison(document))
+    if kind == "informed.comparison":
+        return list(_comparison(document))
+    if kind == "informed.slice_search":
+        return list(_slice_search(document))
+    if kind == "informed.tally_summary":
+        return list(_tally(document, None))
+    return [  # informed.tally_slices
+        record
+        for entry in document.get("slices") or []
+        for record in _tally(entry.get("tally") or {}, str(entry["name"]))
+    ]
 
 
-def result_document(*results: Any, positive: Any = None) -> dict[str, Any]:
-    """The result document of Python results, as ``informed evaluate --format json``
-    writes it.
+def result_document(*results: Any, positive: Any = None, summary: bool = False) -> dict[str, Any]:
+    """The result document of Python results, as ``informed --format json`` writes it.
 
     Each of `results` is a Table (evaluated here), an Evaluation, a Bootstrap (its
     intervals; its table is evaluated when no Evaluation is given), a Ranking (summarised
-    here), a RankingSummary, or a result document (a dict, returned as it is). At most one
-    of each kind.
+    here), a RankingSummary, a RankingBootstrap (the ranking's intervals; its ranking is
+    summarised when no other is given), or a result document (a dict, returned as it is
+    after its version is checked). At most one of each kind. Or one of: a Comparison
+    (`informed.compare`), a FoldComparison (`compare_folds`), Folds (their measures that
+    ``informed evaluate --folds`` reports, with `positive`) or a SliceSearch
+    (`find_slices`).
+
+    With `summary`, the evaluation's document holds the exact summaries under
+    ``"summary"``: ``{"table": Table.to_dict(), "ranking": Ranking.to_dict()}`` (each None
+    when not given), which `Table.from_dict`, `Ranking.from_dict` and ``informed merge``
+    read; a Ranking's summary has a line per distinct score.
     """
-    if len(results) == 1 and isinstance(results[0], Mapping):
-        return dict(results[0])
+    if len(results) == 1:
+        single = _single(results[0], positive)
+        if single is not None:
+            return single
     evaluation: Evaluation | None = None
     intervals: Bootstrap | None = None
-    summary: RankingSummary | None = None
+    ranked: RankingSummary | None = None
+    ranking: Ranking | None = None
+    ranking_intervals: RankingBootstrap | None = None
     for result in results:
         if isinstance(result, Table):
             evaluation = evaluate(result, positive=positive)
@@ -160,23 +346,59 @@ def result_document(*results: Any, positive: Any = None) -> dict[str, Any]:
         elif isinstance(result, Bootstrap):
             intervals = result
         elif isinstance(result, Ranking):
-            summary = summarize_ranking(result)
+            ranking, ranked = result, summarize_ranking(result)
         elif isinstance(result, RankingSummary):
-            summary = result
+            ranked = result
         elif isinstance(result, RankingBootstrap):
-            raise InputTypeError(
-                "a RankingBootstrap's intervals are not part of the result document yet; "
-                "pass the Ranking"
-            )
+            ranking_intervals = result
         else:
             raise InputTypeError(
-                "result_document reads Table, Evaluation, Bootstrap, Ranking or "
-                f"RankingSummary results, got {type(result).__name__}"
+                "result_document reads Table, Evaluation, Bootstrap, Ranking, RankingSummary "
+                f"or RankingBootstrap results together, got {type(result).__name__}"
             )
     if evaluation is None and intervals is not None:
         evaluation = evaluate(intervals.table, positive=intervals.positive)
-    if evaluation is None and summary is None:
+    if ranked is None and ranking_intervals is not None:
+        ranking = ranking_intervals.ranking
+        ranked = summarize_ranking(ranking)
+    if evaluation is None and ranked is None:
         raise InputTypeError("result_document needs at least one result")
     if positive is None and evaluation is not None:
         positive = evaluation.positive
-    return results_document(evaluation, None, summary, intervals, positive)
+    exact = None
+    if summary:
+        table = None if evaluation is None else evaluation.table.to_dict()
+        exact = {"table": table, "ranking": None if ranking is None else ranking.to_dict()}
+    document = results_document(
+        evaluation, None, ranked, intervals, positive,
+        ranking_intervals=ranking_intervals, summary=exact,
+    )  # fmt: skip
+    return stamp(document, "informed.evaluation")
+
+
+def _single(result: Any, positive: Any) -> dict[str, Any] | None:
+    """The document of a result that is a document alone, or None."""
+    from informed.comparison.folds import FoldComparison
+    from informed.comparison.result import Comparison
+    from informed.disparity.result import SliceSearch
+    from informed.slices.folds import Folds
+
+    if isinstance(result, Mapping):
+        document_version(result)
+        return dict(result)
+    if isinstance(result, Comparison):
+        return stamp(result.to_dict(), "informed.comparison")
+    if isinstance(result, FoldComparison):
+        return stamp(result.to_dict(), "informed.fold_comparison")
+    if isinstance(result, SliceSearch):
+        return stamp(result.to_dict(), "informed.slice_search")
+    if isinstance(result, Folds):
+        from informed.comparison.comparing import RANKING_COMPARED, TABLE_COMPARED
+        from informed.report.folds import folds_document
+
+        found = result.slices
+        names = [*(TABLE_COMPARED if found.cells is not None else ()),
+                 *(RANKING_COMPARED if found.rankings is not None else ())]  # fmt: skip
+        measures = {name: result.measure(name, positive=positive) for name in names}
+        return stamp(folds_document(result, measures, ""), "informed.folds_report")
+    return None
