@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("comparison", "disparity"),
     ("report",),
     ("engines", "integrations"),
-    ("dask", "sklearn"),
+    ("dask", "sklearn", "mlflow"),
     ("cli",),
 )
 FACADES = {"informed", "informed.__main__"}

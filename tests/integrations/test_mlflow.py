@@ -131,9 +131,9 @@ def test_html_report_is_an_artifact(store: str) -> None:
 
 def test_a_collision_of_keys_is_refused_before_anything_is_logged(store: str) -> None:
     clash = Table.from_labels(["a+b", "a*b", "c"], ["a+b", "a*b", "c"])
-    with mlflow.start_run(experiment_id=store) as run:
-        with pytest.raises(InputError, match=r"label 'a\*b' and \w+ of label 'a\+b' .*'per_label.a_b"):
-            im.log(clash, html=False)
+    refused = r"label 'a\*b' and \w+ of label 'a\+b' .*'per_label.a_b"
+    with mlflow.start_run(experiment_id=store) as run, pytest.raises(InputError, match=refused):
+        im.log(clash, html=False)
     assert _run(run.info.run_id).data.metrics == {}
 
 
@@ -230,9 +230,9 @@ def test_cli_logs_to_a_run_and_prints_its_id(
     assert mlflow.get_experiment(run.info.experiment_id).name == "from the command line"
     assert run.info.status == "FINISHED"
     table = Table.from_labels(list("abbaba"), list("aababb"))
-    assert run.data.metrics["informedness"] == evaluate(table, positive="a").measures[
-        "informedness"
-    ]
+    assert (
+        run.data.metrics["informedness"] == evaluate(table, positive="a").measures["informedness"]
+    )
     assert run.data.tags["ci.level"] == "0.9"
     assert im.load(run_id) == table
 

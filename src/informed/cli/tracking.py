@@ -77,10 +77,6 @@ def log_output(output: Output, args: argparse.Namespace, source: str) -> str:
         run = log(*results, run_id=given, positive=output.positive, source=source)
     else:
         with mlflow.start_run() as started:
-            run = log(
-                *results, run_id=started.info.run_id, positive=output.positive, source=source
-            )
-    print(
-        f"informed: logged to MLflow run {run} ({mlflow.get_tracking_uri()})", file=sys.stderr
-    )
+            run = log(*results, run_id=started.info.run_id, positive=output.positive, source=source)
+    print(f"informed: logged to MLflow run {run} ({mlflow.get_tracking_uri()})", file=sys.stderr)
     return run

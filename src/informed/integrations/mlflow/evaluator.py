@@ -73,7 +73,7 @@ def _scores(model: Any, features: Any, positive: Any) -> np.ndarray[Any, Any] | 
     return np.asarray(predict_proba(features))[:, classes.index(positive)]
 
 
-class InformedEvaluator(ModelEvaluator):  # type: ignore[misc]
+class InformedEvaluator(ModelEvaluator):
     """informed's measures of a classifier with their intervals, for
     ``mlflow.models.evaluate(..., evaluators=["informed"])``."""
 
@@ -106,7 +106,10 @@ class InformedEvaluator(ModelEvaluator):  # type: ignore[misc]
         config = dict(evaluator_config or {})
         unknown = sorted(set(config) - set(CONFIG))
         if unknown:
-            msg = f"the informed evaluator reads evaluator_config keys {list(CONFIG)}; got {unknown}."
+            msg = (
+                f"the informed evaluator reads the evaluator_config keys {list(CONFIG)}; "
+                f"got {unknown}."
+            )
             raise InputError(msg)
         actual = np.asarray(dataset.labels_data).reshape(-1)
         features = pd.DataFrame(dataset.features_data)
@@ -142,4 +145,4 @@ class InformedEvaluator(ModelEvaluator):  # type: ignore[misc]
             html=config.get("html"),
             source=str(getattr(dataset, "name", "") or ""),
         )
-        return EvaluationResult(metrics=metrics, artifacts={}, run_id=run)
+        return EvaluationResult(metrics=metrics, artifacts={}, run_id=run)  # type: ignore[no-untyped-call]

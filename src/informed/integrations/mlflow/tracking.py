@@ -238,7 +238,10 @@ def load(run_id: str, *, prefix: str = "", kind: str | None = None) -> Table | R
         raise InputError(msg)
     if kind is None:
         if len(present) > 1:
-            msg = f"run {run_id} holds a Table and a Ranking in {folder}/: pass kind='table' or 'ranking'."
+            msg = (
+                f"run {run_id} holds a Table and a Ranking in {folder}/: pass kind='table' "
+                "or 'ranking'."
+            )
             raise InputError(msg)
         kind = present[0]
     elif kind not in present:
