@@ -81,8 +81,8 @@ def test_log_gives_every_value_its_interval_and_n(store: str) -> None:
     recall = evaluate(TABLE).per_label["a/b"]["recall"]
     assert row["metrics.val/per_label.a_b.recall"] == recall == 1 / 2
     assert row["metrics.val/per_label.1_1.recall"] == 0.0
-    assert row["tags.val/ci.level"] == "0.95"
-    assert row["tags.val/ci.replicates"] == "200"
+    assert row["metrics.val/ci_level"] == 0.95
+    assert row["metrics.val/ci_replicates"] == 200
     # 1+1 is never predicted: its precision is undefined, so not a metric
     assert "metrics.val/per_label.1_1.precision" not in found.columns
     undefined = json.loads(
@@ -233,7 +233,7 @@ def test_cli_logs_to_a_run_and_prints_its_id(
     assert (
         run.data.metrics["informedness"] == evaluate(table, positive="a").measures["informedness"]
     )
-    assert run.data.tags["ci.level"] == "0.9"
+    assert run.data.metrics["ci_level"] == 0.9
     assert im.load(run_id) == table
 
 

@@ -65,12 +65,12 @@ def check_prefix(prefix: str) -> str:
 
 
 def _key(record: MeasureRecord, prefix: str) -> str:
-    safe = dataclasses.replace(
-        record,
-        label=None if record.label is None else safe_name(record.label),
-        group=None if record.group is None else safe_name(record.group),
-    )
-    return prefix + safe.key(".")
+    label, group = record.label, record.group
+    safe_label = None if label is None else safe_name(label)
+    safe_group = None if group is None else safe_name(group)
+    if safe_label != label or safe_group != group:
+        record = dataclasses.replace(record, label=safe_label, group=safe_group)
+    return prefix + record.key(".")
 
 
 def _describe(record: MeasureRecord) -> str:

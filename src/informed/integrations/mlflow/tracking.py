@@ -6,8 +6,10 @@ What one `log` call puts in the run (``<prefix>`` is the `prefix` argument):
 * metrics: every defined value as ``<prefix><key>`` with ``<key>_ci_low``,
   ``<key>_ci_high`` (when it has an interval) and ``<key>_n``; the key rule is
   `informed.integrations.mlflow.keys` (labels made safe, collisions refused);
-* tags: ``<prefix>ci.level``, ``<prefix>ci.method`` and ``<prefix>ci.replicates`` of the
-  intervals, when there are any;
+* with intervals, the metrics ``<prefix>ci_level`` (0.95) and ``<prefix>ci_replicates``
+  (how the method made them, ``percentile`` or ``bca``, is in ``result.json``): metrics,
+  not tags, because MLflow writes tags in a transaction of their own, which would cost
+  more than the rest of the call;
 * artifacts in ``informed/<prefix>``: ``result.json`` (the result document, as
   ``informed evaluate --format json`` writes it: every value, interval and reason),
   ``table.json`` and ``ranking.json`` (the exact summaries: a Table's or a Ranking's
@@ -94,15 +96,31 @@ def _want_html(html: bool | None) -> bool:
     return available if html is None else bool(html)
 
 
-def _run_id(run_id: str | None) -> str:
+def _run(run_id: str | None) -> tuple[str, str]:
+    """The run's id and the URI of its artifacts: the given run, or the active one."""
     import mlflow
 
-    if run_id is not None:
-        return run_id
     active = mlflow.active_run()
-    # as mlflow.log_metrics does: no active run starts one, left active for later calls
-    run = active if active is not None else mlflow.start_run()
-    return str(run.info.run_id)
+    if run_id is None:
+        # as mlflow.log_metrics does: no active run starts one, left active for later calls
+        active = active if active is not None else mlflow.start_run()
+    elif active is None or active.info.run_id != run_id:
+        active = mlflow.MlflowClient().get_run(run_id)
+    return str(active.info.run_id), str(active.info.artifact_uri)
+
+
+def _log_artifacts(run_id: str, artifact_uri: str, folder: str, path: str) -> None:
+    """`folder`'s files into the run's artifacts at `path`: straight to the run's artifact
+    repository when MLflow offers it (`MlflowClient.log_artifacts` would first read the
+    run back from the tracking store to find it), else through the client."""
+    try:
+        from mlflow.store.artifact.artifact_repository_registry import get_artifact_repository
+    except ImportError:  # pragma: no cover - a future MLflow that moved it
+        from mlflow import MlflowClient
+
+        MlflowClient().log_artifacts(run_id, folder, path)
+        return
+    get_artifact_repository(artifact_uri).log_artifacts(folder, path)
 
 
 def log(
@@ -139,7 +157,7 @@ def log(
     str
         The run's id.
 
-    The keys, tags and artifacts are listed in `informed.integrations.mlflow.tracking`.
+    The keys and artifacts are listed in `informed.integrations.mlflow.tracking`.
     """
     return log_metrics(
         *results, prefix=prefix, run_id=run_id, positive=positive, html=html, source=source
@@ -157,22 +175,17 @@ def log_metrics(
     """`log`, returning the run's id and the metrics logged (key -> value), as the model
     evaluator returns them to `mlflow.models.evaluate`."""
     from mlflow import MlflowClient
-    from mlflow.entities import Metric, RunTag
+    from mlflow.entities import Metric
 
     check_prefix(prefix)
     evaluation, intervals, ranking = _gather(results, positive)
     given = [x for x in (evaluation, intervals, ranking) if x is not None]
     document = result_document(*given, positive=positive)
     metrics, undefined = metric_values(measure_records(document), prefix)
-    tags: dict[str, str] = {}
     if intervals is not None:
-        tags = {
-            f"{prefix}ci.level": str(intervals.level),
-            f"{prefix}ci.method": str(intervals.method),
-            f"{prefix}ci.replicates": str(intervals.replicates),
-        }
-    run = _run_id(run_id)
-    client = MlflowClient()
+        metrics[f"{prefix}ci_level"] = intervals.level
+        metrics[f"{prefix}ci_replicates"] = intervals.replicates
+    run, artifact_uri = _run(run_id)
     with tempfile.TemporaryDirectory(prefix="informed-mlflow-") as folder:
         out = Path(folder)
         (out / "result.json").write_text(
@@ -195,12 +208,10 @@ def log_metrics(
                 ranking_positive=None if ranking is None else ranking.positive,
             )
         now = int(time.time() * 1000)
-        client.log_batch(
-            run,
-            metrics=[Metric(key, value, now, 0) for key, value in metrics.items()],
-            tags=[RunTag(key, value) for key, value in tags.items()],
+        MlflowClient().log_batch(
+            run, metrics=[Metric(key, value, now, 0) for key, value in metrics.items()]
         )
-        client.log_artifacts(run, folder, artifact_path(prefix))
+        _log_artifacts(run, artifact_uri, folder, artifact_path(prefix))
     return run, metrics
 
 
