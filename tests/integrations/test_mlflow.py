@@ -193,7 +193,10 @@ def test_evaluator_beside_the_default_one(store: str, registered: None, classes:
             targets="label",
             model_type="classifier",
             evaluators=["default", "informed"],
-            evaluator_config={"informed": {"replicates": 200}},
+            evaluator_config={
+                "informed": {"replicates": 200, "html": False},
+                "default": {"log_model_explainability": False},
+            },
         )
     predicted = model.predict(X)
     metrics = result.metrics
@@ -213,6 +216,35 @@ def test_evaluator_beside_the_default_one(store: str, registered: None, classes:
         assert metrics["auc"] == pytest.approx(roc_auc_score(y, scores), abs=1e-12)
         assert im.load(run.info.run_id, kind="ranking").n == 150
     assert im.load(run.info.run_id, kind="table") == expected.table
+
+
+def test_evaluator_of_predictions_without_a_model(store: str, registered: None) -> None:
+    """With the predictions in the data (no model), the table of those predictions."""
+    import pandas as pd
+
+    actual = ["cat", "dog", "bird", "dog", "cat", "bird", "dog", "cat"] * 5
+    predicted = ["cat", "dog", "dog", "dog", "bird", "bird", "cat", "cat"] * 5
+    data = pd.DataFrame({"label": actual, "prediction": predicted})
+    with mlflow.start_run(experiment_id=store) as run:
+        result = mlflow.models.evaluate(
+            data=data,
+            targets="label",
+            predictions="prediction",
+            model_type="classifier",
+            evaluators="informed",
+            evaluator_config={"ci": None, "html": False, "metric_prefix": "informed/"},
+        )
+    table = Table.from_labels(actual, predicted)
+    expected = evaluate(table).measures
+    assert result.metrics["informed/informedness"] == expected["informedness"]
+    assert result.metrics["informed/markedness"] == expected["markedness"]
+    assert "informed/informedness_ci_low" not in result.metrics
+    assert im.load(run.info.run_id, prefix="informed/") == table
+    with pytest.raises(InputError, match=r"evaluator_config keys .* got \['level'\]"):
+        mlflow.models.evaluate(
+            data=data, targets="label", predictions="prediction", model_type="classifier",
+            evaluators="informed", evaluator_config={"level": 0.9},
+        )  # fmt: skip
 
 
 def test_cli_logs_to_a_run_and_prints_its_id(
