@@ -103,10 +103,11 @@ def _run(run_id: str | None) -> tuple[str, str]:
     active = mlflow.active_run()
     if run_id is None:
         # as mlflow.log_metrics does: no active run starts one, left active for later calls
-        active = active if active is not None else mlflow.start_run()
-    elif active is None or active.info.run_id != run_id:
-        active = mlflow.MlflowClient().get_run(run_id)
-    return str(active.info.run_id), str(active.info.artifact_uri)
+        run = active if active is not None else mlflow.start_run()
+        return str(run.info.run_id), str(run.info.artifact_uri)
+    if active is not None and active.info.run_id == run_id:
+        return run_id, str(active.info.artifact_uri)
+    return run_id, str(mlflow.MlflowClient().get_run(run_id).info.artifact_uri)
 
 
 def _log_artifacts(run_id: str, artifact_uri: str, folder: str, path: str) -> None:
@@ -120,7 +121,8 @@ def _log_artifacts(run_id: str, artifact_uri: str, folder: str, path: str) -> No
 
         MlflowClient().log_artifacts(run_id, folder, path)
         return
-    get_artifact_repository(artifact_uri).log_artifacts(folder, path)
+    repository = get_artifact_repository(artifact_uri)
+    repository.log_artifacts(folder, path)  # type: ignore[no-untyped-call]
 
 
 def log(
