@@ -33,10 +33,13 @@ import informed.mlflow as im  # noqa: E402  (after the skip: it names the missin
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A SQLite tracking store and an experiment whose artifacts stay in the temporary
-    folder; MLFLOW_TRACKING_URI names it (the command line reads it from there)."""
+    folder; MLFLOW_TRACKING_URI names it (the command line reads it from there). The
+    store is opened in that folder: an experiment created without an artifact location
+    (the command line's) keeps its artifacts in ./mlruns there."""
     folder = tmp_path_factory.mktemp("mlflow")
     uri = f"sqlite:///{folder / 'mlflow.db'}"
     with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
         patch.setenv("MLFLOW_TRACKING_URI", uri)
         patch.delenv("MLFLOW_RUN_ID", raising=False)
         patch.delenv("MLFLOW_EXPERIMENT_NAME", raising=False)
@@ -296,7 +299,19 @@ def test_mlflow_is_imported_only_when_used() -> None:
         "try:\n    main(['evaluate', '--help'])\nexcept SystemExit:\n    pass\n"
         "print('LOADED', 'mlflow' in sys.modules)"
     )
+    import os
+
+    import informed
+
+    # this informed (the module's fixture runs the tests in another folder)
+    source = str(Path(informed.__file__).resolve().parents[1])
+    environment = {**os.environ, "PYTHONPATH": source}
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env=environment,
     )
     assert done.stdout.splitlines()[-1] == "LOADED False"
