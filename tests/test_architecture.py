@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("comparison", "disparity"),
     ("report",),
     ("engines", "integrations"),
-    ("dask", "sklearn", "torch", "dvc", "model_card"),
+    ("dask", "sklearn", "torch", "dvc", "model_card", "mlflow"),
     ("cli",),
 )
 FACADES = {"informed", "informed.__main__"}

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from informed.cli import engine_options, find, folds
+from informed.cli import engine_options, find, folds, tracking
 from informed.cli.output import (
     FORMATS,
     OUTPUT_FILE,
@@ -221,6 +221,7 @@ def add_parser(commands: Any) -> None:
         "parts of the data; a part may hold no rows or lack the positive class" + OUTPUT_FILE,
     )
     engine_options.add_options(ev)
+    tracking.add_options(ev)
     find.add_options(ev)
     folds.add_options(
         ev,
@@ -457,6 +458,7 @@ def run(args: argparse.Namespace) -> None:
     from informed.cli.scale import check_not_input
 
     check_options(args)
+    tracking.check_options(args, _not_logged(args))
     if folds.requested(args):  # cross-validation folds (informed.slices.Folds)
         folds.run_folds(args, source_name(args.file) if args.file else "")
         return
@@ -464,7 +466,15 @@ def run(args: argparse.Namespace) -> None:
         find.run_find(args, source_name(args.file) if args.file else "")
         return
     if engine_options.requested(args):  # a database, a query or --engine: counted there
-        engine_options.run_engine(args, report_summaries)
+        made: list[Output] = []
+
+        def report(*given: Any) -> Output:
+            made.append(report_summaries(*given))
+            return made[-1]
+
+        engine_options.run_engine(args, report)
+        if args.mlflow is not None and made:
+            tracking.log_output(made[-1], args, made[-1].source)
         return
     if not args.file:
         msg = "give FILE... to evaluate (or --database PATH|URL with --table or --sql)."
@@ -494,3 +504,17 @@ def run(args: argparse.Namespace) -> None:
         write_html(output, args.html, Path(source).name)
     if args.dvc is not None:
         write_dvc(output, args.dvc)
+    if args.mlflow is not None:
+        tracking.log_output(output, args, Path(source).name)
+
+
+def _not_logged(args: argparse.Namespace) -> list[str]:
+    """The options given whose report --mlflow does not log (slices, folds, a search)."""
+    given = {
+        "--by": bool(args.by),
+        "--by-time": args.by_time is not None,
+        "--partial": args.partial is not None,
+        "--find-slices": bool(args.find_slices),
+        "--folds": folds.requested(args),
+    }
+    return [option for option, present in given.items() if present]

@@ -1,0 +1,126 @@
+"""A result's values as MLflow metrics: one key per value, interval and denominator.
+
+MLflow's metric keys may hold only letters, digits, underscores, dashes, periods, spaces
+and slashes, and a key must not change when read as a path. Labels and slice names hold
+anything. The rule: a record's key is `MeasureRecord.key` (``per_label.<label>.recall``)
+after the prefix, with each character of a label or slice name that is not a letter, a
+digit, an underscore, a dash, a period or a space written as ``_`` (``"a/b"`` becomes
+``a_b``, ``"1+1"`` becomes ``1_1``). Two values that would then share a key are refused,
+naming both labels: nothing is overwritten unseen. The full labels stay in the logged
+result document.
+
+Every defined value `v` of a record is logged under its key, with ``<key>_ci_low`` and
+``<key>_ci_high`` when it has an interval and ``<key>_n`` (the cases, or the total weight,
+it was computed on). An undefined value (NaN) is not logged as a metric (a NaN metric
+would read as a number in MLflow's charts): `metric_values` returns its key and reason,
+which `informed.mlflow.log` writes to the ``undefined.json`` artifact.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Iterable
+
+from informed.errors import InputError
+from informed.report.records import MeasureRecord
+
+__all__ = ["MAX_KEY", "check_prefix", "metric_values", "safe_name"]
+
+MAX_KEY = 250
+"""The longest metric key MLflow stores (`mlflow.utils.validation.MAX_ENTITY_KEY_LENGTH`)."""
+
+_UNSAFE = re.compile(r"[^\w\-. ]")
+_KEY = re.compile(r"[\w\-. /]*")
+SUFFIXES = ("_ci_low", "_ci_high", "_n")
+
+
+def safe_name(name: str) -> str:
+    """A label or slice name as a part of a metric key: every character that is not a
+    letter, a digit, ``_``, ``-``, ``.`` or a space becomes ``_``.
+
+    >>> safe_name("a/b"), safe_name("1+1"), safe_name("non-spam"), safe_name("café")
+    ('a_b', '1_1', 'non-spam', 'café')
+    """
+    return _UNSAFE.sub("_", name)
+
+
+def check_prefix(prefix: str) -> str:
+    """`prefix` if it can begin a metric key (letters, digits, ``_ - . /`` and spaces,
+    unchanged as a path); an InputError naming it otherwise."""
+    if not isinstance(prefix, str):
+        msg = f"prefix must be text, got {type(prefix).__name__}."
+        raise InputError(msg)
+    # each whole part before the key's own (before the last '/') must name a folder:
+    # not empty (a leading '/' or '//'), not '.' or '..'
+    folders = prefix.split("/")[:-1]
+    if not _KEY.fullmatch(prefix) or any(part in ("", ".", "..") for part in folders):
+        msg = (
+            f"prefix {prefix!r} cannot begin an MLflow metric key: use letters, digits, "
+            "'_', '-', '.', ' ' and '/' (no leading '/', no '//', no '..' part)."
+        )
+        raise InputError(msg)
+    return prefix
+
+
+def _key(record: MeasureRecord, prefix: str) -> str:
+    label, group = record.label, record.group
+    safe_label = None if label is None else safe_name(label)
+    safe_group = None if group is None else safe_name(group)
+    if safe_label != label or safe_group != group:
+        record = dataclasses.replace(record, label=safe_label, group=safe_group)
+    return prefix + record.key(".")
+
+
+def _describe(record: MeasureRecord) -> str:
+    parts = [record.measure]
+    if record.label is not None:
+        parts.append(f"label {record.label!r}")
+    if record.group is not None:
+        parts.append(f"slice {record.group!r}")
+    return " of ".join(parts)
+
+
+def metric_values(
+    records: Iterable[MeasureRecord], prefix: str = ""
+) -> tuple[dict[str, float], dict[str, str]]:
+    """The metrics to log (key -> value) and the undefined values (key -> reason).
+
+    Raises an InputError when two values share a key once their labels are made safe
+    (`safe_name`), or when a key is longer than MLflow stores (`MAX_KEY`).
+    """
+    check_prefix(prefix)
+    metrics: dict[str, float] = {}
+    undefined: dict[str, str] = {}
+    owner: dict[str, MeasureRecord] = {}
+    for record in records:
+        key = _key(record, prefix)
+        if len(key) + len("_ci_high") > MAX_KEY:
+            msg = (
+                f"the metric key of {_describe(record)} would be {len(key)} characters; "
+                f"MLflow stores keys of at most {MAX_KEY} (with its suffixes): shorten the "
+                "label or the prefix."
+            )
+            raise InputError(msg)
+        names = [key, *(key + suffix for suffix in SUFFIXES)]
+        for name in names:
+            earlier = owner.get(name)
+            if earlier is not None:
+                msg = (
+                    f"{_describe(earlier)} and {_describe(record)} would both be logged as "
+                    f"the MLflow metric {name!r} (a label's characters other than letters, "
+                    "digits, '_', '-', '.' and ' ' become '_'): rename one of the labels."
+                )
+                raise InputError(msg)
+            owner[name] = record
+        if math.isnan(record.value):
+            undefined[key] = record.reason or "undefined"
+            continue
+        metrics[key] = record.value
+        if not (math.isnan(record.low) or math.isnan(record.high)):
+            metrics[key + "_ci_low"] = record.low
+            metrics[key + "_ci_high"] = record.high
+        if not math.isnan(record.n):
+            metrics[key + "_n"] = record.n
+    return metrics, undefined
