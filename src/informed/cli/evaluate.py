@@ -11,6 +11,7 @@ from informed.cli.output import (
     FORMATS,
     OUTPUT_FILE,
     Output,
+    add_dvc_option,
     check_dvc_path,
     check_html_path,
     emit,
@@ -130,14 +131,7 @@ def add_parser(commands: Any) -> None:
         metavar="FILE",
         help="also write a self-contained HTML report with plots" + OUTPUT_FILE,
     )
-    ev.add_argument(
-        "--dvc",
-        metavar="DIR",
-        help="also write DVC's files into the folder DIR (made if missing): metrics.json "
-        "(every value with its interval and n, for dvc metrics diff) and plots for DVC's "
-        "templates: confusion.json, roc.json, decision_curve.json (docs/dvc.md)"
-        + OUTPUT_FILE.replace("a file is", "each file is"),
-    )
+    add_dvc_option(ev)
     ev.add_argument(
         "--all-labels",
         action="store_true",
@@ -146,10 +140,9 @@ def add_parser(commands: Any) -> None:
     ev.add_argument(
         "--summary",
         action="store_true",
-        help='with --format json, add the exact summaries under "summary" (the Table\'s '
-        "counts and the Ranking's distinct scores, as `informed merge` reads them): "
-        "the document can be merged and evaluated again, at the cost of a line per "
-        "distinct score (32 MB and 7 s for a million)",
+        help='with --format json, add the exact summaries under "summary", as `informed '
+        "merge` reads them: the document can be merged and evaluated again (a line per "
+        "distinct score: 32 MB and 7 s for a million)",
     )
     ev.add_argument(
         "--storage",
@@ -286,7 +279,10 @@ def check_options(args: argparse.Namespace) -> None:
                 "report of the merged parts (informed merge)."
             )
             raise InputError(msg)
-    _check_dvc_option(args)
+    other = _other_reports(args)
+    if getattr(args, "dvc", None) is not None and other:
+        msg = f"--dvc writes the report of all rows; it does not go with {other[0]}."
+        raise InputError(msg)
     bad = [q for q in args.quota if q < 1]
     if bad:
         msg = f"{QUOTA_RULE}; got {bad[0]}."
@@ -294,22 +290,6 @@ def check_options(args: argparse.Namespace) -> None:
     if args.quota and args.score is None:
         msg = "--quota needs --score COL: a quota is a number of top-scored cases."
         raise InputError(msg)
-
-
-def _check_dvc_option(args: argparse.Namespace) -> None:
-    """--dvc writes the report of all rows: refused beside a report of another kind."""
-    if getattr(args, "dvc", None) is None:
-        return
-    for option, given in (
-        ("--partial", getattr(args, "partial", None) is not None),
-        ("--by", bool(getattr(args, "by", None))),
-        ("--by-time", getattr(args, "by_time", None) is not None),
-        ("--folds", folds.requested(args)),
-        ("--find-slices", bool(getattr(args, "find_slices", None))),
-    ):
-        if given:
-            msg = f"--dvc writes the report of all rows; it does not go with {option}."
-            raise InputError(msg)
 
 
 def _check_quotas(quotas: list[int], n: float) -> None:
@@ -453,12 +433,11 @@ def _operating_point(
 
 
 def run(args: argparse.Namespace) -> None:
-    """`informed evaluate`: check the options and the --html path, evaluate the files,
-    print, write the HTML."""
+    """`informed evaluate`: check the options and paths, evaluate, print, write the files."""
     from informed.cli.scale import check_not_input
 
     check_options(args)
-    tracking.check_options(args, _not_logged(args))
+    tracking.check_options(args, _other_reports(args))
     if folds.requested(args):  # cross-validation folds (informed.slices.Folds)
         folds.run_folds(args, source_name(args.file) if args.file else "")
         return
@@ -508,13 +487,14 @@ def run(args: argparse.Namespace) -> None:
         tracking.log_output(output, args, Path(source).name)
 
 
-def _not_logged(args: argparse.Namespace) -> list[str]:
-    """The options given whose report --mlflow does not log (slices, folds, a search)."""
+def _other_reports(args: argparse.Namespace) -> list[str]:
+    """The options given that make another report than the one of all rows, which --dvc
+    and --mlflow write (slices, folds, a search, a partial summary)."""
     given = {
-        "--by": bool(args.by),
-        "--by-time": args.by_time is not None,
-        "--partial": args.partial is not None,
-        "--find-slices": bool(args.find_slices),
+        "--partial": getattr(args, "partial", None) is not None,
+        "--by": bool(getattr(args, "by", None)),
+        "--by-time": getattr(args, "by_time", None) is not None,
         "--folds": folds.requested(args),
+        "--find-slices": bool(getattr(args, "find_slices", None)),
     }
     return [option for option, present in given.items() if present]

@@ -29,6 +29,7 @@ __all__ = [
     "FORMATS",
     "OUTPUT_FILE",
     "Output",
+    "add_dvc_option",
     "check_dvc_path",
     "check_html_path",
     "coverage_line",
@@ -282,6 +283,18 @@ def write_html(output: Output, path: str, source: str) -> Path:
         ranking_positive=output.positive,
         threshold=output.threshold,
         calibration=output.calibration,
+    )
+
+
+def add_dvc_option(parser: argparse.ArgumentParser) -> None:
+    """The --dvc DIR option of `informed evaluate`."""
+    parser.add_argument(
+        "--dvc",
+        metavar="DIR",
+        help="also write DVC's files into the folder DIR (made if missing): metrics.json "
+        "(every value with its interval and n, for dvc metrics diff) and plots for DVC's "
+        "templates: confusion.json, roc.json, decision_curve.json (docs/dvc.md)"
+        + OUTPUT_FILE.replace("a file is", "each file is"),
     )
 
 
