@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from informed._common import json_floats, readonly
 from informed.errors import InputError, InputTypeError
@@ -41,7 +42,20 @@ from informed.ranking.calibration import check_probabilities
 from informed.ranking.groups import FloatArray
 from informed.ranking.ranking import Ranking
 
-__all__ = ["DecisionCurve", "beats_defaults", "decision_curve", "threshold_probabilities"]
+__all__ = [
+    "REPORT_THRESHOLDS",
+    "DecisionCurve",
+    "beats_defaults",
+    "check_thresholds",
+    "decision_curve",
+    "join_stretches",
+    "threshold_probabilities",
+]
+
+REPORT_THRESHOLDS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""The threshold probabilities the reports show a decision curve at (the evaluation's with
+the prevalence, where the standardized net benefit is the informedness of the threshold;
+the comparison's difference of two models' net benefit)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,7 +119,9 @@ def threshold_probabilities(ranking: Ranking) -> FloatArray:
     return np.array(scores[scores < 1.0])
 
 
-def _check_thresholds(thresholds: Any) -> FloatArray:
+def check_thresholds(thresholds: Any) -> FloatArray:
+    """Threshold probabilities given by a user: numbers in [0, 1), sorted, repeats dropped;
+    anything else refused, naming the value."""
     if isinstance(thresholds, str | bytes):
         msg = f"`thresholds` must be numbers in [0, 1); got {thresholds!r}."
         raise InputTypeError(msg)
@@ -163,12 +179,23 @@ def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:
     high = np.minimum(np.minimum(scores[1:], precision), 1.0)
     # a stretch reaches its own score s[k] (closed) when the precision and 1 lie beyond
     closed = (scores[1:] < precision) & keep[1:]
+    return join_stretches(low, high, closed)
+
+
+def join_stretches(
+    low: FloatArray, high: FloatArray, closed: NDArray[np.bool_]
+) -> tuple[tuple[float, float], ...]:
+    """The stretches (low, high) with low < high, ascending and disjoint, joined where one
+    continues the one before: that one reached its own upper end (`closed`) and this one
+    starts there.
+
+    >>> join_stretches(np.array([.1, .3, .5]), np.array([.3, .4, .5]), np.array([1, 0, 1]) > 0)
+    ((0.1, 0.4),)
+    """
     kept = np.flatnonzero(low < high)
     if kept.size == 0:
         return ()
     low, high, closed = low[kept], high[kept], closed[kept]
-    # a stretch continues the one before when that one reached its own score (closed)
-    # and this one starts there
     joined = np.zeros(kept.size, dtype=bool)
     joined[1:] = closed[:-1] & (low[1:] == high[:-1])
     starts = np.flatnonzero(~joined)
@@ -203,7 +230,7 @@ def decision_curve(ranking: Ranking, thresholds: Any = None) -> DecisionCurve:
     """
     check_probabilities(ranking, "decision_curve")
     points = (
-        threshold_probabilities(ranking) if thresholds is None else _check_thresholds(thresholds)
+        threshold_probabilities(ranking) if thresholds is None else check_thresholds(thresholds)
     )
     true_positives, false_positives = _counts_at(ranking, points)
     n, n_positive = float(ranking.n), float(ranking.n_positive)
