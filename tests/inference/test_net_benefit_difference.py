@@ -120,7 +120,7 @@ ATOMS = (2 * np.arange(1, 9) - 1) / 16
 
 def _population_difference(p: float) -> float:
     odds = p / (1 - p)
-    acted = ATOMS[ATOMS >= p]
+    acted = ATOMS[p <= ATOMS]
     nb_b = float(np.sum(acted - (1 - acted) * odds)) / 8
     nb_a = acted.size / 8 * (0.5 - 0.5 * odds)  # acts at random: prevalence 1/2 among them
     return nb_b - nb_a

@@ -180,11 +180,14 @@ def _net_benefit(found: NetBenefitDifference, level: float, width: int) -> Any:
     )
     shown = np.flatnonzero(np.isin(found.thresholds, REPORT_THRESHOLDS))
     low, high = found.bands["difference"]
+    first, second = f"NB {reference[:12]}", f"NB {model[:12]}"
+    if first == second:  # names alike in their first 12 characters
+        first, second = "NB reference", "NB model"
     cells = {
-        f"NB {reference[:12]}": lambda i: value(found.net_benefit[found.reference][i]),
-        f"NB {model[:12]}": lambda i: value(found.net_benefit[found.model][i]),
-        "difference": lambda i: value(found.difference[i]),
-        "band": lambda i: f"[{value(low[i])}, {value(high[i])}]",
+        first: lambda i: value(float(found.net_benefit[found.reference][i])),
+        second: lambda i: value(float(found.net_benefit[found.model][i])),
+        "difference": lambda i: value(float(found.difference[i])),
+        "band": lambda i: f"[{value(float(low[i]))}, {value(float(high[i]))}]",
     }
 
     def build(titles: Sequence[str]) -> Any:
