@@ -239,3 +239,22 @@ def test_bad_input_is_refused_by_name() -> None:
         net_benefit_difference(actual, {"a": a, "b": b}, positive=1, thresholds=[0.5, 1.0])
     with pytest.raises(InputError, match="positive=7 is not a class"):
         net_benefit_difference(actual, {"a": a, "b": b}, positive=7)
+
+
+def test_each_replicates_ends_are_those_of_its_exact_ranges() -> None:
+    """The replicates' lowest and highest p_t where b beats a, found from the first and
+    last stretch only, are the ends of the full exact ranges (random counts, ties of the
+    sign of dTP + dFP included)."""
+    from informed.comparison.net_benefit import _ends, _ranges
+
+    rng = np.random.default_rng(0)
+    union = np.concatenate([[0.0], np.sort(rng.random(30)), [1.0]])
+    gained = rng.integers(-3, 4, (400, union.size)).astype(float)
+    extra = rng.integers(-3, 4, (400, union.size)).astype(float)
+    lowest, highest = _ends(union, gained, extra)
+    for b in range(400):
+        found = _ranges(union, gained[b], extra[b])
+        if not found:
+            assert math.isnan(lowest[b]) and math.isnan(highest[b])
+        else:
+            assert (lowest[b], highest[b]) == (found[0][0], found[-1][1])

@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 
 from informed._common import json_float, json_floats, readonly
 from informed.coding.labels import as_label, as_vector
-from informed.comparison.joint import draw_cells, reduce_cells
+from informed.comparison.joint import draw_cells
 from informed.comparison.paired import JointScores, joint_scores, positive_rows
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level
@@ -190,40 +190,74 @@ def difference_thresholds(a: Ranking, b: Ranking, limit: int = CURVE_POINTS) -> 
 
 
 @dataclass(frozen=True)
-class _Scores:
-    """Both models' scores on the union of their distinct scores: `union` ascending, and
-    for each joint cell the position of each model's score in it."""
+class _Sums:
+    """Signed sums of cell values [..., cells] into `parts` x `size` bins: entry e adds
+    sign[e] x values[..., cell[e]] to bin[e] (part bin // size). The entries are sorted by
+    bin once, so each block of replicates is one gather and one `add.reduceat`."""
 
-    union: Floats
-    positive: NDArray[np.bool_]
-    positions: tuple[NDArray[np.intp], NDArray[np.intp]]
+    cells: NDArray[np.intp]
+    signs: Floats
+    starts: NDArray[np.intp]
+    targets: NDArray[np.intp]
+    parts: int
+    size: int
+
+    @classmethod
+    def of(
+        cls, cells: NDArray[np.intp], bins: NDArray[np.intp], signs: Floats, parts: int, size: int
+    ) -> _Sums:
+        order = np.argsort(bins, kind="stable")
+        ordered = bins[order]
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+        return cls(cells[order], signs[order], starts, ordered[starts], parts, size)
+
+    def at_or_above(self, values: Floats) -> Floats:
+        """Per part, the sum of each bin and every bin above it: [..., parts, size]."""
+        out = np.zeros((*values.shape[:-1], self.parts * self.size))
+        if self.cells.size:
+            out[..., self.targets] = np.add.reduceat(
+                values[..., self.cells] * self.signs, self.starts, axis=-1
+            )
+        split = out.reshape(*values.shape[:-1], self.parts, self.size)
+        return np.cumsum(split[..., ::-1], axis=-1)[..., ::-1]
 
 
-def _union_scores(joint: JointScores, model: str, reference: str) -> _Scores:
+def _sums(
+    joint: JointScores, model: str, reference: str, points: Floats
+) -> tuple[Floats, _Sums, _Sums]:
+    """The union of both models' distinct scores, ascending; the sums that give (TP, FP)
+    of the reference and of the model at each of `points` (4 x (points + 1) bins), and
+    those that give (dTP, dFP) = model's - reference's at each score of the union (2 x
+    union bins), each acting on the rows scored at least it."""
     codes = joint.cells.codes
-    rankings = [joint.rankings[reference], joint.rankings[model]]
-    union = np.union1d(rankings[0].scores, rankings[1].scores)
-    positions = tuple(
-        np.searchsorted(union, ranking.scores[codes[:, 1 + joint.models.index(name)]]).astype(
-            np.intp
-        )
-        for name, ranking in zip((reference, model), rankings, strict=True)
+    negative = (codes[:, 0] != 1).astype(np.intp)
+    every = np.arange(codes.shape[0], dtype=np.intp)
+    scores = [
+        joint.rankings[name].scores[codes[:, 1 + joint.models.index(name)]]
+        for name in (reference, model)
+    ]
+    union = np.union1d(*(joint.rankings[name].scores for name in (reference, model)))
+    size = union.size
+    # at each point p_j: a row counts where p_j <= score, i.e. its bin (points <= score) > j
+    per_point = points.size + 1
+    bins = [np.searchsorted(points, x, side="right") for x in scores]
+    curves = _Sums.of(
+        np.concatenate([every, every]),
+        np.concatenate([bins[m] + per_point * (negative + 2 * m) for m in (0, 1)]),
+        np.ones(2 * every.size),
+        4,
+        per_point,
     )
-    return _Scores(union, codes[:, 0] == 1, (positions[0], positions[1]))
-
-
-def _at_or_above(scores: _Scores, counts: Floats) -> tuple[Floats, Floats, Floats, Floats]:
-    """TP and FP of the reference and of the model acting on the rows scored at least each
-    score of the union, from cell counts [..., cells]: four arrays [..., union]."""
-    size = scores.union.size
-    positives = np.where(scores.positive, counts, 0.0)
-    negatives = np.where(scores.positive, 0.0, counts)
-    found = []
-    for position in scores.positions:
-        for part in (positives, negatives):
-            per_score = reduce_cells(part, position, size)
-            found.append(np.cumsum(per_score[..., ::-1], axis=-1)[..., ::-1])
-    return found[0], found[1], found[2], found[3]
+    # at each score u_k: the model's rows scored >= u_k less the reference's
+    positions = [np.searchsorted(union, x) for x in scores]
+    differences = _Sums.of(
+        np.concatenate([every, every]),
+        np.concatenate([positions[m] + size * negative for m in (1, 0)]),
+        np.concatenate([np.ones(every.size), -np.ones(every.size)]),
+        2,
+        size,
+    )
+    return union, curves, differences
 
 
 def _stretches(
@@ -234,7 +268,7 @@ def _stretches(
     low >= high; `closed` where the piece reaches u[k] itself."""
     tp, fp = gained[..., 1:], extra[..., 1:]
     treated = tp + fp
-    below, above = union[:-1], union[1:]
+    below, above = union[..., :-1], union[..., 1:]
     with np.errstate(divide="ignore", invalid="ignore"):
         root = tp / treated  # where dTP - p_t (dTP + dFP) crosses 0
     low = np.where(treated < 0, np.maximum(below, root), below)
@@ -251,15 +285,27 @@ def _ranges(union: Floats, gained: Floats, extra: Floats) -> Ranges:
 
 def _ends(union: Floats, gained: Floats, extra: Floats) -> tuple[Floats, Floats]:
     """The lowest and highest p_t where the difference is > 0, per replicate (NaN where it
-    never is)."""
-    low, high, _ = _stretches(union, gained, extra)
-    inside = low < high
+    never is): the first and the last stretch where it is, each piece found as
+    `_stretches` finds it, only there."""
+    tp, fp = gained[..., 1:], extra[..., 1:]
+    treated = tp + fp
+    below, above = union[:-1], np.minimum(union[1:], 1.0)
+    # dTP - p (dTP + dFP) is linear in p: positive inside a stretch iff at one of its ends
+    inside = (tp - below * treated > 0) | (tp - above * treated > 0)
     some = inside.any(axis=-1)
-    lowest = np.where(some, np.where(inside, low, np.inf).min(axis=-1, initial=np.inf), math.nan)
-    highest = np.where(
-        some, np.where(inside, high, -np.inf).max(axis=-1, initial=-np.inf), math.nan
+    first = np.argmax(inside, axis=-1)[..., None]
+    last = inside.shape[-1] - 1 - np.argmax(inside[..., ::-1], axis=-1)[..., None]
+    low, _, _ = _stretches(
+        union[np.concatenate([first, first + 1], axis=-1)],
+        np.take_along_axis(gained, np.concatenate([first, first + 1], axis=-1), axis=-1),
+        np.take_along_axis(extra, np.concatenate([first, first + 1], axis=-1), axis=-1),
     )
-    return lowest, highest
+    _, high, _ = _stretches(
+        union[np.concatenate([last, last + 1], axis=-1)],
+        np.take_along_axis(gained, np.concatenate([last, last + 1], axis=-1), axis=-1),
+        np.take_along_axis(extra, np.concatenate([last, last + 1], axis=-1), axis=-1),
+    )
+    return np.where(some, low[..., 0], math.nan), np.where(some, high[..., 0], math.nan)
 
 
 def _net_benefit(tp: Floats, fp: Floats, n: Floats, odds: Floats) -> Floats:
@@ -308,31 +354,28 @@ def paired_net_benefit(
     rng = np.random.default_rng(seed)
     a, b = joint.rankings[reference], joint.rankings[model]
     points = difference_thresholds(a, b) if thresholds is None else check_thresholds(thresholds)
-    scores = _union_scores(joint, model, reference)
-    union = scores.union
-    where = np.searchsorted(union, points, side="left")  # the lowest score >= p_t
+    union, at_points, at_scores = _sums(joint, model, reference, points)
     odds = points / (1.0 - points)
 
     def curves(counts: Floats) -> tuple[Floats, Floats, Floats, Floats, Floats]:
-        tp_a, fp_a, tp_b, fp_b = _at_or_above(scores, counts)
         n = np.asarray(counts.sum(axis=-1), dtype=np.float64)
-
-        def at(values: Floats) -> Floats:
-            padded = np.concatenate([values, np.zeros((*values.shape[:-1], 1))], axis=-1)
-            return padded[..., where]
-
-        nb_a = _net_benefit(at(tp_a), at(fp_a), n, odds)
-        nb_b = _net_benefit(at(tp_b), at(fp_b), n, odds)
-        lowest, highest = _ends(union, tp_b - tp_a, fp_b - fp_a)
+        found = at_points.at_or_above(counts)[..., 1:]  # bin j + 1 at the point j
+        tp_a, fp_a, tp_b, fp_b = (found[..., i, :] for i in range(4))
+        nb_a = _net_benefit(tp_a, fp_a, n, odds)
+        nb_b = _net_benefit(tp_b, fp_b, n, odds)
+        delta = at_scores.at_or_above(counts)
+        lowest, highest = _ends(union, delta[..., 0, :], delta[..., 1, :])
         return nb_a, nb_b, nb_b - nb_a, lowest, highest
 
     observed = joint.cells.counts
     nb_a, nb_b, difference, _, _ = curves(observed[None, :])
-    tp_a, fp_a, tp_b, fp_b = _at_or_above(scores, observed)
-    beats = _ranges(union, tp_b - tp_a, fp_b - fp_a)
-    loses = _ranges(union, tp_a - tp_b, fp_a - fp_b)
+    delta = at_scores.at_or_above(observed)
+    gained, extra = delta[0], delta[1]
+    beats = _ranges(union, gained, extra)
+    loses = _ranges(union, -gained, -extra)
+    positive = joint.cells.codes[:, 0] == 1
 
-    step = max(1, _BLOCK_VALUES // (observed.size + 4 * union.size + 3 * points.size))
+    step = max(1, _BLOCK_VALUES // (4 * observed.size + 6 * union.size + 8 * points.size))
     parts: list[tuple[Floats, ...]] = []
     for start in range(0, replicates, step):
         parts.append(curves(draw_cells(rng, joint.cells, min(step, replicates - start))))
@@ -342,7 +385,7 @@ def paired_net_benefit(
         reference: percentile_band(drawn[0], level),
         model: percentile_band(drawn[1], level),
     }
-    n, n_positive = float(observed.sum()), float(observed[scores.positive].sum())
+    n, n_positive = float(observed.sum()), float(observed[positive].sum())
     prevalence = n_positive / n if n else math.nan
     with np.errstate(divide="ignore", invalid="ignore"):
         treat_all = prevalence - (1.0 - prevalence) * odds
