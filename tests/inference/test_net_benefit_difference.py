@@ -245,7 +245,8 @@ def test_each_replicates_ends_are_those_of_its_exact_ranges() -> None:
     """The replicates' lowest and highest p_t where b beats a, found from the first and
     last stretch only, are the ends of the full exact ranges (random counts, ties of the
     sign of dTP + dFP included)."""
-    from informed.comparison.net_benefit import _ends, _ranges
+    from informed.ranking.decision import difference_ends as _ends
+    from informed.ranking.decision import difference_ranges as _ranges
 
     rng = np.random.default_rng(0)
     union = np.concatenate([[0.0], np.sort(rng.random(30)), [1.0]])

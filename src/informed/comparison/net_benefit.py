@@ -53,7 +53,8 @@ from informed.ranking.calibration import check_probabilities
 from informed.ranking.decision import (
     REPORT_THRESHOLDS,
     check_thresholds,
-    join_stretches,
+    difference_ends,
+    difference_ranges,
     threshold_probabilities,
 )
 from informed.table.counting import check_weights
@@ -260,54 +261,6 @@ def _sums(
     return union, curves, differences
 
 
-def _stretches(
-    union: Floats, gained: Floats, extra: Floats
-) -> tuple[Floats, Floats, NDArray[np.bool_]]:
-    """Where in each stretch u[k-1] < p_t <= u[k] (k = 1 .. U-1) the difference is > 0, from
-    dTP = `gained` and dFP = `extra` at u[k]: (low, high, closed) [..., U-1], empty where
-    low >= high; `closed` where the piece reaches u[k] itself."""
-    tp, fp = gained[..., 1:], extra[..., 1:]
-    treated = tp + fp
-    below, above = union[..., :-1], union[..., 1:]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        root = tp / treated  # where dTP - p_t (dTP + dFP) crosses 0
-    low = np.where(treated < 0, np.maximum(below, root), below)
-    high = np.minimum(np.where(treated > 0, np.minimum(above, root), above), 1.0)
-    high = np.where((treated == 0) & (tp <= 0), low, high)  # never positive
-    closed = (above < 1.0) & np.where(treated > 0, above < root, True)
-    return low, high, np.asarray(closed, dtype=bool)
-
-
-def _ranges(union: Floats, gained: Floats, extra: Floats) -> Ranges:
-    low, high, closed = _stretches(union, gained, extra)
-    return join_stretches(low, high, closed)
-
-
-def _ends(union: Floats, gained: Floats, extra: Floats) -> tuple[Floats, Floats]:
-    """The lowest and highest p_t where the difference is > 0, per replicate (NaN where it
-    never is): the first and the last stretch where it is, each piece found as
-    `_stretches` finds it, only there."""
-    tp, fp = gained[..., 1:], extra[..., 1:]
-    treated = tp + fp
-    below, above = union[:-1], np.minimum(union[1:], 1.0)
-    # dTP - p (dTP + dFP) is linear in p: positive inside a stretch iff at one of its ends
-    inside = (tp - below * treated > 0) | (tp - above * treated > 0)
-    some = inside.any(axis=-1)
-    first = np.argmax(inside, axis=-1)[..., None]
-    last = inside.shape[-1] - 1 - np.argmax(inside[..., ::-1], axis=-1)[..., None]
-    low, _, _ = _stretches(
-        union[np.concatenate([first, first + 1], axis=-1)],
-        np.take_along_axis(gained, np.concatenate([first, first + 1], axis=-1), axis=-1),
-        np.take_along_axis(extra, np.concatenate([first, first + 1], axis=-1), axis=-1),
-    )
-    _, high, _ = _stretches(
-        union[np.concatenate([last, last + 1], axis=-1)],
-        np.take_along_axis(gained, np.concatenate([last, last + 1], axis=-1), axis=-1),
-        np.take_along_axis(extra, np.concatenate([last, last + 1], axis=-1), axis=-1),
-    )
-    return np.where(some, low[..., 0], math.nan), np.where(some, high[..., 0], math.nan)
-
-
 def _net_benefit(tp: Floats, fp: Floats, n: Floats, odds: Floats) -> Floats:
     with np.errstate(divide="ignore", invalid="ignore"):
         return tp / n[..., None] - fp / n[..., None] * odds
@@ -364,15 +317,15 @@ def paired_net_benefit(
         nb_a = _net_benefit(tp_a, fp_a, n, odds)
         nb_b = _net_benefit(tp_b, fp_b, n, odds)
         delta = at_scores.at_or_above(counts)
-        lowest, highest = _ends(union, delta[..., 0, :], delta[..., 1, :])
+        lowest, highest = difference_ends(union, delta[..., 0, :], delta[..., 1, :])
         return nb_a, nb_b, nb_b - nb_a, lowest, highest
 
     observed = joint.cells.counts
     nb_a, nb_b, difference, _, _ = curves(observed[None, :])
     delta = at_scores.at_or_above(observed)
     gained, extra = delta[0], delta[1]
-    beats = _ranges(union, gained, extra)
-    loses = _ranges(union, -gained, -extra)
+    beats = difference_ranges(union, gained, extra)
+    loses = difference_ranges(union, -gained, -extra)
     positive = joint.cells.codes[:, 0] == 1
 
     step = max(1, _BLOCK_VALUES // (4 * observed.size + 6 * union.size + 8 * points.size))
