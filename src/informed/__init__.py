@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         plot_differences,
         plot_fold_differences,
         plot_models_roc,
+        plot_net_benefit_difference,
     )
     from informed.disparity import SliceSearch, find_slices, plot_found_slices
     from informed.errors import (
@@ -85,6 +86,7 @@ _SOURCES = {
     "compare": "informed.comparison",
     "plot_differences": "informed.comparison",
     "plot_models_roc": "informed.comparison",
+    "plot_net_benefit_difference": "informed.comparison",
     "plot_fold_differences": "informed.comparison",
     "plot_contingency": "informed.plots",
     "plot_decision_curve": "informed.plots",
@@ -173,6 +175,7 @@ __all__ = [
     "plot_hit_rate",
     "plot_lift",
     "plot_models_roc",
+    "plot_net_benefit_difference",
     "plot_per_label",
     "plot_qrecall",
     "plot_reliability",

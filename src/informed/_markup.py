@@ -165,12 +165,13 @@ FIGURES = {
     "lift": "figure-lift",
     "compare-roc": "figure-compare-roc",
     "forest": "figure-forest",
+    "net-benefit-difference": "figure-net-benefit-difference",
     "reliability": "figure-reliability",
     "decision": "figure-decision",
 }
 """The id of each <figure> element of the HTML report: table plots need an evaluation,
-the next three a ranking, the next two a comparison of models, the last two a ranking
-of probabilities (the calibration section)."""
+the next three a ranking, the next three a comparison of models (the last of them for
+probabilities), the last two a ranking of probabilities (the calibration section)."""
 
 
 def percent(value: float, low: float, high: float) -> float:

@@ -192,3 +192,24 @@ def test_control_characters_never_reach_the_terminal(
             capsys,
         )[1]
     )
+
+
+def test_example_net_benefit_section(capsys: pytest.CaptureFixture[str]) -> None:
+    """The scores are probabilities: a net benefit section per model against the best,
+    its difference at p_t = 0.3 as the API gives it; scores outside [0, 1] give none."""
+    code, out, _ = _run(_example("--seed", "3", "--format", "json"), capsys)
+    document: dict[str, Any] = json.loads(out)
+    assert code == 0 and document["net_benefit_undefined"] is None
+    reference = document["reference"]
+    assert sorted(document["net_benefit"]) == sorted(set(MODELS) - {reference})
+    code, out, _ = _run(_example("--seed", "3"), capsys)
+    for model, found in document["net_benefit"].items():
+        assert f"Net benefit, {model} - {reference}" in out
+        at = found["threshold"].index(0.3)
+        difference = found["net_benefit_difference"][at]
+        low, high = (band[at] for band in found["bands"]["difference"])
+        assert any(
+            line.split()[:1] == ["0.3"] and f"{difference:.4f}" in line
+            and f"[{low:.4f}, {high:.4f}]" in line
+            for line in out.splitlines()
+        )  # fmt: skip

@@ -373,7 +373,7 @@ def test_every_plot_function_is_a_top_level_name() -> None:
     """The public plot functions are all reachable as informed.plot_*, and documented
     with an example."""
     names = [name for name in informed.__all__ if name.startswith("plot_")]
-    assert len(names) == 15  # with plot_fold_differences, plot_found_slices, plot_reliability
+    assert len(names) == 16  # with plot_found_slices, plot_reliability, plot_net_benefit_difference
     for name in names:
         function = getattr(informed, name)
         assert "Examples\n    --------\n    >>> import informed" in (function.__doc__ or "")

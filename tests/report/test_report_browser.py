@@ -86,6 +86,7 @@ PLOT_COLOURS = {
     "quota": [(191, 231, 220), (0, 114, 178)],  # S1 shading (green at 25 %), Qrecall
     "compare-roc": [(0, 114, 178), (230, 159, 0), (0, 158, 115)],  # the three models
     "forest": [(230, 159, 0), (0, 158, 115)],  # the second and third model's differences
+    "net-benefit-difference": [(230, 159, 0), (0, 158, 115)],  # the same two, against the best
     "reliability": [(0, 114, 178)],  # the CORP curve
     "decision": [(0, 114, 178), (213, 94, 0)],  # the model's net benefit, the live marker
 }
@@ -250,10 +251,14 @@ def report(browser: Browser) -> Path:
         HOSTILE_MODEL: (rng.normal(size=800) + is_cat * 0.8).round(1),
         "dull": (rng.normal(size=800) + is_cat * 0.3).round(1),
     }
+    # the models' scores as probabilities too: the comparison has its net benefit figure
+    model_probabilities = {
+        name: (1 / (1 + np.exp(-s))).round(3) for name, s in model_scores.items()
+    }
     comparison = compare(
         is_cat,
         {name: (s > 0.5).astype(int) for name, s in model_scores.items()},
-        scores=model_scores,
+        scores=model_probabilities,
         positive=1,
         replicates=200,
         permutations=199,

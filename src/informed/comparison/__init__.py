@@ -2,14 +2,16 @@
 
 One home for the whole comparison, in the order of the layers inside it: `joint` holds
 the joint table of the models' outcomes and its resampling, `paired` the paired
-bootstrap replicates and the paired permutation and McNemar tests, `comparing` the
-comparison itself (`informed.compare`), `result` its result (`Comparison`, with its JSON
-form and notebook view), `plots` its two plots (the models' ROC curves on one plane and
-the forest of paired differences), `text` its terminal report and `html` its section of
-the HTML report. `folds` compares two models across cross-validation folds
-(`compare_folds`) with the tests of `fold_tests`: the corrected resampled t-test and the
-5x2cv t and F tests; `fold_plots` draws it (`plot_fold_differences`), `fold_text` and
-`fold_html` are its terminal report and its section of the HTML page.
+bootstrap replicates and the paired permutation and McNemar tests, `net_benefit` the
+difference in net benefit of two models at every threshold probability with its paired
+band, `comparing` the comparison itself (`informed.compare`), `result` its result
+(`Comparison`, with its JSON form and notebook view), `plots` its three plots (the models'
+ROC curves on one plane, the forest of paired differences, the difference in net
+benefit), `text` its terminal report and `html` its section of the HTML report.
+`folds` compares two models across cross-validation folds (`compare_folds`) with the
+tests of `fold_tests`: the corrected resampled t-test and the 5x2cv t and F tests;
+`fold_plots` draws it (`plot_fold_differences`), `fold_text` and `fold_html` are its
+terminal report and its section of the HTML page.
 
 The names load on first use (PEP 562): `informed.compare` does not load matplotlib.
 The earlier paths keep working: `informed.compare`, `informed.Comparison`, and
@@ -34,8 +36,13 @@ if TYPE_CHECKING:
     )
     from informed.comparison.folds import FoldComparison, compare_folds
     from informed.comparison.joint import JointOutcomes, joint_outcomes
+    from informed.comparison.net_benefit import NetBenefitDifference, net_benefit_difference
     from informed.comparison.paired import paired_permutation
-    from informed.comparison.plots import plot_differences, plot_models_roc
+    from informed.comparison.plots import (
+        plot_differences,
+        plot_models_roc,
+        plot_net_benefit_difference,
+    )
     from informed.comparison.result import Comparison, ModelResult
 
 _SOURCES = {
@@ -52,7 +59,10 @@ _SOURCES = {
     "JointOutcomes": "informed.comparison.joint",
     "joint_outcomes": "informed.comparison.joint",
     "paired_permutation": "informed.comparison.paired",
+    "NetBenefitDifference": "informed.comparison.net_benefit",
+    "net_benefit_difference": "informed.comparison.net_benefit",
     "plot_differences": "informed.comparison.plots",
+    "plot_net_benefit_difference": "informed.comparison.plots",
     "plot_models_roc": "informed.comparison.plots",
     "Comparison": "informed.comparison.result",
     "ModelResult": "informed.comparison.result",
@@ -65,17 +75,20 @@ __all__ = [
     "FoldComparison",
     "JointOutcomes",
     "ModelResult",
+    "NetBenefitDifference",
     "combined_ftest_5x2cv",
     "compare",
     "compare_folds",
     "corrected_ttest",
     "joint_outcomes",
     "naive_ttest",
+    "net_benefit_difference",
     "paired_permutation",
     "paired_ttest_5x2cv",
     "plot_differences",
     "plot_fold_differences",
     "plot_models_roc",
+    "plot_net_benefit_difference",
 ]
 
 __getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)

@@ -28,14 +28,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice, readonly
-from informed.coding.labels import Label, as_label, as_vector, code_labels, keyed
+from informed.coding.labels import Label, as_label, as_vector
 from informed.comparison.joint import JointCells, JointOutcomes, draw_cells, joint_outcomes
+from informed.comparison.net_benefit import NetBenefitDifference, paired_net_benefit
 from informed.comparison.paired import (
     joint_scores,
     paired_mcnemar,
     paired_permutation,
     paired_replicates,
     positive_index,
+    positive_rows,
     ranking_replicates,
 )
 from informed.comparison.result import Comparison, ModelResult
@@ -50,6 +52,7 @@ from informed.inference.threshold import cut_scores
 from informed.measures import MEASURES, measure_names
 from informed.ranking import ANY_MEASURE_NAMES, Ranking
 from informed.ranking import undefined_reason as ranking_reason
+from informed.ranking.calibration_summary import is_probability_ranking
 from informed.ranking.operating import OperatingPoint
 from informed.table.counting import check_weights
 from informed.table.evaluation import evaluate
@@ -140,6 +143,13 @@ def compare(
     n for continuous scores, so their bootstrap costs O(B x (cells + groups)) and one
     Ranking per replicate and model; rounded scores make it cheaper.
 
+    **Net benefit.** When every model's scores are probabilities (in [0, 1]),
+    `Comparison.net_benefit` holds each model's difference in net benefit from the
+    reference at every threshold probability, with a band from paired bootstrap
+    replicates of their own (`informed.comparison.net_benefit`: B x (cells + distinct
+    scores)), and the exact ranges where it beats the reference; otherwise
+    `Comparison.net_benefit_reason` says why there is none.
+
     **Which measures are paired.** Every difference is computed within a replicate, so
     the correlation of the models (the same easy and hard cases) narrows the interval of
     their difference, as it should.
@@ -196,7 +206,7 @@ def compare(
         if positive_label is None:
             msg = "`scores` need `positive`: which class do high scores point to?"
             raise InputError(msg)
-        is_positive = _positive_rows(actual_array, positive_label)
+        is_positive = positive_rows(actual_array, positive_label)
         for name in names:
             rankings[name] = Ranking.from_scores(
                 actual=is_positive,
@@ -278,6 +288,9 @@ def compare(
         level,
     )
     adjusted = _adjust(tests, correction)
+    net_benefit, why_not = _net_benefit(
+        rankings, is_positive, scores, weight_array, order, replicates, level, rng
+    )
     models = {
         name: ModelResult(
             name=name,
@@ -311,6 +324,8 @@ def compare(
         n=n,
         weighted=weight_array is not None,
         distribution=distribution,
+        net_benefit=net_benefit,
+        net_benefit_reason=why_not,
     )
 
 
@@ -339,13 +354,35 @@ def _replicate(
             out[model][name] = np.concatenate(arrays)
 
 
-def _positive_rows(actual: NDArray[Any], positive: Label) -> NDArray[np.bool_]:
-    labels, codes = code_labels(actual, "actual")
-    keys = [keyed(x) for x in labels]
-    if keyed(positive) not in keys:
-        msg = f"positive={positive!r} is not a class of `actual`; classes are {list(labels)}."
-        raise InputError(msg)
-    return np.asarray(codes == keys.index(keyed(positive)))
+def _net_benefit(
+    rankings: Mapping[str, Ranking],
+    is_positive: NDArray[np.bool_] | None,
+    scores: Mapping[str, Any] | None,
+    weights: Floats | None,
+    order: Sequence[str],
+    replicates: int,
+    level: float,
+    rng: np.random.Generator,
+) -> tuple[dict[str, NetBenefitDifference], str | None]:
+    """Each model's net benefit against the reference's, when every model's scores are
+    probabilities (drawn after the tests, so their seeded values do not move); else why
+    there is none."""
+    if not rankings or is_positive is None or scores is None:
+        return {}, "the models have no scores: net benefit reads probabilities"
+    for name, ranking in rankings.items():
+        if not is_probability_ranking(ranking):
+            outside = ranking.scores[0] if ranking.scores[0] > 1 else ranking.scores[-1]
+            return {}, (
+                f"the scores of {name!r} are not probabilities: {float(outside)!r} lies "
+                "outside [0, 1]"
+            )
+    joint = joint_scores(is_positive, rankings, scores, weights)
+    return {
+        name: paired_net_benefit(
+            joint, name, order[0], replicates=replicates, level=level, seed=rng
+        )
+        for name in order[1:]
+    }, None
 
 
 def _measure_names(

@@ -1,5 +1,6 @@
 """The comparison section of the HTML report: leaderboard, operating points, the paired
-differences with their forest plot, the models' ROC curves on one plane, the tests.
+differences with their forest plot, the models' ROC curves on one plane, the tests, and
+for probabilities the difference in net benefit from the best model.
 
 Presentation only: every number is read from the `Comparison`
 (`informed.compare`); headings of measures from the registry (or the ranking
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from informed._markup import escaped, figure_element, label_css, number, value_cell
 from informed.comparison.plots import (
     MODELS_ROC_FRAME,
@@ -17,19 +20,29 @@ from informed.comparison.plots import (
     differences_title,
     draw_differences,
     draw_models_roc,
+    draw_net_benefit_difference,
     model_colour,
     models_roc_reason,
 )
 from informed.comparison.result import TEST_NAMES, Comparison, measure_title
+from informed.plots.calibration import CALIBRATION_FRAME
 from informed.plots.svg import drawn_svg, message_svg
+from informed.ranking.decision import REPORT_THRESHOLDS
 
-__all__ = ["COMPARISON_SOURCES", "comparison_section", "differences_svg", "models_roc_svg"]
+__all__ = [
+    "COMPARISON_SOURCES",
+    "comparison_section",
+    "differences_svg",
+    "models_roc_svg",
+    "net_benefit_svg",
+]
 
 COMPARISON_SOURCES = (
     "Efron & Tibshirani (1993)",
     "McNemar (1947)",
     "DeLong et al. (1988)",
     "Holm (1979)",
+    "Vickers & Elkin (2006)",
 )
 """The works the comparison section cites, listed in full at the end of the page."""
 
@@ -179,6 +192,69 @@ def differences_svg(comparison: Comparison, name: str = "plot-forest") -> str:
     )
 
 
+def net_benefit_svg(comparison: Comparison, name: str = "plot-net-benefit-difference") -> str:
+    """Each model's difference in net benefit from the best one as <svg id=name>."""
+    differences = [
+        (found, model_colour(comparison.models[model].rank))
+        for model, found in comparison.net_benefit.items()
+    ]
+    return drawn_svg(
+        CALIBRATION_FRAME,
+        name,
+        lambda axes: draw_net_benefit_difference(axes, differences),
+        lambda drawn: f"Net benefit against {comparison.reference}: {drawn} differences",
+    )
+
+
+def _where(pairs: tuple[tuple[float, float], ...]) -> str:
+    if not pairs:
+        return "at no p_t"
+    return "for p_t in " + " and ".join(f"({low:.6g}, {high:.6g})" for low, high in pairs)
+
+
+def _net_benefit(comparison: Comparison) -> str:
+    """The net benefit section: the plot, each model's difference at the report's
+    thresholds with its band, and the exact ranges where it beats the best model."""
+    if not comparison.net_benefit:
+        return ""
+    reference = escaped(comparison.reference)
+    rows, notes = [], []
+    for model, found in comparison.net_benefit.items():
+        low, high = found.bands["difference"]
+        for i in np.flatnonzero(np.isin(found.thresholds, REPORT_THRESHOLDS)).tolist():
+            rows.append(
+                f'<tr data-model="{escaped(model)}">'
+                f'<th class="{label_css(model)}" scope="row">{escaped(model)}</th>'
+                f'<td class="num">{found.thresholds[i]:g}</td>'
+                f"{value_cell(found.net_benefit[model][i], None)}"
+                f"{value_cell(found.difference[i], None)}"
+                f"{value_cell(low[i], None)}{value_cell(high[i], None)}</tr>"
+            )
+        notes.append(
+            f"<li><strong>{escaped(model)}</strong> beats {reference} "
+            f"{escaped(_where(found.beats))}; {reference} beats it "
+            f"{escaped(_where(found.loses))} (exact, from every distinct score).</li>"
+        )
+    figure = figure_element(
+        "net-benefit-difference",
+        net_benefit_svg(comparison),
+        f"Each model's net benefit less {reference}'s when acting on the cases scored at "
+        "least p_t (Vickers &amp; Elkin (2006)), with its pointwise paired bootstrap band: "
+        f"below 0, {reference} is worth more at that threshold probability.",
+    )
+    return (
+        f"<h3>Net benefit against {reference}</h3>"
+        '<p class="small">Net benefit = TP/n − FP/n × p_t/(1 − p_t); the scores are read '
+        "as probabilities. The band resamples the cases once for both models, so their "
+        "correlation stays in the difference.</p>"
+        f'<ul class="small">{"".join(notes)}</ul>'
+        f'<div class="figures">{figure}<div class="scroll"><table id="compare-net-benefit">'
+        '<thead><tr><th>model</th><th class="num">p_t</th><th class="num">net benefit</th>'
+        f'<th class="num">− {reference}</th><th class="num">low</th><th class="num">high</th>'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div></div>"
+    )
+
+
 def comparison_section(comparison: Comparison) -> str:
     """The comparison's section of the page (its content; the page adds the heading)."""
     reference = escaped(comparison.reference)
@@ -208,8 +284,9 @@ def comparison_section(comparison: Comparison) -> str:
         f"{intro}{_leaderboard(comparison)}{_thresholds(comparison)}"
         f"<h3>Paired differences from {reference}</h3>{_differences(comparison)}"
         f'<div class="figures">{roc}{forest}</div>{_tests(comparison)}'
+        f"{_net_benefit(comparison)}"
         '<p class="small">The bootstrap resamples cases (Efron &amp; Tibshirani (1993)); '
         "McNemar (1947) tests accuracy from the cases only one model gets right; "
         "DeLong et al. (1988) compare correlated AUCs; Holm (1979) adjusts p-values for "
-        "several comparisons.</p>"
+        "several comparisons; Vickers &amp; Elkin (2006) define net benefit.</p>"
     )

@@ -25,12 +25,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import readonly
-from informed.coding.labels import Label, keyed, sort_labels
+from informed.coding.labels import Label, code_labels, keyed, sort_labels
 from informed.comparison.joint import JointCells, JointOutcomes, joint_cells, reduce_cells
 from informed.errors import InputError
 from informed.inference.mcnemar import mcnemar
@@ -47,6 +48,7 @@ __all__ = [
     "paired_permutation",
     "paired_replicates",
     "positive_index",
+    "positive_rows",
     "ranking_replicates",
 ]
 
@@ -68,6 +70,17 @@ def positive_index(labels: tuple[Label, ...], positive: Label | None) -> int | N
         msg = f"positive={positive!r} is not a label of the data; labels are {list(labels)}."
         raise InputError(msg)
     return keys.index(key)
+
+
+def positive_rows(actual: NDArray[Any], positive: Label) -> NDArray[np.bool_]:
+    """Whether each case's actual class is `positive`; an InputError naming the classes
+    when it is none of them."""
+    labels, codes = code_labels(actual, "actual")
+    keys = [keyed(x) for x in labels]
+    if keyed(positive) not in keys:
+        msg = f"positive={positive!r} is not a class of `actual`; classes are {list(labels)}."
+        raise InputError(msg)
+    return np.asarray(codes == keys.index(keyed(positive)))
 
 
 def paired_replicates(

@@ -1,12 +1,14 @@
-"""The plots of a comparison of models: their ROC curves on one plane, and a forest plot
-of the paired differences from the best model.
+"""The plots of a comparison of models: their ROC curves on one plane, a forest plot of
+the paired differences from the best model, and the difference in net benefit from it at
+every threshold probability with its paired band.
 
 Every value drawn is read from the `Comparison` (`informed.compare`): the models'
 Rankings through the library's ROC function, their operating points, and the bootstrap
 intervals of the differences. Colours follow Okabe & Ito's palette, a model keeping its
-colour in both plots. ``draw_*`` draw on a given Axes (the HTML report calls them);
+colour in every plot. ``draw_*`` draw on a given Axes (the HTML report calls them);
 ``plot_*`` are the public functions (`informed.plot_differences`,
-`informed.plot_models_roc`; see `informed.plots` for the Axes they draw on).
+`informed.plot_models_roc`, `informed.plot_net_benefit_difference`; see `informed.plots`
+for the Axes they draw on).
 """
 
 from __future__ import annotations
@@ -14,12 +16,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 from matplotlib.axes import Axes
 
+from informed.comparison.net_benefit import NetBenefitDifference
 from informed.comparison.result import Comparison, measure_title
-from informed.errors import InputTypeError
+from informed.errors import InputError, InputTypeError
 from informed.measures import MEASURES
 from informed.plots.axes import Frame, draw_message, drawing
+from informed.plots.calibration import CALIBRATION_FRAME
 from informed.plots.forest import ForestRow, Reference, draw_forest, forest_frame
 from informed.plots.roc import MAX_POINTS
 from informed.plots.style import (
@@ -44,10 +49,12 @@ __all__ = [
     "differences_title",
     "draw_differences",
     "draw_models_roc",
+    "draw_net_benefit_difference",
     "model_colour",
     "models_roc_reason",
     "plot_differences",
     "plot_models_roc",
+    "plot_net_benefit_difference",
 ]
 
 MODEL_COLOURS = (BLUE, ORANGE, GREEN, RED, SKY, PINK, YELLOW, GREY)
@@ -272,4 +279,103 @@ def plot_differences(comparison: Any, *, ax: Axes | None = None) -> Axes:
             draw_message(axes, differences_title(data), "a single model: nothing to compare")
         else:
             draw_differences(axes, data)
+    return axes
+
+
+def _net_benefit_differences(function: str, result: Any) -> list[tuple[NetBenefitDifference, str]]:
+    """(difference, colour) of each model against the reference: every one of a
+    Comparison, or one NetBenefitDifference."""
+    if isinstance(result, NetBenefitDifference):
+        return [(result, model_colour(2))]
+    data = _comparison(function, result)
+    if not data.net_benefit:
+        msg = (
+            f"{function}() draws the difference in net benefit, which this comparison does "
+            f"not hold: {data.net_benefit_reason}."
+        )
+        raise InputError(msg)
+    return [
+        (found, model_colour(data.models[name].rank)) for name, found in data.net_benefit.items()
+    ]
+
+
+def draw_net_benefit_difference(
+    axes: Axes, differences: list[tuple[NetBenefitDifference, str]]
+) -> int:
+    """Draw each difference NB(model) - NB(reference) ("difference-<i>") with its paired
+    band ("band-<i>") against 0 ("zero"); return how many were drawn."""
+    axes.axhline(0.0, color="black", linewidth=1.0, label="no difference", gid="zero")
+    shown: list[float] = []
+    for index, (found, colour) in enumerate(differences):
+        low, high = found.bands["difference"]
+        percent = f"{100 * found.level:g} %"
+        axes.fill_between(
+            found.thresholds, low, high, color=colour, alpha=0.2, linewidth=0,
+            gid=f"band-{index}",
+        )  # fmt: skip
+        axes.plot(
+            found.thresholds,
+            found.difference,
+            color=colour,
+            linewidth=1.8,
+            label=f"{short_label(found.model, 18)} − {short_label(found.reference, 18)}",
+            gid=f"difference-{index}",
+        )
+        # the scale follows the band up to p_t = 0.9: past it a false positive costs odds
+        # of 9 and more, and one case moves the difference further than the plot is tall
+        inside = found.thresholds <= 0.9
+        shown += [float(np.nanmin(low[inside], initial=0.0))]
+        shown += [float(np.nanmax(high[inside], initial=0.0))]
+    first = differences[0][0]
+    # one grey key for the bands, each drawn in its model's colour
+    axes.fill_between([], [], color=GREY, alpha=0.3, linewidth=0, label=f"{percent} paired band")
+    prevalence = first.n_positive / first.n if first.n else 1.0
+    bottom = max(min(shown), -prevalence)
+    top = min(max(shown), prevalence)
+    margin = 0.1 * max(top - bottom, 0.01)
+    axes.set_ylim(bottom - margin, top + margin)
+    last = float(first.thresholds[-1]) if first.thresholds.size else 1.0
+    axes.set_xlim(0.0, last)
+    axes.set_xlabel("threshold probability p_t (act when score >= p_t)")
+    axes.set_ylabel("difference in net benefit per row")
+    axes.set_title(f"Net benefit against {short_label(first.reference, 24)}")
+    legend_below(axes)
+    return len(differences)
+
+
+def plot_net_benefit_difference(result: Any, *, ax: Axes | None = None) -> Axes:
+    """The difference in net benefit between models on the same cases, with its paired
+    bootstrap band, at every threshold probability (Vickers & Elkin 2006).
+
+    Parameters
+    ----------
+    result : Comparison or NetBenefitDifference
+        The result of `informed.compare` whose scores are probabilities (each model against
+        the best one, in its colour), or of
+        `informed.comparison.net_benefit_difference` (two models).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None (see `informed.plots`).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Per difference i the line NB(model) - NB(reference) (gid "difference-<i>") and
+        its pointwise band ("band-<i>"), the cases resampled once for both models; the
+        zero line ("zero"): above it the model is worth more than the reference when
+        acting on the rows scored at least p_t.
+
+    Examples
+    --------
+    >>> import informed
+    >>> y = [1, 1, 0, 0, 1, 0] * 10
+    >>> result = informed.compare(y, scores={"a": [.9, .8, .3, .2, .6, .1] * 10,
+    ...                                      "b": [.9, .4, .5, .2, .6, .1] * 10},
+    ...                           positive=1, replicates=50, permutations=9, seed=0)
+    >>> ax = informed.plot_net_benefit_difference(result)
+    >>> sorted(line.get_gid() for line in ax.get_lines())
+    ['difference-0', 'zero']
+    """
+    differences = _net_benefit_differences("plot_net_benefit_difference", result)
+    with drawing(ax, CALIBRATION_FRAME, "plot-net-benefit-difference") as axes:
+        draw_net_benefit_difference(axes, differences)
     return axes

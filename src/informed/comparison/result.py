@@ -18,10 +18,12 @@ from numpy.typing import NDArray
 from informed._common import json_float
 from informed._markup import fragment, header_cell, html_table, text_cell, value_cell
 from informed.coding.labels import Label
+from informed.comparison.net_benefit import NetBenefitDifference
 from informed.inference.interval import Interval
 from informed.inference.significance import Significance
 from informed.measures import MEASURES
 from informed.ranking import ANY_MEASURE_NAMES, RANKING_MEASURES, ByAnyMeasure, Ranking
+from informed.ranking.decision import REPORT_THRESHOLDS
 from informed.ranking.operating import OperatingPoint
 from informed.table.table import Table
 
@@ -129,6 +131,13 @@ class Comparison:
     weighted : bool
     distribution : dict
         Model -> measure -> the bootstrap replicates (paired across models).
+    net_benefit : dict
+        Model -> `NetBenefitDifference` of its net benefit minus the reference's at every
+        threshold probability, with its paired bootstrap band and the exact ranges where
+        it beats the reference (Vickers & Elkin 2006); empty unless every model's scores
+        are probabilities.
+    net_benefit_reason : str or None
+        Why `net_benefit` is empty.
     """
 
     models: dict[str, ModelResult]
@@ -146,6 +155,8 @@ class Comparison:
     n: float
     weighted: bool
     distribution: dict[str, dict[str, Floats]] = field(repr=False, default_factory=dict)
+    net_benefit: dict[str, NetBenefitDifference] = field(repr=False, default_factory=dict)
+    net_benefit_reason: str | None = None
 
     def __post_init__(self) -> None:
         # any name of a measure finds it: differences["b"]["youden"]
@@ -159,7 +170,9 @@ class Comparison:
         return self.reference
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON document: {"models": ..., "differences": ..., "tests": ..., ...}."""
+        """The JSON document: {"models": ..., "differences": ..., "tests": ...,
+        "net_benefit": ..., ...}; the net benefit at the report's thresholds
+        (`informed.ranking.decision.REPORT_THRESHOLDS`), with its exact ranges."""
         differences = {
             model: {
                 name: {
@@ -202,6 +215,10 @@ class Comparison:
             "models": {name: model.to_dict() for name, model in self.models.items()},
             "differences": differences,
             "tests": tests,
+            "net_benefit": {
+                name: found.to_dict(REPORT_THRESHOLDS) for name, found in self.net_benefit.items()
+            },
+            "net_benefit_undefined": self.net_benefit_reason,
         }
 
     def __repr__(self) -> str:

@@ -1,4 +1,5 @@
-"""The terminal report of a comparison of models: leaderboard, paired differences, tests.
+"""The terminal report of a comparison of models: leaderboard, paired differences, tests,
+and for probabilities the difference in net benefit from the best model.
 
 Presentation only: every number is read from the `Comparison` (`informed.inference.
 compare`), every measure's heading from the registry or the ranking measures' titles.
@@ -7,16 +8,20 @@ compare`), every measure's heading from the registry or the ranking measures' ti
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from rich.text import Text
 
 from informed._common import printable
 
 # the terminal report's own tables, rendering, user text and number format: both read alike
-from informed._terminal import WIDTH, grid, render, titled, user, value
+from informed._terminal import WIDTH, grid, render, split, titled, user, value
+from informed.comparison.net_benefit import NetBenefitDifference
 from informed.comparison.result import TEST_NAMES, Comparison, measure_title
 from informed.measures import MEASURES
+from informed.ranking.decision import REPORT_THRESHOLDS
 
 __all__ = ["SHORT_TITLES", "render_comparison"]
 
@@ -63,6 +68,8 @@ def render_comparison(
     tests = _tests(comparison)
     if tests is not None:
         parts.append(tests)
+    for found in comparison.net_benefit.values():
+        parts += ["", _net_benefit(found, comparison.level, width)]
     notes = _notes(comparison)
     if notes:
         parts.append(Text("\n".join(notes), style="yellow"))
@@ -154,6 +161,66 @@ def _tests(comparison: Comparison) -> Any:
                 cells.append(f"p = {_p(comparison.adjusted[name][key])}")
         table.add_row(user(name, 18), *cells)
     return titled(f"Paired tests against {printable(comparison.reference)}{adjusted}", table)
+
+
+def _ranges(pairs: tuple[tuple[float, float], ...]) -> str:
+    return " and ".join(f"({low:.6g}, {high:.6g})" for low, high in pairs)
+
+
+def _net_benefit(found: NetBenefitDifference, level: float, width: int) -> Any:
+    """The two models' net benefit and its difference at the report's thresholds, the
+    exact ranges where each beats the other and where the band excludes 0."""
+    from rich.console import Group
+
+    model, reference = printable(found.model), printable(found.reference)
+    head = Text(
+        f"Net benefit, {model} - {reference}: acting on the rows scored >= p_t; "
+        f"{100 * level:g} % paired bootstrap band",
+        style="bold",
+    )
+    shown = np.flatnonzero(np.isin(found.thresholds, REPORT_THRESHOLDS))
+    low, high = found.bands["difference"]
+    first, second = f"NB {reference[:12]}", f"NB {model[:12]}"
+    if first == second:  # names alike in their first 12 characters
+        first, second = "NB reference", "NB model"
+    cells = {
+        first: lambda i: value(float(found.net_benefit[found.reference][i])),
+        second: lambda i: value(float(found.net_benefit[found.model][i])),
+        "difference": lambda i: value(float(found.difference[i])),
+        "band": lambda i: f"[{value(float(low[i]))}, {value(float(high[i]))}]",
+    }
+
+    def build(titles: Sequence[str]) -> Any:
+        table = grid()
+        table.add_column("p_t", justify="right", no_wrap=True)
+        for title in titles:
+            table.add_column(title, justify="right", no_wrap=True)
+        for i in shown.tolist():
+            table.add_row(f"{found.thresholds[i]:.4g}", *(cells[t](i) for t in titles))
+        return table
+
+    lines = []
+    if found.beats:
+        lowest, highest = found.lowest, found.highest
+        lines.append(
+            f"{model} beats {reference} for p_t in {_ranges(found.beats)} (exact, from every "
+            f"distinct score): from {lowest.estimate:.6g} [{value(lowest.low)}, "
+            f"{value(lowest.high)}] to {highest.estimate:.6g} [{value(highest.low)}, "
+            f"{value(highest.high)}]."
+        )
+    else:
+        lines.append(f"{model} beats {reference} at no threshold probability.")
+    if found.loses:
+        lines.append(f"{reference} beats {model} for p_t in {_ranges(found.loses)}.")
+    for pairs, better in ((found.above_zero, model), (found.below_zero, reference)):
+        if pairs:
+            lines.append(f"The band excludes 0 ({better} better) at p_t in {_ranges(pairs)}.")
+    legend = Text(
+        "net benefit = TP/n - FP/n p_t/(1 - p_t) (Vickers & Elkin 2006); the band resamples "
+        "the cases once for both models; it is pointwise, not simultaneous.",
+        style="dim",
+    )
+    return Group(head, *split(build, list(cells), width), Text("\n".join(lines)), legend)
 
 
 def _notes(comparison: Comparison) -> list[str]:

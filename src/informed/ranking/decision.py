@@ -16,7 +16,9 @@ Between two distinct scores the rows acted on do not change, so the curve is kno
 everywhere from the counts at the distinct scores; and within such a stretch the model
 beats both defaults exactly where FN/(FN + TN) < p_t < TP/(TP + FP) (its false omission
 rate below p_t, its precision above): `DecisionCurve.beats_defaults` is the union of those
-exact intervals, not read off a grid.
+exact intervals, not read off a grid. Two models on the same cases are compared the same
+way (`difference_ranges`): between consecutive distinct scores of either, the sign of
+their difference in net benefit changes at most once.
 
 References
 ----------
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from informed._common import json_floats, readonly
 from informed.errors import InputError, InputTypeError
@@ -41,7 +44,22 @@ from informed.ranking.calibration import check_probabilities
 from informed.ranking.groups import FloatArray
 from informed.ranking.ranking import Ranking
 
-__all__ = ["DecisionCurve", "beats_defaults", "decision_curve", "threshold_probabilities"]
+__all__ = [
+    "REPORT_THRESHOLDS",
+    "DecisionCurve",
+    "beats_defaults",
+    "check_thresholds",
+    "decision_curve",
+    "difference_ends",
+    "difference_ranges",
+    "join_stretches",
+    "threshold_probabilities",
+]
+
+REPORT_THRESHOLDS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""The threshold probabilities the reports show a decision curve at (the evaluation's with
+the prevalence, where the standardized net benefit is the informedness of the threshold;
+the comparison's difference of two models' net benefit)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,7 +123,9 @@ def threshold_probabilities(ranking: Ranking) -> FloatArray:
     return np.array(scores[scores < 1.0])
 
 
-def _check_thresholds(thresholds: Any) -> FloatArray:
+def check_thresholds(thresholds: Any) -> FloatArray:
+    """Threshold probabilities given by a user: numbers in [0, 1), sorted, repeats dropped;
+    anything else refused, naming the value."""
     if isinstance(thresholds, str | bytes):
         msg = f"`thresholds` must be numbers in [0, 1); got {thresholds!r}."
         raise InputTypeError(msg)
@@ -163,12 +183,23 @@ def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:
     high = np.minimum(np.minimum(scores[1:], precision), 1.0)
     # a stretch reaches its own score s[k] (closed) when the precision and 1 lie beyond
     closed = (scores[1:] < precision) & keep[1:]
+    return join_stretches(low, high, closed)
+
+
+def join_stretches(
+    low: FloatArray, high: FloatArray, closed: NDArray[np.bool_]
+) -> tuple[tuple[float, float], ...]:
+    """The stretches (low, high) with low < high, ascending and disjoint, joined where one
+    continues the one before: that one reached its own upper end (`closed`) and this one
+    starts there.
+
+    >>> join_stretches(np.array([.1, .3, .5]), np.array([.3, .4, .5]), np.array([1, 0, 1]) > 0)
+    ((0.1, 0.4),)
+    """
     kept = np.flatnonzero(low < high)
     if kept.size == 0:
         return ()
     low, high, closed = low[kept], high[kept], closed[kept]
-    # a stretch continues the one before when that one reached its own score (closed)
-    # and this one starts there
     joined = np.zeros(kept.size, dtype=bool)
     joined[1:] = closed[:-1] & (low[1:] == high[:-1])
     starts = np.flatnonzero(~joined)
@@ -203,7 +234,7 @@ def decision_curve(ranking: Ranking, thresholds: Any = None) -> DecisionCurve:
     """
     check_probabilities(ranking, "decision_curve")
     points = (
-        threshold_probabilities(ranking) if thresholds is None else _check_thresholds(thresholds)
+        threshold_probabilities(ranking) if thresholds is None else check_thresholds(thresholds)
     )
     true_positives, false_positives = _counts_at(ranking, points)
     n, n_positive = float(ranking.n), float(ranking.n_positive)
@@ -232,3 +263,67 @@ def decision_curve(ranking: Ranking, thresholds: Any = None) -> DecisionCurve:
         interventions_avoided=readonly(avoided),
         beats_defaults=beats_defaults(ranking),
     )
+
+
+def _stretches(
+    union: FloatArray, gained: FloatArray, extra: FloatArray
+) -> tuple[FloatArray, FloatArray, NDArray[np.bool_]]:
+    """Where in each stretch u[k-1] < p_t <= u[k] (k = 1 .. U-1) the difference is > 0, from
+    dTP = `gained` and dFP = `extra` at u[k]: (low, high, closed) [..., U-1], empty where
+    low >= high; `closed` where the piece reaches u[k] itself."""
+    tp, fp = gained[..., 1:], extra[..., 1:]
+    treated = tp + fp
+    below, above = union[..., :-1], union[..., 1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = tp / treated  # where dTP - p_t (dTP + dFP) crosses 0
+    low = np.where(treated < 0, np.maximum(below, root), below)
+    high = np.minimum(np.where(treated > 0, np.minimum(above, root), above), 1.0)
+    high = np.where((treated == 0) & (tp <= 0), low, high)  # never positive
+    closed = (above < 1.0) & np.where(treated > 0, above < root, True)
+    return low, high, np.asarray(closed, dtype=bool)
+
+
+def difference_ranges(
+    union: FloatArray, gained: FloatArray, extra: FloatArray
+) -> tuple[tuple[float, float], ...]:
+    """Where one model's net benefit exceeds another's, exact: disjoint intervals of p_t,
+    from the differences dTP = `gained` and dFP = `extra` (model less the other) acting
+    on the rows scored at least each score of `union` (both models' distinct scores,
+    ascending).
+
+    For u[k-1] < p_t <= u[k] both act on the rows scored at least u[k], and the
+    difference in net benefit has the sign of dTP - p_t (dTP + dFP) (times 1 - p_t > 0):
+    linear in p_t, it changes sign at most once there, at dTP / (dTP + dFP).
+
+    >>> difference_ranges(np.array([.1, .3, .5]), np.array([0., 1, 1]), np.array([0., -1, 0]))
+    ((0.1, 0.5),)
+    """
+    low, high, closed = _stretches(union, gained, extra)
+    return join_stretches(low, high, closed)
+
+
+def difference_ends(
+    union: FloatArray, gained: FloatArray, extra: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """The lowest and highest p_t where the difference is > 0, per replicate (NaN where it
+    never is): the first and the last stretch where it is, each piece found as
+    `_stretches` finds it, only there."""
+    tp, fp = gained[..., 1:], extra[..., 1:]
+    treated = tp + fp
+    below, above = union[:-1], np.minimum(union[1:], 1.0)
+    # dTP - p (dTP + dFP) is linear in p: positive inside a stretch iff at one of its ends
+    inside = (tp - below * treated > 0) | (tp - above * treated > 0)
+    some = inside.any(axis=-1)
+    first = np.argmax(inside, axis=-1)[..., None]
+    last = inside.shape[-1] - 1 - np.argmax(inside[..., ::-1], axis=-1)[..., None]
+    low, _, _ = _stretches(
+        union[np.concatenate([first, first + 1], axis=-1)],
+        np.take_along_axis(gained, np.concatenate([first, first + 1], axis=-1), axis=-1),
+        np.take_along_axis(extra, np.concatenate([first, first + 1], axis=-1), axis=-1),
+    )
+    _, high, _ = _stretches(
+        union[np.concatenate([last, last + 1], axis=-1)],
+        np.take_along_axis(gained, np.concatenate([last, last + 1], axis=-1), axis=-1),
+        np.take_along_axis(extra, np.concatenate([last, last + 1], axis=-1), axis=-1),
+    )
+    return np.where(some, low[..., 0], math.nan), np.where(some, high[..., 0], math.nan)

@@ -26,7 +26,7 @@ from informed.ranking.calibration_summary import (
     calibration,
     is_probability_ranking,
 )
-from informed.ranking.decision import DecisionCurve, decision_curve
+from informed.ranking.decision import REPORT_THRESHOLDS, DecisionCurve, decision_curve
 from informed.report.references import references_of
 
 if TYPE_CHECKING:
@@ -41,9 +41,6 @@ __all__ = [
     "render_calibration",
 ]
 
-REPORT_THRESHOLDS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
-"""The threshold probabilities a report shows the decision curve at (with the prevalence,
-where the standardized net benefit is the informedness of the threshold)."""
 
 SOURCES = (
     "Dimitriadis et al. (2021)",
