@@ -10,8 +10,9 @@ which prints them.
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -59,6 +60,18 @@ def check_result_document(document: Mapping[str, Any]) -> None:
     if errors:
         lines = [f"{e.json_path}: {e.message[:200]}" for e in errors[:5]]
         raise AssertionError("a result document breaks the schema:\n" + "\n".join(lines))
+
+
+@pytest.fixture(autouse=True)
+def _no_figure_left_open() -> Iterator[None]:
+    """Close the pyplot figures a test leaves open: once anything has imported pyplot (the
+    peers mlflow, dcurves and mlxtend do), informed's plots are pyplot figures, and a worker
+    that ran many of them before a test that draws several would pass matplotlib's limit
+    of 20 open figures (a RuntimeWarning, an error here) depending on the tests' order."""
+    yield
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
 
 
 @pytest.fixture(autouse=True)
