@@ -190,7 +190,7 @@ def test_compare_folds_text_with_five_by_two(
         (["--folds", "one"], None, "holds one fold (x): cross-validation needs at least two"),
         (["--folds", "fold"], "blank", "line 3 (data row 2), column 'fold': the label is blank"),
         (["--repeats", "repeat"], None, "--repeats COL needs --folds COL"),
-        (["--folds", "fold", "--html", "x.html"], None, "--html is not available with --folds"),
+        (["--folds", "fold", "--bins", "5"], None, "--bins is not available with --folds"),
         (["--folds", "fold", "--by", "repeat"], None, "--by is not available with --folds"),
         (["--folds", "y"], None, "--folds and --repeats need columns of their own"),
     ],

@@ -75,8 +75,6 @@ def check_fold_options(args: argparse.Namespace) -> None:
         ("--threshold", args.threshold is not None),
         ("--partial", args.partial is not None),
         ("--dask", args.dask is not None),
-        ("--html", args.html is not None),
-        ("--ci", args.ci is not None),
         ("--quota", bool(args.quota)),
         ("--all-labels", args.all_labels),
         ("--storage", args.storage != "auto"),
@@ -96,6 +94,12 @@ def check_fold_options(args: argparse.Namespace) -> None:
     if not args.file:
         msg = "give FILE... with the fold column to evaluate."
         raise InputError(msg)
+    if args.html is not None:  # '' is refused by name, never taken for none
+        from informed.cli.output import check_html_path
+        from informed.cli.scale import check_not_input
+
+        check_html_path(args.html)
+        check_not_input(args.html, args.file, "--html")
     taken = {args.actual, args.predicted, args.score, args.weight} - {None}
     if any(column in taken for column in _columns(args)):
         msg = "--folds and --repeats need columns of their own, not --actual's or a model's."
@@ -157,7 +161,8 @@ def fold_measures(predicted: bool, scores: bool) -> list[str]:
 
 def run_folds(args: argparse.Namespace, source: str) -> None:
     """`informed evaluate --folds`: read the folds, print each fold's measures, pooled,
-    mean and spread as text, JSON or CSV."""
+    mean and spread as text, JSON or CSV (with --ci each fold's and the pooled interval,
+    `informed.inference.fold_intervals`), and write the HTML page with --html."""
     check_fold_options(args)
     folds = read_folds(
         args.file[0] if len(args.file) == 1 else args.file,
@@ -172,17 +177,33 @@ def run_folds(args: argparse.Namespace, source: str) -> None:
     _check_two(folds)
     measures = fold_measures(args.predicted is not None, args.score is not None)
     summaries = {m: folds.measure(m, positive=args.positive) for m in measures}
+    intervals = None
+    if args.ci is not None:
+        from informed.inference.fold_intervals import fold_intervals
+
+        intervals = fold_intervals(
+            folds, measures, positive=args.positive, level=args.ci, seed=args.seed
+        )
     from informed.report.folds import folds_csv, folds_document, folds_text
 
     if args.format == "json":
-        print(json.dumps(folds_document(folds, summaries, source), indent=1, allow_nan=False))
+        document = folds_document(folds, summaries, source, intervals)
+        print(json.dumps(document, indent=1, allow_nan=False))
     elif args.format == "csv":
-        sys.stdout.write(folds_csv(folds, summaries, raw=args.csv_raw))
+        sys.stdout.write(folds_csv(folds, summaries, raw=args.csv_raw, intervals=intervals))
     else:
         from informed.cli.output import terminal_width
 
         color = sys.stdout.isatty()
-        print(folds_text(folds, summaries, source, color=color, width=terminal_width()))
+        width = terminal_width()
+        print(folds_text(folds, summaries, source, color=color, width=width, intervals=intervals))
+    if args.html is not None:
+        from pathlib import Path
+
+        from informed.report.html.folds import write_folds_report
+
+        name = Path(source).name if len(args.file) == 1 else source
+        write_folds_report(args.html, folds, summaries, intervals=intervals, source=name)
 
 
 def _check_two(folds: Folds) -> None:

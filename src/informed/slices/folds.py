@@ -2,14 +2,15 @@
 
 A fold's rows are the cases it tested; its Table (and Ranking) is a slice, and the
 pooled Table of all folds is the Slices' `overall`, equal to `Table.from_labels` of all
-the rows bit for bit. Folds are listed in numeric order: fold (and repeat) ids that are
-text reading as whole numbers, as a CSV or Parquet file's are read, sort by their value
-("2" before "10", `informed.slices.keys.numeric_order`), where the Slices keep their
-canonical order (text by code point). `Folds` is a thin view of such a `Slices` that knows what a fold
+the rows bit for bit. `Folds` is a thin view of such a `Slices` that knows what a fold
 is: each fold's measure, the pooled measure, their mean and spread across folds, and
 the training-set size of each fold (which the corrected resampled t-test of
 `informed.comparison.folds` needs). Repeated cross-validation slices by a repeat column
-and a fold column crossed; its pooled Table counts each case once per repeat.
+and a fold column crossed; its pooled Table counts each case once per repeat. Folds
+are listed in numeric order: fold (and repeat) ids that are text reading as whole
+numbers, as a CSV or Parquet file's are read, sort by their value ("2" before "10",
+`informed.slices.keys.numeric_order`), where the Slices keep their canonical order
+(text by code point).
 
 >>> folds = Folds.from_labels(folds=[1, 1, 2, 2], actual=[1, 0, 1, 0],
 ...                           predicted=[1, 0, 0, 0])

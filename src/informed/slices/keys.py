@@ -250,9 +250,7 @@ def numeric_order(keys: Sequence[Key]) -> list[int]:
         ranks.append({kv: rank for rank, (kv, _) in enumerate(values)})
 
     def rank(key: Key) -> tuple[int, ...]:
-        return tuple(
-            len(ranks[j]) if v is None else ranks[j][keyed(v)] for j, v in enumerate(key)
-        )
+        return tuple(len(ranks[j]) if v is None else ranks[j][keyed(v)] for j, v in enumerate(key))
 
     return sorted(range(len(keys)), key=lambda i: rank(keys[i]))
 
