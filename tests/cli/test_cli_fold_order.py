@@ -104,9 +104,7 @@ def test_repeats_and_folds_both_in_numeric_order(
     """With --repeats, repeat 1's folds 1..12, then repeat 2's; the pooled training size
     of each fold is the rest of its repeat."""
     path = _write(tmp_path / "cv.csv", seed=2, repeats=2)
-    document = json.loads(
-        _run(_evaluate(path, "--repeats", "repeat", "--format", "json"), capsys)
-    )
+    document = json.loads(_run(_evaluate(path, "--repeats", "repeat", "--format", "json"), capsys))
     assert document["folds"] == [f"repeat={r}, fold={k}" for r in "12" for k in NUMERIC]
     assert document["train_sizes"] == [360 - s for s in document["test_sizes"]]
 

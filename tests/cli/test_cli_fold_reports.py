@@ -150,7 +150,7 @@ def test_evaluate_folds_html_page(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "Efron, B. (1987)" in html and "Bates, S., Hastie, T." in html
     without = tmp_path / "plain.html"
     code, _, _ = _run(_evaluate(path, "--html", str(without)), capsys)
-    assert code == 0 and "<span class=\"small\">[" not in without.read_text()
+    assert code == 0 and '<span class="small">[' not in without.read_text()
 
 
 def test_compare_folds_html_lists_folds_in_numeric_order(
@@ -184,3 +184,87 @@ def test_evaluate_folds_html_and_ci_bad_values(
     code, out, err = _run(_evaluate(path, *extra), capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err, err
+
+
+def _compare(path: Path, *extra: str) -> list[str]:
+    return ["compare", str(path), "--actual", "y", "--predicted", "a", "b", "c", "--positive",
+            "pos", "--folds", "fold", *extra]  # fmt: skip
+
+
+def _holm(pvalues: list[float]) -> list[float]:
+    """Holm's (1979) step-down adjustment, written out: the i-th smallest of m times
+    m - i + 1, made non-decreasing, capped at 1."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    out = [0.0] * len(pvalues)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(pvalues) - rank) * pvalues[i]))
+        out[i] = running
+    return out
+
+
+def test_compare_three_models_every_pair_holm_over_pairs_and_measures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three models: the pairs b - a, c - a, c - b, each as compare_folds of the two
+    (its corrected t the formula on its per-fold differences), and each test's p-values
+    Holm-adjusted over the 3 pairs x 6 measures together (statsmodels' Holm agrees)."""
+    from scipy import stats
+    from statsmodels.stats.multitest import multipletests
+
+    from informed.comparison.comparing import TABLE_COMPARED
+
+    path = _write(tmp_path / "cv.csv", seed=5)
+    rows = _rows(path)
+    code, out, err = _run(_compare(path, "--format", "json"), capsys)
+    assert code == 0 and err == ""
+    document = json.loads(out)
+    assert document["models"] == ["a", "b", "c"]
+    assert document["adjusted_over"] == "3 pairs x 6 measures"
+    pairs = document["pairs"]
+    assert [p["difference"] for p in pairs] == ["b - a", "c - a", "c - b"]
+    for pair in pairs:
+        assert pair["folds"] == [str(k) for k in range(1, FOLDS + 1)]
+        a, b = pair["models"]
+        for k in ("3", "11"):  # a fold's difference of accuracy, by hand
+            one = [i for i, f in enumerate(rows["fold"]) if f == k]
+            hits = {m: sum(rows["y"][i] == rows[m][i] for i in one) / len(one) for m in (a, b)}
+            s = pair["folds"].index(k)
+            assert pair["differences"]["accuracy"][s] == pytest.approx(hits[b] - hits[a])
+        d = np.array(pair["differences"]["informedness"])
+        sizes = np.array([rows["fold"].count(str(k)) for k in range(1, FOLDS + 1)], float)
+        t = d.mean() / math.sqrt((1 / FOLDS + sizes.mean() / (600 - sizes.mean())) * d.var(ddof=1))
+        corrected = pair["tests"]["informedness"]["corrected"]
+        assert corrected["statistic"] == pytest.approx(t, rel=1e-12)
+        assert corrected["pvalue"] == pytest.approx(2 * stats.t.sf(abs(t), FOLDS - 1), rel=1e-9)
+    for key in ("corrected", "naive"):
+        where = [(p, m) for p in pairs for m in TABLE_COMPARED]
+        raw = [p["tests"][m][key]["pvalue"] for p, m in where]
+        adjusted = [p["tests"][m][key]["adjusted_pvalue"] for p, m in where]
+        assert adjusted == pytest.approx(_holm(raw), rel=1e-12)
+        assert adjusted == pytest.approx(list(multipletests(raw, method="holm")[1]), rel=1e-12)
+
+
+def test_compare_three_models_text_and_html(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Text: every model's values, each pair under its name, the family adjusted over;
+    HTML: each pair's tables and plot, no id twice."""
+    path = _write(tmp_path / "cv.csv", seed=6)
+    page = tmp_path / "pairs.html"
+    code, out, err = _run(_compare(path, "--html", str(page)), capsys)
+    assert code == 0 and err == ""
+    words = " ".join(out.split())
+    assert "3 models over 12 folds, every pair compared" in words
+    assert words.count("Holm-adjusted over 3 pairs x 6 measures") == 3
+    for pair in ("b - a", "c - a", "c - b"):
+        assert f"Mean per-fold difference {pair}" in words
+    html = page.read_text()
+    ids = re.findall(r' id="([^"]+)"', html)
+    assert len(ids) == len(set(ids))
+    for i in (1, 2, 3):
+        assert f'id="folds-tests-{i}"' in html and f'id="plot-fold-differences-{i}"' in html
+    assert "over every pair and measure together (3 pairs x 6 measures)" in html
+    code, out, _ = _run(_compare(path, "--correction", "none", "--format", "json"), capsys)
+    pair = json.loads(out)["pairs"][2]["tests"]["markedness"]["corrected"]
+    assert pair["adjusted_pvalue"] == pair["pvalue"]

@@ -218,7 +218,7 @@ def test_evaluate_folds_bad_input_is_one_line(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--predicted", "a", "b", "c"], "--folds compares two models across the folds; got 3"),
+        (["--predicted", "a", "b", "--permutations", "99"], "--permutations is not available"),
         (["--predicted", "a", "b", "--folds", "one"], "holds one fold (x)"),
         (["--predicted", "a", "b", "--folds", "a"], "need columns of their own"),
         (["--predicted", "a", "b", "--replicates", "50"], "--replicates is not available"),

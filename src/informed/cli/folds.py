@@ -1,8 +1,8 @@
 """`informed evaluate FILE --folds COL [--repeats COL]` and `informed compare FILE ...
 --folds COL`: cross-validation folds read from a fold column, each fold's measures with
-the pooled one, their mean and spread; two models compared across the same folds with the
-corrected resampled t-test (and the 5x2cv tests for repeats of two folds), Holm across
-the measures.
+the pooled one, their mean and spread (with --ci their intervals); two or more models
+compared pair by pair across the same folds with the corrected resampled t-test (and the
+5x2cv tests for repeats of two folds), Holm over the measures (and the pairs).
 
 The rows are counted as `Folds.from_labels` counts them (`informed.io.sliced.read_slices`
 by the fold column, or the repeat and fold columns crossed); a row without a fold is an
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from informed.errors import InputError
 
 if TYPE_CHECKING:
-    from informed.comparison.folds import FoldComparison
+    from informed.comparison.fold_pairs import FoldPairs
     from informed.slices import Folds
 
 __all__ = [
@@ -219,10 +219,6 @@ def _check_two(folds: Folds) -> None:
 def check_compare_fold_options(args: argparse.Namespace) -> None:
     """Refuse, before reading, what `compare --folds` does not do."""
     columns = _columns(args)
-    models = args.predicted or args.score
-    if len(models) != 2:
-        msg = f"--folds compares two models across the folds; got {len(models)}: {models}."
-        raise InputError(msg)
     given = (
         ("--threshold", args.threshold is not None),
         ("--replicates", args.replicates != 1000),
@@ -241,15 +237,17 @@ def check_compare_fold_options(args: argparse.Namespace) -> None:
         raise InputError(msg)
 
 
-def compare_folds_file(args: argparse.Namespace) -> FoldComparison:
-    """Read each model's Folds from the file and compare them (b = the second model)."""
-    from informed.comparison.folds import compare_folds
+def compare_folds_file(args: argparse.Namespace) -> FoldPairs:
+    """Read each model's Folds from the file and compare every pair (of two models, b -
+    a with b the second; of more, each later-named model minus each earlier one, Holm
+    over every pair and measure)."""
+    from informed.comparison.fold_pairs import compare_fold_pairs
 
     check_compare_fold_options(args)
     by = _columns(args)
     count = len(args.predicted or args.score)
     names = args.predicted or args.score
-    models = []
+    models = {}
     for i in range(count):
         folds = read_folds(
             args.file,
@@ -262,13 +260,11 @@ def compare_folds_file(args: argparse.Namespace) -> FoldComparison:
             encoding=args.encoding,
         )
         _check_two(folds)
-        models.append(folds)
-    return compare_folds(
-        models[0],
-        models[1],
+        models[names[i]] = folds
+    return compare_fold_pairs(
+        models,
         measures=fold_measures(bool(args.predicted), bool(args.score)),
         positive=args.positive,
-        names=(names[0], names[1]),
         level=args.ci,
         correction=args.correction,
     )
@@ -279,18 +275,18 @@ def run_compare_folds(args: argparse.Namespace) -> None:
     HTML page with --html."""
     from pathlib import Path
 
-    comparison = compare_folds_file(args)
+    result = compare_folds_file(args)
     source = Path(args.file).name
-    if args.format == "json":
-        document = {"source": source, **comparison.to_dict()}
-        print(json.dumps(document, indent=1, allow_nan=False))
+    if args.format == "json":  # two models: the one pair's document, as it always was
+        found = result.pairs[0].to_dict() if len(result.pairs) == 1 else result.to_dict()
+        print(json.dumps({"source": source, **found}, indent=1, allow_nan=False))
     else:
         from informed.cli.output import terminal_width
-        from informed.comparison.fold_text import render_fold_comparison
+        from informed.comparison.fold_text import render_fold_pairs
 
         color = sys.stdout.isatty()
-        print(render_fold_comparison(comparison, source, color=color, width=terminal_width()))
+        print(render_fold_pairs(result, source, color=color, width=terminal_width()))
     if args.html is not None:
-        from informed.report.html.folds import write_fold_comparison_report
+        from informed.report.html.folds import write_fold_pairs_report
 
-        write_fold_comparison_report(args.html, comparison, source=source)
+        write_fold_pairs_report(args.html, result, source=source)

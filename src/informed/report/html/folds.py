@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from informed._markup import escaped, label_css, number, value_cell
-from informed.comparison.fold_html import FOLD_COMPARISON_SOURCES, fold_comparison_section
+from informed.comparison.fold_html import (
+    FOLD_COMPARISON_SOURCES,
+    fold_comparison_section,
+    fold_pairs_section,
+)
+from informed.comparison.fold_pairs import FoldPairs
 from informed.comparison.folds import FoldComparison
 from informed.comparison.result import measure_title
 from informed.errors import InputTypeError
@@ -28,8 +33,10 @@ from informed.slices.folds import Folds, FoldSummary
 
 __all__ = [
     "fold_comparison_report",
+    "fold_pairs_report",
     "folds_report",
     "write_fold_comparison_report",
+    "write_fold_pairs_report",
     "write_folds_report",
 ]
 
@@ -68,6 +75,40 @@ def fold_comparison_report(
     )
     section = ("folds", "Models compared across folds", fold_comparison_section(comparison))
     return page_document(title, meta, [section], list(FOLD_COMPARISON_SOURCES))
+
+
+def fold_pairs_report(
+    result: FoldPairs,
+    *,
+    title: str = "Comparison across cross-validation folds",
+    source: str = "",
+) -> str:
+    """One self-contained HTML document of models compared pair by pair across folds
+    (`informed.comparison.compare_fold_pairs`); of two, `fold_comparison_report`'s page."""
+    if not isinstance(result, FoldPairs):
+        msg = (
+            "fold_pairs_report needs FoldPairs (from `compare_fold_pairs`); got "
+            f"{type(result).__name__}."
+        )
+        raise InputTypeError(msg)
+    if len(result.pairs) == 1:
+        return fold_comparison_report(result.pairs[0], title=title, source=source)
+    first = result.pairs[0]
+    where = f"Source: <strong>{escaped(source)}</strong> · " if source else ""
+    models = ", ".join(escaped(name) for name in result.names)
+    meta = (
+        f'<p class="meta">{where}{models} · {len(result.pairs)} pairs · '
+        f"{len(first.folds)} folds · {len(first.measures)} measures</p>"
+    )
+    section = ("folds", "Models compared across folds", fold_pairs_section(result))
+    return page_document(title, meta, [section], list(FOLD_COMPARISON_SOURCES))
+
+
+def write_fold_pairs_report(
+    path: str | os.PathLike[str], result: FoldPairs, **options: Any
+) -> Path:
+    """Write `fold_pairs_report(result, **options)` to `path` atomically."""
+    return write_page(path, fold_pairs_report(result, **options))
 
 
 def write_fold_comparison_report(
