@@ -268,3 +268,54 @@ def test_compare_three_models_text_and_html(
     code, out, _ = _run(_compare(path, "--correction", "none", "--format", "json"), capsys)
     pair = json.loads(out)["pairs"][2]["tests"]["markedness"]["corrected"]
     assert pair["adjusted_pvalue"] == pair["pvalue"]
+
+
+@pytest.mark.parametrize("route", ["parquet-engine", "csv-engine", "sql", "database"])
+def test_evaluate_folds_on_an_engine_is_the_file_route(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], route: str
+) -> None:
+    """--engine duckdb (Parquet, whose fold column is an integer, and CSV), --sql and
+    --database with --table: the folds DuckDB counts give the file route's report, fold
+    for fold, in numeric order."""
+    duckdb = pytest.importorskip("duckdb")
+    pytest.importorskip("ibis")
+    path = _write(tmp_path / "cv.csv", seed=7, n=240, repeats=2)
+    common = ["--actual", "y", "--predicted", "a", "--score", "sa", "--positive", "pos",
+              "--folds", "fold", "--repeats", "repeat", "--format", "json"]  # fmt: skip
+    code, out, err = _run(["evaluate", str(path), *common], capsys)
+    assert code == 0 and err == ""
+    expected = json.loads(out)
+    parquet = tmp_path / "cv.parquet"
+    duckdb.sql(f"COPY (SELECT * FROM read_csv('{path}')) TO '{parquet}' (FORMAT parquet)")
+    source = {
+        "parquet-engine": [str(parquet), "--engine", "duckdb"],
+        "csv-engine": [str(path), "--engine", "duckdb"],
+        "sql": ["--sql", f"SELECT * FROM '{parquet}'"],
+        "database": ["--database", str(tmp_path / "cv.duckdb"), "--table", "cv"],
+    }[route]
+    if route == "database":
+        with duckdb.connect(str(tmp_path / "cv.duckdb")) as connection:
+            connection.sql(f"CREATE TABLE cv AS SELECT * FROM '{parquet}'")
+    code, out, err = _run(["evaluate", *source, *common], capsys)
+    assert code == 0 and err == "", err
+    found = json.loads(out)
+    for key in ("folds", "test_sizes", "train_sizes", "measures"):
+        assert found[key] == expected[key], key
+    assert found["folds"][:3] == ["repeat=1, fold=1", "repeat=1, fold=2", "repeat=1, fold=3"]
+
+
+def test_evaluate_folds_on_an_engine_refuses_a_row_without_a_fold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A null fold counted by DuckDB: one line naming the column, status 2."""
+    duckdb = pytest.importorskip("duckdb")
+    parquet = tmp_path / "cv.parquet"
+    duckdb.sql(
+        "COPY (SELECT * FROM (VALUES (1, 'pos', 'pos'), (NULL, 'neg', 'neg'), (2, 'neg', 'pos'))"
+        f" t(fold, y, a)) TO '{parquet}' (FORMAT parquet)"
+    )
+    args = ["evaluate", str(parquet), "--engine", "duckdb", "--actual", "y", "--predicted",
+            "a", "--folds", "fold"]  # fmt: skip
+    code, out, err = _run(args, capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "no value in column 'fold'" in err, err

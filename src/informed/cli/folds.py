@@ -89,9 +89,8 @@ def check_fold_options(args: argparse.Namespace) -> None:
     from informed.cli import engine_options
 
     if engine_options.requested(args):
-        msg = "--folds reads FILEs; --database, --sql and --engine are not available with it yet."
-        raise InputError(msg)
-    if not args.file:
+        engine_options.check_engine_options(args)
+    elif not args.file:
         msg = "give FILE... with the fold column to evaluate."
         raise InputError(msg)
     if args.html is not None:  # '' is refused by name, never taken for none
@@ -164,16 +163,21 @@ def run_folds(args: argparse.Namespace, source: str) -> None:
     mean and spread as text, JSON or CSV (with --ci each fold's and the pooled interval,
     `informed.inference.fold_intervals`), and write the HTML page with --html."""
     check_fold_options(args)
-    folds = read_folds(
-        args.file[0] if len(args.file) == 1 else args.file,
-        _columns(args),
-        actual=args.actual,
-        predicted=args.predicted,
-        scores=args.score,
-        weights=args.weight,
-        positive=args.positive,
-        encoding=args.encoding,
-    )
+    from informed.cli import engine_options
+
+    if engine_options.requested(args):
+        folds, source = _engine_folds(args, _columns(args))
+    else:
+        folds = read_folds(
+            args.file[0] if len(args.file) == 1 else args.file,
+            _columns(args),
+            actual=args.actual,
+            predicted=args.predicted,
+            scores=args.score,
+            weights=args.weight,
+            positive=args.positive,
+            encoding=args.encoding,
+        )
     _check_two(folds)
     measures = fold_measures(args.predicted is not None, args.score is not None)
     summaries = {m: folds.measure(m, positive=args.positive) for m in measures}
@@ -202,8 +206,47 @@ def run_folds(args: argparse.Namespace, source: str) -> None:
 
         from informed.report.html.folds import write_folds_report
 
-        name = Path(source).name if len(args.file) == 1 else source
+        # a file by its name; several files, or a source an engine names, as the text says
+        engine = engine_options.requested(args)
+        name = Path(source).name if len(args.file) == 1 and not engine else source
         write_folds_report(args.html, folds, summaries, intervals=intervals, source=name)
+
+
+def _engine_folds(args: argparse.Namespace, by: list[str]) -> tuple[Folds, str]:
+    """The Folds of a database's table or query, or of files DuckDB reads, counted there
+    by ``GROUP BY`` the repeat and fold columns (`informed.engines.route.slices`), with
+    the source's name. A row without a fold is refused: the engine's grouped count
+    cannot name its row, so the message names the column."""
+    from informed.cli import engine_options
+    from informed.coding.labels import as_label, keyed, sort_labels
+    from informed.engines.route import slices
+    from informed.slices import Folds
+
+    def count(opened: Any) -> Any:
+        return slices(
+            opened.frame,
+            by=by,
+            actual=args.actual,
+            predicted=args.predicted,
+            scores=args.score,
+            positive=args.positive,
+            weights=args.weight,
+        )
+
+    found, name = engine_options.count_on_engine(args, count, by)
+    if int(found.rows.sum()) == 0:
+        msg = f"{name}: no rows: nothing to evaluate."
+        raise InputError(msg)
+    if found.overall is not None and args.positive is not None:
+        labels = sort_labels((*found.overall.predicted, *found.overall.actual))
+        if keyed(as_label(args.positive)) not in {keyed(x) for x in labels}:
+            msg = f"--positive {args.positive!r} is not a label in {name}."
+            raise InputError(msg)
+    blank = [c for j, c in enumerate(by) if any(key[j] is None for key in found.keys)]
+    if blank:
+        msg = f"{name}: some row has no value in column {blank[0]!r}: give every row its fold."
+        raise InputError(msg)
+    return Folds(found), name
 
 
 def _check_two(folds: Folds) -> None:

@@ -152,13 +152,13 @@ def fold_intervals(
                 seed=seed,
             )
         for m in table:
-            each = per_fold.intervals[m]
+            slices_order = per_fold.intervals[m]
             if pooled is None:
                 value = folds.pooled_value(m, positive=positive)
                 whole = nan_interval(value, level, "bca", _REPEATED)
             else:
                 whole = pooled.intervals[m]
-            found[m] = FoldIntervals(m, tuple(each[i] for i in order), whole)
+            found[m] = FoldIntervals(m, tuple(slices_order[i] for i in order), whole)
     for m in chosen:
         if m in MEASURES:
             continue

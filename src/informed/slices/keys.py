@@ -242,9 +242,12 @@ def numeric_order(keys: Sequence[Key]) -> list[int]:
     width = len(keys[0]) if keys else 0
     ranks: list[dict[tuple[str, Value], int]] = []
     for j in range(width):
-        values = list({keyed(k[j]): k[j] for k in keys if k[j] is not None}.items())
+        present = [k[j] for k in keys if k[j] is not None]
+        values: list[tuple[tuple[str, Value], Label]] = list(
+            {keyed(v): v for v in present if v is not None}.items()
+        )
         if values and all(_integer_text(v) for _, v in values):
-            values.sort(key=lambda item: (int(str(item[1])), item[1]))
+            values.sort(key=lambda item: (int(str(item[1])), str(item[1])))
         else:
             values.sort(key=lambda item: label_key(item[1]))  # the canonical order
         ranks.append({kv: rank for rank, (kv, _) in enumerate(values)})
