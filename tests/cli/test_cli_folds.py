@@ -191,7 +191,7 @@ def test_compare_folds_text_with_five_by_two(
         (["--folds", "one"], None, "holds one fold (x): cross-validation needs at least two"),
         (["--folds", "fold"], "blank", "line 3 (data row 2), column 'fold': the label is blank"),
         (["--repeats", "repeat"], None, "--repeats COL needs --folds COL"),
-        (["--folds", "fold", "--html", "x.html"], None, "--html is not available with --folds"),
+        (["--folds", "fold", "--bins", "5"], None, "--bins is not available with --folds"),
         (["--folds", "fold", "--by", "repeat"], None, "--by is not available with --folds"),
         (["--folds", "y"], None, "--folds and --repeats need columns of their own"),
     ],
@@ -219,7 +219,7 @@ def test_evaluate_folds_bad_input_is_one_line(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--predicted", "a", "b", "c"], "--folds compares two models across the folds; got 3"),
+        (["--predicted", "a", "b", "--permutations", "99"], "--permutations is not available"),
         (["--predicted", "a", "b", "--folds", "one"], "holds one fold (x)"),
         (["--predicted", "a", "b", "--folds", "a"], "need columns of their own"),
         (["--predicted", "a", "b", "--replicates", "50"], "--replicates is not available"),

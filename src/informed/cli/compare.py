@@ -107,9 +107,9 @@ def add_parser(commands: Any) -> None:
 
     add_options(
         co,
-        "two models compared across the folds by the corrected resampled t-test (and "
-        "the 5x2cv tests for repeats of two folds), Holm across the measures; --ci and "
-        "--correction apply (docs/cross_validation.md)",
+        "the models compared pair by pair across the folds by the corrected resampled "
+        "t-test (and the 5x2cv tests for repeats of two folds), Holm over the pairs and "
+        "measures; --ci, --correction and --html apply (docs/cross_validation.md)",
     )
 
 
@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> None:
         check_not_input(args.html, [args.file], "--html")
     from informed.cli import folds
 
-    if folds.requested(args):  # two models across cross-validation folds
+    if folds.requested(args):  # models compared pair by pair across cross-validation folds
         check_options(args)
         folds.run_compare_folds(args)
         return

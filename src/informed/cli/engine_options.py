@@ -21,6 +21,7 @@ __all__ = [
     "add_options",
     "check_engine_options",
     "close",
+    "count_on_engine",
     "open_source",
     "read_engine",
     "requested",
@@ -130,7 +131,9 @@ def _open(args: argparse.Namespace, columns: Sequence[str] = ()) -> Source:
     return opened
 
 
-def _counted(args: argparse.Namespace, count: Callable[[Source], Any]) -> tuple[Any, Source]:
+def _counted(
+    args: argparse.Namespace, count: Callable[[Source], Any], columns: Sequence[str] = ()
+) -> tuple[Any, Source]:
     """What `count` finds on the source the options name, the source closed after. CSV
     files read by DuckDB are checked to hold the rows DuckDB counted (their records, as
     informed counts them); and where the engine refuses them (a short row, a NUL in a
@@ -138,7 +141,7 @@ def _counted(args: argparse.Namespace, count: Callable[[Source], Any]) -> tuple[
     same files for its message, which names the line, and gives it if it refuses them
     too."""
     try:
-        opened = _open(args)
+        opened = _open(args, columns)
         try:
             found = count(opened)
         finally:
@@ -203,6 +206,17 @@ def _file_route_refusal(args: argparse.Namespace) -> None:
             read_summaries(source, partial=args.partial is not None, **options)
     except InputError as error:
         raise error from None
+
+
+def count_on_engine(
+    args: argparse.Namespace, count: Callable[[Source], Any], columns: Sequence[str] = ()
+) -> tuple[Any, str]:
+    """What `count` finds on the source the options name (checked first, `columns` read
+    beside the options' own), with the source's name; its rows checked against a CSV
+    file's records, its refusals worded as the file route words them (`_counted`)."""
+    check_engine_options(args)
+    found, opened = _counted(args, count, columns)
+    return found, opened.name
 
 
 def open_source(args: argparse.Namespace, columns: Sequence[str] = ()) -> Source:

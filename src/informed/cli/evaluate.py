@@ -218,7 +218,8 @@ def add_parser(commands: Any) -> None:
     find.add_options(ev)
     folds.add_options(
         ev,
-        "each fold's measures, the pooled measure, their mean and standard deviation "
+        "each fold's measures, the pooled measure, their mean and standard deviation; "
+        "--ci adds each fold's and the pooled interval, --html writes the page "
         "(docs/cross_validation.md)",
     )
 

@@ -1,8 +1,8 @@
 """`informed evaluate FILE --folds COL [--repeats COL]` and `informed compare FILE ...
 --folds COL`: cross-validation folds read from a fold column, each fold's measures with
-the pooled one, their mean and spread; two models compared across the same folds with the
-corrected resampled t-test (and the 5x2cv tests for repeats of two folds), Holm across
-the measures.
+the pooled one, their mean and spread (with --ci their intervals); two or more models
+compared pair by pair across the same folds with the corrected resampled t-test (and the
+5x2cv tests for repeats of two folds), Holm over the measures (and the pairs).
 
 The rows are counted as `Folds.from_labels` counts them (`informed.io.sliced.read_slices`
 by the fold column, or the repeat and fold columns crossed); a row without a fold is an
@@ -19,7 +19,7 @@ from informed.cli.output import print_document
 from informed.errors import InputError
 
 if TYPE_CHECKING:
-    from informed.comparison.folds import FoldComparison
+    from informed.comparison.fold_pairs import FoldPairs
     from informed.slices import Folds
 
 __all__ = [
@@ -75,8 +75,6 @@ def check_fold_options(args: argparse.Namespace) -> None:
         ("--threshold", args.threshold is not None),
         ("--partial", args.partial is not None),
         ("--dask", args.dask is not None),
-        ("--html", args.html is not None),
-        ("--ci", args.ci is not None),
         ("--quota", bool(args.quota)),
         ("--all-labels", args.all_labels),
         ("--storage", args.storage != "auto"),
@@ -92,11 +90,16 @@ def check_fold_options(args: argparse.Namespace) -> None:
     from informed.cli import engine_options
 
     if engine_options.requested(args):
-        msg = "--folds reads FILEs; --database, --sql and --engine are not available with it yet."
-        raise InputError(msg)
-    if not args.file:
+        engine_options.check_engine_options(args)
+    elif not args.file:
         msg = "give FILE... with the fold column to evaluate."
         raise InputError(msg)
+    if args.html is not None:  # '' is refused by name, never taken for none
+        from informed.cli.output import check_html_path
+        from informed.cli.scale import check_not_input
+
+        check_html_path(args.html)
+        check_not_input(args.html, args.file, "--html")
     taken = {args.actual, args.predicted, args.score, args.weight} - {None}
     if any(column in taken for column in _columns(args)):
         msg = "--folds and --repeats need columns of their own, not --actual's or a model's."
@@ -158,32 +161,93 @@ def fold_measures(predicted: bool, scores: bool) -> list[str]:
 
 def run_folds(args: argparse.Namespace, source: str) -> None:
     """`informed evaluate --folds`: read the folds, print each fold's measures, pooled,
-    mean and spread as text, JSON or CSV."""
+    mean and spread as text, JSON or CSV (with --ci each fold's and the pooled interval,
+    `informed.inference.fold_intervals`), and write the HTML page with --html."""
     check_fold_options(args)
-    folds = read_folds(
-        args.file[0] if len(args.file) == 1 else args.file,
-        _columns(args),
-        actual=args.actual,
-        predicted=args.predicted,
-        scores=args.score,
-        weights=args.weight,
-        positive=args.positive,
-        encoding=args.encoding,
-    )
+    from informed.cli import engine_options
+
+    if engine_options.requested(args):
+        folds, source = _engine_folds(args, _columns(args))
+    else:
+        folds = read_folds(
+            args.file[0] if len(args.file) == 1 else args.file,
+            _columns(args),
+            actual=args.actual,
+            predicted=args.predicted,
+            scores=args.score,
+            weights=args.weight,
+            positive=args.positive,
+            encoding=args.encoding,
+        )
     _check_two(folds)
     measures = fold_measures(args.predicted is not None, args.score is not None)
     summaries = {m: folds.measure(m, positive=args.positive) for m in measures}
+    intervals = None
+    if args.ci is not None:
+        from informed.inference.fold_intervals import fold_intervals
+
+        intervals = fold_intervals(
+            folds, measures, positive=args.positive, level=args.ci, seed=args.seed
+        )
     from informed.report.folds import folds_csv, folds_document, folds_text
 
     if args.format == "json":
-        print_document(folds_document(folds, summaries, source), "informed.folds_report")
+        document = folds_document(folds, summaries, source, intervals)
+        print_document(document, "informed.folds_report")
     elif args.format == "csv":
-        sys.stdout.write(folds_csv(folds, summaries, raw=args.csv_raw))
+        sys.stdout.write(folds_csv(folds, summaries, raw=args.csv_raw, intervals=intervals))
     else:
         from informed.cli.output import terminal_width
 
         color = sys.stdout.isatty()
-        print(folds_text(folds, summaries, source, color=color, width=terminal_width()))
+        width = terminal_width()
+        print(folds_text(folds, summaries, source, color=color, width=width, intervals=intervals))
+    if args.html is not None:
+        from pathlib import Path
+
+        from informed.report.html.folds import write_folds_report
+
+        # a file by its name; several files, or a source an engine names, as the text says
+        engine = engine_options.requested(args)
+        name = Path(source).name if len(args.file) == 1 and not engine else source
+        write_folds_report(args.html, folds, summaries, intervals=intervals, source=name)
+
+
+def _engine_folds(args: argparse.Namespace, by: list[str]) -> tuple[Folds, str]:
+    """The Folds of a database's table or query, or of files DuckDB reads, counted there
+    by ``GROUP BY`` the repeat and fold columns (`informed.engines.route.slices`), with
+    the source's name. A row without a fold is refused: the engine's grouped count
+    cannot name its row, so the message names the column."""
+    from informed.cli import engine_options
+    from informed.coding.labels import as_label, keyed, sort_labels
+    from informed.engines.route import slices
+    from informed.slices import Folds
+
+    def count(opened: Any) -> Any:
+        return slices(
+            opened.frame,
+            by=by,
+            actual=args.actual,
+            predicted=args.predicted,
+            scores=args.score,
+            positive=args.positive,
+            weights=args.weight,
+        )
+
+    found, name = engine_options.count_on_engine(args, count, by)
+    if int(found.rows.sum()) == 0:
+        msg = f"{name}: no rows: nothing to evaluate."
+        raise InputError(msg)
+    if found.overall is not None and args.positive is not None:
+        labels = sort_labels((*found.overall.predicted, *found.overall.actual))
+        if keyed(as_label(args.positive)) not in {keyed(x) for x in labels}:
+            msg = f"--positive {args.positive!r} is not a label in {name}."
+            raise InputError(msg)
+    blank = [c for j, c in enumerate(by) if any(key[j] is None for key in found.keys)]
+    if blank:
+        msg = f"{name}: some row has no value in column {blank[0]!r}: give every row its fold."
+        raise InputError(msg)
+    return Folds(found), name
 
 
 def _check_two(folds: Folds) -> None:
@@ -199,10 +263,6 @@ def _check_two(folds: Folds) -> None:
 def check_compare_fold_options(args: argparse.Namespace) -> None:
     """Refuse, before reading, what `compare --folds` does not do."""
     columns = _columns(args)
-    models = args.predicted or args.score
-    if len(models) != 2:
-        msg = f"--folds compares two models across the folds; got {len(models)}: {models}."
-        raise InputError(msg)
     given = (
         ("--threshold", args.threshold is not None),
         ("--replicates", args.replicates != 1000),
@@ -221,15 +281,17 @@ def check_compare_fold_options(args: argparse.Namespace) -> None:
         raise InputError(msg)
 
 
-def compare_folds_file(args: argparse.Namespace) -> FoldComparison:
-    """Read each model's Folds from the file and compare them (b = the second model)."""
-    from informed.comparison.folds import compare_folds
+def compare_folds_file(args: argparse.Namespace) -> FoldPairs:
+    """Read each model's Folds from the file and compare every pair (of two models, b -
+    a with b the second; of more, each later-named model minus each earlier one, Holm
+    over every pair and measure)."""
+    from informed.comparison.fold_pairs import compare_fold_pairs
 
     check_compare_fold_options(args)
     by = _columns(args)
     count = len(args.predicted or args.score)
     names = args.predicted or args.score
-    models = []
+    models = {}
     for i in range(count):
         folds = read_folds(
             args.file,
@@ -242,13 +304,11 @@ def compare_folds_file(args: argparse.Namespace) -> FoldComparison:
             encoding=args.encoding,
         )
         _check_two(folds)
-        models.append(folds)
-    return compare_folds(
-        models[0],
-        models[1],
+        models[names[i]] = folds
+    return compare_fold_pairs(
+        models,
         measures=fold_measures(bool(args.predicted), bool(args.score)),
         positive=args.positive,
-        names=(names[0], names[1]),
         level=args.ci,
         correction=args.correction,
     )
@@ -259,18 +319,18 @@ def run_compare_folds(args: argparse.Namespace) -> None:
     HTML page with --html."""
     from pathlib import Path
 
-    comparison = compare_folds_file(args)
+    result = compare_folds_file(args)
     source = Path(args.file).name
-    if args.format == "json":
-        document = {"source": source, **comparison.to_dict()}
-        print_document(document, "informed.fold_comparison")
+    if args.format == "json":  # two models: the one pair's document, as it always was
+        found = result.pairs[0].to_dict() if len(result.pairs) == 1 else result.to_dict()
+        print_document({"source": source, **found}, "informed.fold_comparison")
     else:
         from informed.cli.output import terminal_width
-        from informed.comparison.fold_text import render_fold_comparison
+        from informed.comparison.fold_text import render_fold_pairs
 
         color = sys.stdout.isatty()
-        print(render_fold_comparison(comparison, source, color=color, width=terminal_width()))
+        print(render_fold_pairs(result, source, color=color, width=terminal_width()))
     if args.html is not None:
-        from informed.report.html.folds import write_fold_comparison_report
+        from informed.report.html.folds import write_fold_pairs_report
 
-        write_fold_comparison_report(args.html, comparison, source=source)
+        write_fold_pairs_report(args.html, result, source=source)

@@ -11,7 +11,9 @@ benefit), `text` its terminal report and `html` its section of the HTML report.
 `folds` compares two models across cross-validation folds (`compare_folds`) with the
 tests of `fold_tests`: the corrected resampled t-test and the 5x2cv t and F tests;
 `fold_plots` draws it (`plot_fold_differences`), `fold_text` and `fold_html` are its
-terminal report and its section of the HTML page.
+terminal report and its section of the HTML page; `fold_pairs`
+compares three or more models pair by pair (`compare_fold_pairs`), Holm over every pair
+and measure.
 
 The names load on first use (PEP 562): `informed.compare` does not load matplotlib.
 The earlier paths keep working: `informed.compare`, `informed.Comparison`, and
@@ -27,6 +29,7 @@ from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
     from informed.comparison.comparing import RANKING_COMPARED, TABLE_COMPARED, compare
+    from informed.comparison.fold_pairs import FoldPairs, compare_fold_pairs
     from informed.comparison.fold_plots import plot_fold_differences
     from informed.comparison.fold_tests import (
         combined_ftest_5x2cv,
@@ -54,6 +57,8 @@ _SOURCES = {
     "naive_ttest": "informed.comparison.fold_tests",
     "paired_ttest_5x2cv": "informed.comparison.fold_tests",
     "plot_fold_differences": "informed.comparison.fold_plots",
+    "FoldPairs": "informed.comparison.fold_pairs",
+    "compare_fold_pairs": "informed.comparison.fold_pairs",
     "FoldComparison": "informed.comparison.folds",
     "compare_folds": "informed.comparison.folds",
     "JointOutcomes": "informed.comparison.joint",
@@ -73,11 +78,13 @@ __all__ = [
     "TABLE_COMPARED",
     "Comparison",
     "FoldComparison",
+    "FoldPairs",
     "JointOutcomes",
     "ModelResult",
     "NetBenefitDifference",
     "combined_ftest_5x2cv",
     "compare",
+    "compare_fold_pairs",
     "compare_folds",
     "corrected_ttest",
     "joint_outcomes",

@@ -16,10 +16,12 @@ from rich.text import Text
 
 from informed._common import printable
 from informed._terminal import WIDTH, grid, render, split, titled, user, value
+from informed.comparison.fold_pairs import FoldPairs
 from informed.comparison.folds import FOLD_TEST_NAMES, FoldComparison
 from informed.comparison.result import measure_title
+from informed.slices.folds import FoldSummary
 
-__all__ = ["render_fold_comparison"]
+__all__ = ["render_fold_comparison", "render_fold_pairs"]
 
 
 def render_fold_comparison(
@@ -35,17 +37,54 @@ def render_fold_comparison(
         f"{comparison.train.mean():,g})",
         style="bold",
     )
-    parts: list[Any] = [head, "", _values(comparison, width), _differences(comparison, width)]
-    parts.append(_tests(comparison))
-    notes = _notes(comparison)
-    if notes:
-        parts.append(Text("\n".join(notes), style="yellow"))
+    values = _values(list(comparison.names), comparison.summaries, comparison.measures, width)
+    parts: list[Any] = [head, "", values, *_pair(comparison, width)]
     return render(parts, color, width)
 
 
-def _values(comparison: FoldComparison, width: int) -> Any:
+def render_fold_pairs(
+    result: FoldPairs, source: str, *, color: bool = False, width: int = WIDTH
+) -> str:
+    """Three or more models compared pair by pair across the same folds, as text: each
+    model's mean, spread and pooled value per measure, then each pair's mean difference
+    with its intervals and its tests, the p-values Holm-adjusted over every pair and
+    measure together (`informed.comparison.compare_fold_pairs`)."""
+    if len(result.pairs) == 1:
+        return render_fold_comparison(result.pairs[0], source, color=color, width=width)
+    first = result.pairs[0]
+    head = Text(
+        f"{printable(source)}: {len(result.names)} models over {len(first.folds)} folds, "
+        f"every pair compared (mean test set {first.test.mean():,g} cases, training set "
+        f"{first.train.mean():,g})",
+        style="bold",
+    )
+    summaries: dict[str, dict[str, FoldSummary]] = {}
+    for pair in result.pairs:
+        summaries.update(pair.summaries)
+    parts: list[Any] = [head, "", _values(list(result.names), summaries, first.measures, width)]
+    for pair in result.pairs:
+        a, b = (printable(name) for name in pair.names)
+        parts += ["", Text(f"{b} - {a}", style="bold"), *_pair(pair, width)]
+    return render(parts, color, width)
+
+
+def _pair(comparison: FoldComparison, width: int) -> list[Any]:
+    """One pair's differences, tests and notes."""
+    parts: list[Any] = [_differences(comparison, width), _tests(comparison)]
+    notes = _notes(comparison)
+    if notes:
+        parts.append(Text("\n".join(notes), style="yellow"))
+    return parts
+
+
+def _values(
+    names: list[str],
+    summaries: dict[str, dict[str, FoldSummary]],
+    measures: Sequence[str],
+    width: int,
+) -> Any:
     """Each model's mean, std and pooled value per measure; a model a table of its own
-    where both do not fit."""
+    where they do not all fit."""
 
     def build(models: Sequence[str]) -> Any:
         table = grid()
@@ -54,15 +93,15 @@ def _values(comparison: FoldComparison, width: int) -> Any:
             table.add_column(user(f"{model} mean", 24), justify="right", no_wrap=True)
             table.add_column("(std)", justify="right", no_wrap=True)
             table.add_column("pooled", justify="right", no_wrap=True)
-        for m in comparison.measures:
+        for m in measures:
             cells = []
             for model in models:
-                s = comparison.summaries[model][m]
+                s = summaries[model][m]
                 cells += [value(s.mean), value(s.std), value(s.pooled)]
             table.add_row(measure_title(m), *cells)
         return table
 
-    tables = split(build, list(comparison.names), width)
+    tables = split(build, names, width)
     title = "Each model across the folds: mean, standard deviation, pooled"
     return Group(titled(title, tables[0]), *tables[1:])
 
@@ -114,8 +153,7 @@ def _verdict(interval: Any) -> str:
 
 def _tests(comparison: FoldComparison) -> Any:
     keys = [k for k in FOLD_TEST_NAMES if any(k in t for t in comparison.tests.values())]
-    holm = comparison.correction == "holm" and len(comparison.measures) > 1
-    how = f"Holm-adjusted over {len(comparison.measures)} measures" if holm else "not adjusted"
+    how = f"Holm-adjusted over {comparison.family}" if comparison.adjusting else "not adjusted"
     table = grid()
     table.add_column("measure", no_wrap=True)
     for key in keys:

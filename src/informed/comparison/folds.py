@@ -74,6 +74,10 @@ class FoldComparison:
         Each fold's test and training-set sizes.
     level : float
     correction : str
+    adjusted_over : str
+        What each test's p-values were adjusted over together: "" for this comparison's
+        measures (`compare_folds`), or the family of several pairs of models
+        (`informed.comparison.fold_pairs`), e.g. "3 pairs x 6 measures".
     """
 
     names: tuple[str, str]
@@ -87,6 +91,20 @@ class FoldComparison:
     train: Floats = field(repr=False)
     level: float = 0.95
     correction: str = "holm"
+    adjusted_over: str = ""
+
+    @property
+    def family(self) -> str:
+        """What the p-values were adjusted over together ("6 measures")."""
+        if self.adjusted_over:
+            return self.adjusted_over
+        count = len(self.measures)
+        return f"{count} measure{'' if count == 1 else 's'}"
+
+    @property
+    def adjusting(self) -> bool:
+        """Whether the p-values were adjusted (Holm, over more than one test)."""
+        return self.correction == "holm" and (bool(self.adjusted_over) or len(self.measures) > 1)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document: per-fold values and differences, the tests."""
@@ -98,6 +116,7 @@ class FoldComparison:
             "train_sizes": self.train.tolist(),
             "level": self.level,
             "correction": self.correction,
+            "adjusted_over": self.family,
             "summaries": {
                 model: {m: s.to_dict() for m, s in by.items()}
                 for model, by in self.summaries.items()
@@ -143,8 +162,8 @@ class FoldComparison:
             for key, t in self.tests[m].items():
                 p, adjusted = t.pvalue, self.adjusted[m][key]
                 shown = f"p = {p:.4g}" if not math.isnan(p) else f"undefined: {t.reason}"
-                if len(self.measures) > 1 and self.correction == "holm" and not math.isnan(p):
-                    shown += f" (Holm across measures {adjusted:.4g})"
+                if self.adjusting and not math.isnan(p):
+                    shown += f" (Holm over {self.family} {adjusted:.4g})"
                 lines.append(f"    {FOLD_TEST_NAMES[key]}: {shown}")
         return "\n".join(lines)
 

@@ -22,6 +22,11 @@ REFERENCES: dict[str, str] = {
         "Arbel, R. & Rokach, L. (2006). Classifier evaluation under limited resources. "
         "Pattern Recognition Letters 27(14):1619-1631."
     ),
+    "Bates et al. (2023)": (
+        "Bates, S., Hastie, T. & Tibshirani, R. (2023). Cross-validation: what does it "
+        "estimate and how well does it do it? Journal of the American Statistical "
+        "Association 119(546):1434-1445."
+    ),
     "Cohen (1960)": (
         "Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and "
         "Psychological Measurement 20(1):37-46."
@@ -46,6 +51,10 @@ REFERENCES: dict[str, str] = {
         "Dimitriadis, T., Gneiting, T. & Jordan, A. I. (2021). Stable reliability diagrams "
         "for probabilistic classifiers. Proceedings of the National Academy of Sciences "
         "118(8):e2016191118."
+    ),
+    "Efron (1987)": (
+        "Efron, B. (1987). Better bootstrap confidence intervals. Journal of the American "
+        "Statistical Association 82(397):171-185."
     ),
     "Efron & Tibshirani (1993)": (
         "Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & "

@@ -6,7 +6,11 @@ the rows bit for bit. `Folds` is a thin view of such a `Slices` that knows what 
 is: each fold's measure, the pooled measure, their mean and spread across folds, and
 the training-set size of each fold (which the corrected resampled t-test of
 `informed.comparison.folds` needs). Repeated cross-validation slices by a repeat column
-and a fold column crossed; its pooled Table counts each case once per repeat.
+and a fold column crossed; its pooled Table counts each case once per repeat. Folds
+are listed in numeric order: fold (and repeat) ids that are text reading as whole
+numbers, as a CSV or Parquet file's are read, sort by their value ("2" before "10",
+`informed.slices.keys.numeric_order`), where the Slices keep their canonical order
+(text by code point).
 
 >>> folds = Folds.from_labels(folds=[1, 1, 2, 2], actual=[1, 0, 1, 0],
 ...                           predicted=[1, 0, 0, 0])
@@ -31,7 +35,7 @@ from informed.errors import InputError, InputTypeError
 from informed.measures import MEASURES
 from informed.ranking import RANKING_MEASURES, Ranking
 from informed.slices.evaluation import evaluate_slices
-from informed.slices.keys import Key
+from informed.slices.keys import Key, numeric_order
 from informed.slices.slices import Slices
 from informed.table.evaluation import evaluate
 from informed.table.table import Table
@@ -126,8 +130,9 @@ class Folds:
     slices : Slices
         Sliced by the fold column, or by a repeat column and a fold column crossed.
     train_sizes : ndarray [S] or None
-        Each fold's training-set size; None: each repeat's folds partition its rows
-        (k-fold), so a fold trained on the rest of its repeat (`train`).
+        Each fold's training-set size, in the order of the Slices' keys (`train` gives
+        them in the folds' order); None: each repeat's folds partition its rows (k-fold),
+        so a fold trained on the rest of its repeat.
     predictions : tuple of FoldRows or None
         Each fold's test rows, predictions and scores (`informed.sklearn.cross_evaluate`);
         not part of the JSON form, which holds the summaries only.
@@ -136,8 +141,13 @@ class Folds:
     slices: Slices
     train_sizes: Floats | None = None
     predictions: tuple[FoldRows, ...] | None = field(default=None, repr=False)
+    order: NDArray[np.intp] = field(init=False, repr=False)
+    """Positions of the Slices' keys in the folds' (numeric) order."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "order", readonly(np.array(numeric_order(self.slices.keys), dtype=np.intp))
+        )
         if not 1 <= len(self.slices.by) <= 2:
             msg = f"folds are slices by a fold column (and a repeat column); got {self.slices.by}."
             raise InputError(msg)
@@ -178,7 +188,7 @@ class Folds:
             The repeat of each row (repeated cross-validation: a case appears once per
             repeat).
         train : array-like, optional
-            Each fold's training-set size, in the folds' order (`keys`); by default the
+            Each fold's training-set size, in the folds' order (`keys`, numeric); by default the
             rows of the fold's repeat that it did not test (k-fold). Give it where the
             test sets overlap (repeated random splits).
         actual, predicted, scores, positive, weights
@@ -195,7 +205,7 @@ class Folds:
             weights=weights,
             names=names,
         )
-        return cls(slices, _train(train))
+        return cls(slices, _stored(slices, _train(train)))
 
     @classmethod
     def from_frame(
@@ -223,13 +233,14 @@ class Folds:
             positive=positive,
             weights=weights,
         )
-        return cls(slices, _train(train))
+        return cls(slices, _stored(slices, _train(train)))
 
     # ------------------------------------------------------------------ reading
     @property
     def keys(self) -> tuple[Key, ...]:
-        """The folds' keys: (fold,) or (repeat, fold)."""
-        return self.slices.keys
+        """The folds' keys, (fold,) or (repeat, fold), in numeric order."""
+        keys = self.slices.keys
+        return tuple(keys[i] for i in self.order.tolist())
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -244,13 +255,13 @@ class Folds:
     @property
     def test(self) -> Floats:
         """Each fold's test-set size (rows; weights not applied)."""
-        return self.slices.rows.astype(np.float64)
+        return self.slices.rows[self.order].astype(np.float64)
 
     @property
     def train(self) -> Floats:
         """Each fold's training-set size: given, or the rest of its repeat's rows."""
         if self.train_sizes is not None:
-            return self.train_sizes
+            return readonly(self.train_sizes[self.order])
         rows = self.test
         repeats = self.repeats
         total: dict[Any, float] = {}
@@ -294,14 +305,15 @@ class Folds:
                 msg = f"{measure} is a table measure: these folds have no predictions."
                 raise InputError(msg)
             found = evaluate_slices(self.slices, positive=positive).values[measure]
-            return np.asarray(found, dtype=np.float64)
+            return np.asarray(found, dtype=np.float64)[self.order]
         if self.slices.rankings is None:
             msg = f"{measure} is a ranking measure: these folds have no scores."
             raise InputError(msg)
         function = RANKING_MEASURES[measure].function
         assert function is not None
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.array([float(function(r)) for r in self.slices.rankings])
+            rankings = self.slices.rankings
+            return np.array([float(function(rankings[i])) for i in self.order.tolist()])
 
     def pooled_value(self, measure: str, *, positive: Any = None) -> float:
         """The measure of the pooled Table (or Ranking)."""
@@ -398,3 +410,12 @@ def _train(train: Any) -> Floats | None:
         msg = f"`train` sizes must be positive numbers, one per fold; got {list(train)!r}."
         raise InputError(msg)
     return sizes
+
+
+def _stored(slices: Slices, sizes: Floats | None) -> Floats | None:
+    """Training sizes given in the folds' (numeric) order, in the Slices' order."""
+    if sizes is None or sizes.shape != (len(slices.keys),):
+        return sizes  # Folds says what is wrong with them
+    stored = np.empty_like(sizes)
+    stored[numeric_order(slices.keys)] = sizes
+    return stored

@@ -56,6 +56,7 @@ __all__ = [
     "key_names",
     "key_order",
     "keyed_key",
+    "numeric_order",
     "quoted_columns",
     "value_name",
 ]
@@ -217,6 +218,44 @@ def keyed_key(key: Key) -> tuple[tuple[str, Value], ...]:
 def key_order(key: Key) -> tuple[tuple[int, Any], ...]:
     """The canonical sort key of a slice key: each value's label order, missing last."""
     return tuple((3, "") if v is None else label_key(v) for v in key)
+
+
+def _integer_text(value: Value) -> bool:
+    """Whether a value is text that reads as a whole number ("12", "-3", "007")."""
+    if not isinstance(value, str):
+        return False
+    digits = value[1:] if value[:1] in ("+", "-") else value
+    return digits.isascii() and digits.isdigit()
+
+
+def numeric_order(keys: Sequence[Key]) -> list[int]:
+    """Positions of `keys` (distinct, canonical order) in numeric order: a column whose
+    values are all text reading as whole numbers (a CSV file's numbers are text: "1",
+    "2", ..., "12") is ordered by their value, 2 before 10, the text itself breaking ties
+    ("7" before "07"); any other column keeps its canonical order.
+
+    >>> numeric_order([("1",), ("10",), ("2",)])
+    [0, 2, 1]
+    >>> numeric_order([("1", "x"), ("10", "x"), ("2", "x")]), numeric_order([("10",), ("a",)])
+    ([0, 2, 1], [0, 1])
+    """
+    width = len(keys[0]) if keys else 0
+    ranks: list[dict[tuple[str, Value], int]] = []
+    for j in range(width):
+        present = [k[j] for k in keys if k[j] is not None]
+        values: list[tuple[tuple[str, Value], Label]] = list(
+            {keyed(v): v for v in present if v is not None}.items()
+        )
+        if values and all(_integer_text(v) for _, v in values):
+            values.sort(key=lambda item: (int(str(item[1])), str(item[1])))
+        else:
+            values.sort(key=lambda item: label_key(item[1]))  # the canonical order
+        ranks.append({kv: rank for rank, (kv, _) in enumerate(values)})
+
+    def rank(key: Key) -> tuple[int, ...]:
+        return tuple(len(ranks[j]) if v is None else ranks[j][keyed(v)] for j, v in enumerate(key))
+
+    return sorted(range(len(keys)), key=lambda i: rank(keys[i]))
 
 
 def value_name(value: Value, *, quote: bool = False, separator: str = "") -> str:
