@@ -26,7 +26,6 @@ from sklearn import metrics as sklearn_metrics
 import informed
 from informed import InputError, InputTypeError, Ranking, Slices, Table, Tally
 from informed.inference import tally_intervals
-from informed.plots import ShownAxes
 
 RNG = np.random.default_rng(7)
 ACTUAL = RNG.random(300) < 0.35
@@ -299,13 +298,28 @@ def test_drawing_into_the_users_axes_changes_nothing_else() -> None:
 
 def test_a_new_figure_shows_itself_in_a_notebook() -> None:
     """Without ax and without pyplot: a plain Figure (no pyplot state), whose Axes a
-    notebook shows as a PNG of the figure; the figure is fitted to its texts."""
-    axes = informed.plot_roc(ACTUAL, SCORES, positive=True)
-    assert isinstance(axes, ShownAxes)
-    figure = axes.get_figure(root=True)
-    assert type(figure) is Figure and figure.canvas.manager is None  # type: ignore[union-attr]
-    png = axes._repr_png_()
-    assert png is not None and png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    notebook shows as a PNG of the figure; the figure is fitted to its texts. In a fresh
+    interpreter: a test worker may have imported pyplot already (torchmetrics, dcurves and
+    mlxtend import it), and then the figures are pyplot's, as they should be."""
+    code = """
+import sys
+import numpy as np
+from matplotlib.figure import Figure
+import informed
+from informed.plots import ShownAxes
+rng = np.random.default_rng(0)
+actual = rng.random(300) < 0.35
+axes = informed.plot_roc(actual, rng.normal(size=300) + 1.2 * actual, positive=True)
+assert "matplotlib.pyplot" not in sys.modules
+assert isinstance(axes, ShownAxes)
+figure = axes.get_figure(root=True)
+assert type(figure) is Figure and figure.canvas.manager is None
+png = axes._repr_png_()
+assert png is not None and png[:8] == b"\\x89PNG\\r\\n\\x1a\\n" and len(png) > 10_000
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
 def test_undefined_plots_say_why_on_their_axes() -> None:

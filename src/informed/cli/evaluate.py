@@ -8,10 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from informed.cli import engine_options, find, folds, tracking
 from informed.cli.output import (
-    FORMATS,
     OUTPUT_FILE,
     Output,
-    add_dvc_option,
+    add_output_options,
     check_dvc_path,
     check_html_path,
     emit,
@@ -114,36 +113,7 @@ def add_parser(commands: Any) -> None:
         "weight; the default) or normalised (each row is one case of the sample, counting "
         "as its weight)",
     )
-    ev.add_argument(
-        "--format",
-        choices=list(FORMATS),
-        default="text",
-        help="what to print: " + "; ".join(f"{k}, {v}" for k, v in FORMATS.items()),
-    )
-    ev.add_argument(
-        "--csv-raw",
-        action="store_true",
-        help="with --format csv, write labels exactly as they are, without the ' that "
-        "keeps a spreadsheet from running a label such as =1+2 as a formula",
-    )
-    ev.add_argument(
-        "--html",
-        metavar="FILE",
-        help="also write a self-contained HTML report with plots" + OUTPUT_FILE,
-    )
-    add_dvc_option(ev)
-    ev.add_argument(
-        "--all-labels",
-        action="store_true",
-        help="list every label, however many (beyond 200, the per-label rows are streamed)",
-    )
-    ev.add_argument(
-        "--summary",
-        action="store_true",
-        help='with --format json, add the exact summaries under "summary", as `informed '
-        "merge` reads them: the document can be merged and evaluated again (a line per "
-        "distinct score: 32 MB and 7 s for a million)",
-    )
+    add_output_options(ev)
     ev.add_argument(
         "--storage",
         choices=["auto", "dense", "sparse"],

@@ -30,6 +30,7 @@ __all__ = [
     "OUTPUT_FILE",
     "Output",
     "add_dvc_option",
+    "add_output_options",
     "check_dvc_path",
     "check_html_path",
     "coverage_line",
@@ -283,6 +284,41 @@ def write_html(output: Output, path: str, source: str) -> Path:
         ranking_positive=output.positive,
         threshold=output.threshold,
         calibration=output.calibration,
+    )
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """What `informed evaluate` prints and writes: --format, --csv-raw, --html, --dvc,
+    --all-labels, --summary."""
+    parser.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default="text",
+        help="what to print: " + "; ".join(f"{k}, {v}" for k, v in FORMATS.items()),
+    )
+    parser.add_argument(
+        "--csv-raw",
+        action="store_true",
+        help="with --format csv, write labels exactly as they are, without the ' that "
+        "keeps a spreadsheet from running a label such as =1+2 as a formula",
+    )
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML report with plots" + OUTPUT_FILE,
+    )
+    add_dvc_option(parser)
+    parser.add_argument(
+        "--all-labels",
+        action="store_true",
+        help="list every label, however many (beyond 200, the per-label rows are streamed)",
+    )
+    parser.add_argument(
+        "--summary",
+        action="store_true",
+        help='with --format json, add the exact summaries under "summary", as `informed '
+        "merge` reads them: the document can be merged and evaluated again (a line per "
+        "distinct score: 32 MB and 7 s for a million)",
     )
 
 
