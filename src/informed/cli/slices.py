@@ -43,12 +43,6 @@ def check_slice_options(args: argparse.Namespace) -> None:
     if args.rolling is not None and (args.cumulative or args.rolling < 1):
         msg = "--rolling K takes a whole number of windows >= 1, without --cumulative."
         raise InputError(msg)
-    if args.predicted is None and args.score is None:
-        msg = (
-            "slicing (--by, --by-time) needs --predicted COL (a slice's table) or --score COL "
-            "(a slice's ranking and calibration), or both."
-        )
-        raise InputError(msg)
     for option, name in _NOT_YET:
         if getattr(args, name, None) is not None:
             msg = f"{option} is not available with --by yet; run it without --by."
