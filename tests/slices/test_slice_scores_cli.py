@@ -174,7 +174,9 @@ def test_scores_that_are_not_probabilities_give_the_reason(
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 400)
     logits = y * 1.5 + rng.normal(0, 1, 400)
-    path.write_text("g,y,s\n" + "".join(f"{'pq'[i % 2]},{y[i]},{logits[i]:.3f}\n" for i in range(400)))
+    path.write_text(
+        "g,y,s\n" + "".join(f"{'pq'[i % 2]},{y[i]},{logits[i]:.3f}\n" for i in range(400))
+    )
     document = json.loads(_run(capsys, path, "--by", "g", "--format", "json"))
     assert "outside [0, 1]" in document["calibration"]["undefined"]
     assert document["slices"][0]["ranking"]["auc"] is not None

@@ -11,10 +11,11 @@ for AUC); `holm` adjusts the p-values of several tests. `threshold` bootstraps t
 at a ranking's best threshold. Slices (`informed.slices`): `slice_bootstrap` resamples
 every slice from its own cells at once, `disparities` compares slices with the rest and
 with a reference (`auc_differences` their AUCs, by DeLong's variances of independent
-samples), `auc_spread` the spread of AUC across slices. `calibration_bands` and `decision_curve_bands` resample a Ranking of probabilities
-for the bands of its CORP curve (confidence, and consistency under calibration) and of its
-decision curve; `slice_calibration` gives each slice's miscalibration (MCB) with its
-interval and the spread of MCB across slices. `tally_intervals` gives the intervals of a
+samples), `auc_spread` the spread of AUC across slices. `calibration_bands` and
+`decision_curve_bands` resample a Ranking of probabilities for the bands of its CORP
+curve (confidence, and consistency under calibration) and of its decision curve;
+`slice_calibration` gives each slice's miscalibration (MCB) with its interval and the
+spread of MCB across slices. `tally_intervals` gives the intervals of a
 Tally's micro, macro and per-category values.
 
 Comparing models on the same cases has its own home, `informed.comparison`, a layer
@@ -36,7 +37,6 @@ from informed._lazy import lazy_names
 
 if TYPE_CHECKING:
     from informed.inference.auc_differences import AucDifferences, auc_differences
-    from informed.inference.slice_auc import AucSpread, auc_spread
     from informed.inference.calibration_bands import ReliabilityBands, calibration_bands
     from informed.inference.decision_bands import DecisionCurveBands, decision_curve_bands
     from informed.inference.delong import delong_interval, delong_test
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         bootstrap_ranking,
     )
     from informed.inference.significance import Significance, holm
+    from informed.inference.slice_auc import AucSpread, auc_spread
     from informed.inference.slice_bootstrap import SliceBootstrap, bootstrap_slices
     from informed.inference.slice_calibration import SliceCalibration, slice_calibration
     from informed.inference.table_bootstrap import (

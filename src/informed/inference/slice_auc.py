@@ -209,7 +209,9 @@ def _spread(estimates: Floats, drawn: Floats, level: float, over: str) -> Interv
     or nan with the reason where fewer than two slices have a value."""
     estimate = float(value_range(estimates))
     if math.isnan(estimate):
-        return nan_interval(estimate, level, "percentile", f"AUC defined in fewer than two of {over}")
+        return nan_interval(
+            estimate, level, "percentile", f"AUC defined in fewer than two of {over}"
+        )
     with np.errstate(invalid="ignore"):
         ranges = value_range(drawn, axis=1)
     return replicate_interval(estimate, ranges, level, "percentile", math.nan)

@@ -48,8 +48,8 @@ from informed.slices.slices import Slices
 __all__ = [
     "AUC_SPREAD_NOTE",
     "ScoredSlices",
-    "scored_differs",
     "scored_csv",
+    "scored_differs",
     "scored_document",
     "scored_shown",
     "scored_text",
@@ -287,7 +287,9 @@ def scored_document(found: ScoredSlices, source: str) -> dict[str, Any]:
         versus: dict[str, Any] = {"vs_rest": None, "vs_reference": None}
         if differences is not None:
             versus = {
-                "vs_rest": {"auc": auc_difference_json(differences.vs_rest[s], differences.p_rest[s])},
+                "vs_rest": {
+                    "auc": auc_difference_json(differences.vs_rest[s], differences.p_rest[s])
+                },
                 "vs_reference": {
                     "auc": auc_difference_json(
                         differences.vs_reference[s], differences.p_reference[s]

@@ -85,7 +85,7 @@ def scored_slices_section(found: ScoredSlices, shown: list[int]) -> str:
     if more:
         rows.append(
             f'<tr data-slice="more"><th class="label" scope="row">{more:,} more'
-            '<br><span class=small>every slice: JSON, CSV</span></th></tr>'
+            "<br><span class=small>every slice: JSON, CSV</span></th></tr>"
         )
     versus_head = (
         '<th class="num">AUC minus the rest, p (Holm)</th><th>vs reference</th>'
@@ -112,7 +112,7 @@ def scored_slices_section(found: ScoredSlices, shown: list[int]) -> str:
         parts.append(
             f'<p class="small">Under each value its {level} interval (or a note saying why '
             "it has none); AUC intervals: DeLong et al. (1988), on the logit scale. "
-            "vs reference: \"differs\" where the slice's AUC minus that of "
+            'vs reference: "differs" where the slice\'s AUC minus that of '
             f"{escaped(repr(reference))} (the reference) has an interval that excludes 0. "
             f"{escaped(AUC_NOTE.replace('d AUC', 'AUC minus the rest'))}</p>"
         )
