@@ -213,3 +213,31 @@ def test_example_net_benefit_section(capsys: pytest.CaptureFixture[str]) -> None
             and f"[{low:.4f}, {high:.4f}]" in line
             for line in out.splitlines()
         )  # fmt: skip
+
+
+def test_example_at_60_columns_cuts_no_number(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a terminal 60 columns wide (drawn at the narrowest width, MIN_WIDTH) the
+    leaderboard and the paired differences share their columns out over tables that fit,
+    each repeating its key columns: no line is wider, no cell is cut to "…", and every
+    difference and bound the JSON gives is shown whole beside its model and measure."""
+    from informed._terminal import MIN_WIDTH
+    from informed.cli import output
+    from informed.comparison.result import measure_title
+
+    monkeypatch.setattr(output, "terminal_width", lambda: 60)
+    code, out, _ = _run(_example("--seed", "3"), capsys)
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= MIN_WIDTH
+    assert "…" not in out
+    _, text, _ = _run(_example("--seed", "3", "--format", "json"), capsys)
+    document: dict[str, Any] = json.loads(text)
+    lines = out.split("Paired differences from")[1].split("Paired tests")[0].splitlines()
+    for model, by_measure in document["differences"].items():
+        for measure, found in by_measure.items():
+            low, high = found["interval"]
+            row = next(line for line in lines
+                       if line.split()[:1] == [model] and f" {measure_title(measure)} " in line
+                       and f"{found['estimate']:.4f}" in line)  # fmt: skip
+            assert f"[{low:.4f}, {high:.4f}]" in row

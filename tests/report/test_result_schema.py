@@ -238,3 +238,20 @@ def test_result_document_of_python_results() -> None:
     assert (auc.level, auc.replicates, auc.n) == (0.9, 200, 300)
     assert auc.low < auc.value < auc.high
     assert Ranking.from_dict(document["summary"]["ranking"]) == ranking
+
+
+def test_slices_of_scores_alone_are_valid(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --predicted a slice holds its ranking and no table's measures: valid, read
+    by `measure_records`; a slice with neither breaks the schema."""
+    args = ["evaluate", str(DATA / "breast_cancer_slices.csv"), "--actual", "actual",
+            "--score", "score", "--positive", "malignant", "--by", "size", "--format", "json"]  # fmt: skip
+    assert main(args) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["scores_only"] is True and document["kind"] == "informed.slices_report"
+    check_result_document(document)
+    records = {r.key(): r for r in measure_records(document)}
+    assert records["slice.large.auc"].value == document["slices"][0]["ranking"]["auc"]
+    forged = json.loads(json.dumps(document))
+    del forged["slices"][0]["ranking"]
+    with pytest.raises(AssertionError, match="slices"):
+        check_result_document(forged)

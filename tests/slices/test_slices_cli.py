@@ -203,14 +203,14 @@ def test_reference_slice_is_chosen_by_name() -> None:
 
 
 def test_the_docs_show_what_the_command_prints() -> None:
-    """docs/slices.md's terminal examples (by size, by week) are the command's output,
-    byte for byte."""
+    """docs/slices.md's terminal examples (by size, by texture with scores alone, by week)
+    are the command's output, byte for byte."""
     import shlex
 
     text = (ROOT / "docs" / "slices.md").read_text(encoding="utf-8")
     prompt = "$ informed evaluate breast_cancer_slices.csv"
     blocks = text.split(prompt)[1:]
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for block in blocks:
         block = block[: block.index("```")]
         command, shown = block.split("\n", 2)[:2], block.split("\n", 2)[2]

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from informed.inference.slice_calibration import SliceCalibration
     from informed.slices import Slices
 
-__all__ = ["check_slice_options", "report_slices", "run_slices"]
+__all__ = ["check_slice_options", "report_scored", "report_slices", "run_slices"]
 
 _NOT_YET = (
     ("--threshold", "threshold"),
@@ -42,9 +42,6 @@ def check_slice_options(args: argparse.Namespace) -> None:
         raise InputError(msg)
     if args.rolling is not None and (args.cumulative or args.rolling < 1):
         msg = "--rolling K takes a whole number of windows >= 1, without --cumulative."
-        raise InputError(msg)
-    if args.predicted is None:
-        msg = "slicing (--by, --by-time) needs --predicted COL: a slice's measures are its Table's."
         raise InputError(msg)
     for option, name in _NOT_YET:
         if getattr(args, name, None) is not None:
@@ -137,6 +134,9 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     from informed.inference.slice_rankings import slice_rankings
     from informed.report.slices import slices_csv, slices_document, slices_text
 
+    if found.cells is None:  # scores without predicted labels: rankings only
+        report_scored(args, found, source)
+        return
     rows = int(found.rows.sum())
     merged = None
     if args.rolling is not None or args.cumulative:
@@ -212,3 +212,67 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
             merged=merged,
             calibration=calibration,
         )
+
+
+def _reference(args: argparse.Namespace, found: Slices) -> int | None:
+    """The reference slice's position: --reference, else the first window over time and
+    the largest slice across groups; None without slices."""
+    if not found.keys:
+        return None
+    if args.reference is not None:  # as the report names it: missing, or "missing"
+        try:
+            return found.keys.index(found.named(args.reference))
+        except InputError as exc:
+            raise InputError(f"--reference {exc}") from None
+    return 0 if args.by_time is not None else int(found.n.argmax())
+
+
+def report_scored(args: argparse.Namespace, found: Slices, source: str) -> None:
+    """The slices read with scores and no predicted labels: each slice's ranking (AUC
+    with its interval, its difference from the rest and the reference, the spread of
+    AUC) and calibration within slices (`informed.report.slice_scores`)."""
+    from informed.cli.output import terminal_width
+    from informed.inference.auc_differences import auc_differences
+    from informed.inference.slice_auc import auc_spread
+    from informed.inference.slice_rankings import slice_rankings
+    from informed.report.slice_scores import (
+        ScoredSlices,
+        scored_csv,
+        scored_document,
+        scored_text,
+    )
+
+    rows = int(found.rows.sum())
+    merged = None
+    if args.rolling is not None or args.cumulative:
+        from informed.slices.rolling import accumulate
+
+        found = accumulate(found, last=args.rolling, every=args.every)
+        rolling = f"rolling, {args.rolling} of {args.every} each"
+        merged = "cumulative" if args.cumulative else rolling
+    level = 0.95 if args.ci is None else args.ci
+    reference = _reference(args, found)
+    differences = None
+    if merged is None and reference is not None:
+        differences = auc_differences(found, reference=reference, level=level)
+    scored = ScoredSlices(
+        slices=found,
+        rankings=slice_rankings(found, level=level),
+        spread=auc_spread(found, level=level, seed=args.seed),
+        differences=differences,
+        reference=reference,
+        calibration=_calibration(found, level, args.seed),
+        merged=merged,
+    )
+    order = "key" if args.by_time is not None else "auc"
+    if args.format == "json":
+        print_document(scored_document(scored, source), "informed.slices_report")
+    elif args.format == "csv":
+        sys.stdout.write(scored_csv(scored, raw=args.csv_raw))
+    else:
+        width = terminal_width() if sys.stdout.isatty() else None
+        sys.stdout.write(scored_text(scored, source, order=order, rows=rows, width=width))
+    if args.html:
+        from informed.report.html.page import write_scored_slices_report
+
+        write_scored_slices_report(args.html, scored, order=order, source=source)

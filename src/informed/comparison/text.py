@@ -57,14 +57,14 @@ def render_comparison(
     ranking_measures = [m for m in comparison.measures if m not in MEASURES]
     parts: list[Any] = [head, ""]
     if table_measures:
-        parts.append(_leaderboard(comparison, table_measures, "Models, best first"))
+        parts.append(_leaderboard(comparison, table_measures, "Models, best first", width))
     if ranking_measures:
         title = "Ranking measures of the scores" if table_measures else "Models, best first"
-        parts.append(_leaderboard(comparison, ranking_measures, title))
+        parts.append(_leaderboard(comparison, ranking_measures, title, width))
     points = _operating_points(comparison)
     if points is not None:
         parts.append(points)
-    parts.append(_differences(comparison))
+    parts.append(_differences(comparison, width))
     tests = _tests(comparison)
     if tests is not None:
         parts.append(tests)
@@ -76,17 +76,26 @@ def render_comparison(
     return render(parts, color, width)
 
 
-def _leaderboard(comparison: Comparison, measures: list[str], title: str) -> Any:
-    table = grid()
-    table.add_column("#", justify="right")
-    table.add_column("model", no_wrap=True)
-    for name in measures:
-        table.add_column(SHORT_TITLES.get(name, name[:9]), justify="right", no_wrap=True)
-    for name, model in comparison.models.items():
-        table.add_row(
-            str(model.rank), user(name, 18), *(value(model.measures.get(m)) for m in measures)
-        )
-    return titled(title, table)
+def _leaderboard(comparison: Comparison, measures: list[str], title: str, width: int) -> Any:
+    """The models' measures, its columns shared out over tables that fit in `width`
+    columns (each repeating the rank and the model)."""
+    from rich.console import Group
+
+    def build(names: Sequence[str]) -> Any:
+        table = grid()
+        table.add_column("#", justify="right")
+        table.add_column("model", no_wrap=True)
+        for name in names:
+            table.add_column(SHORT_TITLES.get(name, name[:9]), justify="right", no_wrap=True)
+        for model_name, model in comparison.models.items():
+            table.add_row(
+                str(model.rank),
+                user(model_name, 18),
+                *(value(model.measures.get(m)) for m in names),
+            )
+        return table
+
+    return Group(Text(title, style="bold"), *split(build, measures, width))
 
 
 def _operating_points(comparison: Comparison) -> Any:
@@ -108,34 +117,45 @@ def _operating_points(comparison: Comparison) -> Any:
     return titled(title, table)
 
 
-def _differences(comparison: Comparison) -> Any:
+def _differences(comparison: Comparison, width: int) -> Any:
+    """Each model's paired difference from the best, measure by measure, with its interval;
+    its columns shared out over tables that fit in `width` columns (each repeating the
+    model and the measure), so that no number is cut."""
+    from rich.console import Group
+
     reference = printable(comparison.reference)
     title = (
         f"Paired differences from {reference} (model - {reference}), "
         f"{100 * comparison.level:g} % bootstrap intervals, {comparison.replicates} replicates"
     )
-    table = grid()
-    table.add_column("model", no_wrap=True)
-    table.add_column("measure", no_wrap=True)
-    table.add_column("difference", justify="right")
-    table.add_column("interval", justify="right")
-    table.add_column("", style="dim")
+    rows = []
     for name, by_measure in comparison.differences.items():
         for measure, interval in by_measure.items():
             if math.isnan(interval.estimate):
-                why = interval.reason or ""
-                table.add_row(user(name, 18), measure_title(measure), "undefined", "", why)
-                continue
-            shown = f"[{value(interval.low)}, {value(interval.high)}]"
-            excludes = interval.low > 0 or interval.high < 0
-            table.add_row(
-                user(name, 18),
-                measure_title(measure),
-                value(interval.estimate),
-                shown,
-                "excludes 0" if excludes else "",
-            )
-    return titled(title, table)
+                cells = {"difference": "undefined", "interval": "", "": interval.reason or ""}
+            else:
+                excludes = interval.low > 0 or interval.high < 0
+                cells = {
+                    "difference": value(interval.estimate),
+                    "interval": f"[{value(interval.low)}, {value(interval.high)}]",
+                    "": "excludes 0" if excludes else "",
+                }
+            rows.append((name, measure, cells))
+
+    def build(columns: Sequence[str]) -> Any:
+        table = grid()
+        table.add_column("model", no_wrap=True)
+        table.add_column("measure", no_wrap=True)
+        for column in columns:
+            if column:
+                table.add_column(column, justify="right", no_wrap=True)
+            else:  # beside the interval it needs no title; alone, it says what it reads
+                table.add_column("" if "interval" in columns else "interval", style="dim")
+        for name, measure, cells in rows:
+            table.add_row(user(name, 18), measure_title(measure), *(cells[c] for c in columns))
+        return table
+
+    return Group(Text(title, style="bold"), *split(build, ["difference", "interval", ""], width))
 
 
 def _tests(comparison: Comparison) -> Any:

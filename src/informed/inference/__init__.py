@@ -11,10 +11,11 @@ for AUC); `holm` adjusts the p-values of several tests. `threshold` bootstraps t
 at a ranking's best threshold. Slices (`informed.slices`): `slice_bootstrap` resamples
 every slice from its own cells at once, `disparities` compares slices with the rest and
 with a reference (`auc_differences` their AUCs, by DeLong's variances of independent
-samples). `calibration_bands` and `decision_curve_bands` resample a Ranking of probabilities
-for the bands of its CORP curve (confidence, and consistency under calibration) and of its
-decision curve; `slice_calibration` gives each slice's miscalibration (MCB) with its
-interval and the spread of MCB across slices. `tally_intervals` gives the intervals of a
+samples), `auc_spread` the spread of AUC across slices. `calibration_bands` and
+`decision_curve_bands` resample a Ranking of probabilities for the bands of its CORP
+curve (confidence, and consistency under calibration) and of its decision curve;
+`slice_calibration` gives each slice's miscalibration (MCB) with its interval and the
+spread of MCB across slices. `tally_intervals` gives the intervals of a
 Tally's micro, macro and per-category values.
 
 Comparing models on the same cases has its own home, `informed.comparison`, a layer
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
         bootstrap_ranking,
     )
     from informed.inference.significance import Significance, holm
+    from informed.inference.slice_auc import AucSpread, auc_spread
     from informed.inference.slice_bootstrap import SliceBootstrap, bootstrap_slices
     from informed.inference.slice_calibration import SliceCalibration, slice_calibration
     from informed.inference.table_bootstrap import (
@@ -119,6 +121,8 @@ _SOURCES = {
     "disparities": "informed.inference.disparities",
     "AucDifferences": "informed.inference.auc_differences",
     "auc_differences": "informed.inference.auc_differences",
+    "AucSpread": "informed.inference.slice_auc",
+    "auc_spread": "informed.inference.slice_auc",
     "BOOTSTRAP_METHODS": "informed.inference.table_bootstrap",
     "WEIGHTS_ARE": "informed.inference.table_bootstrap",
     "Bootstrap": "informed.inference.table_bootstrap",
@@ -138,6 +142,7 @@ __all__ = [
     "TABLE_COMPARED",
     "WEIGHTS_ARE",
     "AucDifferences",
+    "AucSpread",
     "Bootstrap",
     "Comparison",
     "DecisionCurveBands",
@@ -153,6 +158,7 @@ __all__ = [
     "SliceCalibration",
     "TallyIntervals",
     "auc_differences",
+    "auc_spread",
     "bootstrap",
     "bootstrap_design",
     "bootstrap_ranking",

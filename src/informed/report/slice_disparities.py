@@ -20,6 +20,7 @@ __all__ = [
     "LEFT_OUT",
     "SUMMARY_TITLES",
     "auc_csv_cells",
+    "auc_difference_json",
     "auc_json",
     "fairlearn_name",
     "fixed",
@@ -166,10 +167,15 @@ def auc_json(disparities: Disparities, s: int, family: str) -> dict[str, Any] | 
     if "auc" not in found:
         return None
     p = disparities.p_rest if family == "rest" else disparities.p_reference
-    interval = found["auc"][s]
+    return auc_difference_json(found["auc"][s], p["auc"][s])
+
+
+def auc_difference_json(interval: Interval, p: float) -> dict[str, Any]:
+    """An AUC difference (`informed.inference.auc_differences`) with its interval, its
+    Holm-adjusted p, standard error and method."""
     return {
         **_interval_json(interval),
-        "p_holm": json_float(p["auc"][s]),
+        "p_holm": json_float(p),
         "standard_error": json_float(interval.standard_error),
         "method": interval.method,
     }

@@ -54,7 +54,10 @@ __all__ = [
     "fixed",
     "merged_note",
     "pooled_table",
+    "ranking_definitions",
+    "ranking_json",
     "rankings_of",
+    "report_lines",
     "shown_slices",
     "slices_csv",
     "slices_document",
@@ -161,7 +164,7 @@ def slices_text(
     ]
     if not slices.keys:
         lines.append("No slice: there are no rows to evaluate or compare.")
-        return _joined(lines, width)
+        return report_lines(lines, width)
     shown = shown_slices(result, order=order)
     # as wide as the longest name shown (up to 30), so no shown name is cut short of that
     names = min(30, max([5, *(len(printable(slices.name(slices.keys[s]))) for s in shown)]))
@@ -192,7 +195,7 @@ def slices_text(
     )
     if disparities is None:
         lines += ["", merged_note(merged or "merged"), *tail]
-        return _joined(lines, width)
+        return report_lines(lines, width)
     reference = disparities.reference or ()
     ref_name = printable(slices.name(reference)) if reference else ""
     lines += [
@@ -234,10 +237,10 @@ def slices_text(
             "With two classes informedness = TPR - FPR (Powers 2011): a slice's gap in "
             "informedness is its TPR gap minus its FPR gap."
         )
-    return _joined(lines + tail, width)
+    return report_lines(lines + tail, width)
 
 
-def _joined(lines: list[str], width: int | None) -> str:
+def report_lines(lines: list[str], width: int | None) -> str:
     """The report's lines: a table row as it is (its columns stay aligned), a sentence
     (a line with no run of two spaces after its indent) wrapped to `width` columns, its
     continuation indented as it is, two more spaces."""
@@ -308,7 +311,7 @@ def slices_document(
                 },
                 "flag": evaluation.flags[s],
                 "bias_diagnosis": evaluation.bias_diagnosis(s),
-                "ranking": None if rankings is None else _ranking(rankings[s]),
+                "ranking": None if rankings is None else ranking_json(rankings[s]),
                 "vs_rest": None if disparities is None else _versus(disparities, s, "rest"),
                 "vs_reference": (
                     None if disparities is None else _versus(disparities, s, "reference")
@@ -321,6 +324,7 @@ def slices_document(
         "source": source,
         "by": list(slices.by),
         "positive": evaluation.positive,
+        "scores_only": False,
         "level": result.level,
         "method": result.method,
         "replicates": result.replicates,
@@ -331,7 +335,7 @@ def slices_document(
         "disparities": None
         if disparities is None
         else {key: summary_json(disparities, key) for key in SUMMARIES},
-        "ranking_definitions": None if rankings is None else _ranking_definitions(),
+        "ranking_definitions": None if rankings is None else ranking_definitions(),
         "auc_differences": (
             AUC_NOTE if disparities is not None and "auc" in disparities.vs_rest else None
         ),
@@ -358,7 +362,7 @@ def _versus(disparities: Disparities, s: int, family: str) -> dict[str, Any]:
     return document
 
 
-def _ranking(found: RankingOfSlice) -> dict[str, Any]:
+def ranking_json(found: RankingOfSlice) -> dict[str, Any]:
     """A slice's ranking summaries (nan as None, each with its reason)."""
     document: dict[str, Any] = {
         "n_positive": json_float(found.n_positive),
@@ -375,7 +379,7 @@ def _ranking(found: RankingOfSlice) -> dict[str, Any]:
     return document
 
 
-def _ranking_definitions() -> dict[str, Any]:
+def ranking_definitions() -> dict[str, Any]:
     """The ranking registry's definition of each summary the slices report."""
     return {
         name: {

@@ -48,9 +48,11 @@ from informed.report.html.evaluation import EVALUATION_SOURCES, evaluation_secti
 from informed.report.html.markup import count, escaped
 from informed.report.html.ranking import RANKING_SOURCES, first_threshold, ranking_section
 from informed.report.html.slice_calibration import calibration_slices_section
+from informed.report.html.slice_scores import scored_slices_section
 from informed.report.html.slices import SLICES_SOURCES, slices_section
 from informed.report.html.style import CSS
 from informed.report.references import references_of
+from informed.report.slice_scores import ScoredSlices, scored_shown
 from informed.report.slices import shown_slices
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
@@ -60,11 +62,13 @@ __all__ = [
     "comparison_report",
     "html_report",
     "page_document",
+    "scored_slices_report",
     "search_report",
     "slices_report",
     "write_comparison_report",
     "write_html_report",
     "write_page",
+    "write_scored_slices_report",
     "write_search_report",
     "write_slices_report",
 ]
@@ -281,6 +285,37 @@ def slices_report(
 def write_slices_report(path: str | os.PathLike[str], *args: Any, **options: Any) -> Path:
     """Write `slices_report(*args, **options)` to `path` atomically; return it."""
     return write_page(path, slices_report(*args, **options))
+
+
+def scored_slices_report(
+    found: ScoredSlices, *, order: str = "auc", title: str = "Slices", source: str = ""
+) -> str:
+    """One self-contained HTML document reporting slices read with scores and no predicted
+    labels (`informed.report.slice_scores`): each slice's ranking, the spread of AUC and
+    calibration within slices."""
+    slices = found.slices
+    sizes = (
+        f"{len(slices.keys):,} slices · {int(slices.rows.sum()):,} rows"
+        if found.merged is None
+        else f"{len(slices.keys):,} windows ({escaped(found.merged)})"
+    )
+    meta = (
+        f'<p class="meta">Source: <strong>{escaped(source)}</strong> · by '
+        f"{escaped(', '.join(slices.by))} · {sizes}</p>"
+    )
+    shown = scored_shown(found, order)
+    sections = [("slices", "Slices", scored_slices_section(found, shown))]
+    cited = ["DeLong et al. (1988)", "Holm (1979)"]
+    if found.calibration is not None:
+        html = calibration_slices_section(found.calibration, shown)
+        sections.append(("slice-calibration", "Calibration within slices", html))
+        cited.append("Dimitriadis et al. (2021)")
+    return page_document(title, meta, sections, cited)
+
+
+def write_scored_slices_report(path: str | os.PathLike[str], *args: Any, **options: Any) -> Path:
+    """Write `scored_slices_report(*args, **options)` to `path` atomically; return it."""
+    return write_page(path, scored_slices_report(*args, **options))
 
 
 def search_report(search: SliceSearch, *, title: str = "Slices least informed",

@@ -34,7 +34,7 @@ from informed.report.slices import (
 )
 from informed.table.evaluation import evaluate
 
-__all__ = ["SLICES_SOURCES", "slices_section"]
+__all__ = ["SLICES_SOURCES", "Notes", "interval_cell", "slices_section"]
 
 SLICES_SOURCES = (
     "Powers (2003)",
@@ -71,7 +71,7 @@ class Notes:
         return f'<p class="small">{escaped(heading)}</p><ol class="small notes">{items}</ol>'
 
 
-def _with_interval(value: float, interval: Interval, notes: Notes) -> str:
+def interval_cell(value: float, interval: Interval, notes: Notes) -> str:
     """A cell: the value, its interval under it (or the note that says why there is none)."""
     if math.isnan(interval.low):
         why = "no interval" if math.isfinite(value) else "why"
@@ -153,15 +153,15 @@ def slices_section(
         if rankings is not None:
             found = rankings[s]
             extra = found.flag
-            ranked = _with_interval(found.values["auc"], found.auc_interval, notes)
+            ranked = interval_cell(found.values["auc"], found.auc_interval, notes)
         cells = [
             f'<td class="num">{count(float(evaluation.n[s]))}</td>',
-            _with_interval(
+            interval_cell(
                 float(evaluation.values["informedness"][s]),
                 result.intervals["informedness"][s],
                 notes,
             ),
-            _with_interval(
+            interval_cell(
                 float(evaluation.values["markedness"][s]),
                 result.intervals["markedness"][s],
                 notes,
@@ -173,14 +173,14 @@ def slices_section(
             d = disparities.vs_rest["informedness"][s]
             p = disparities.p_rest["informedness"][s]
             cells += [
-                _with_interval(d.estimate, d, notes),
+                interval_cell(d.estimate, d, notes),
                 f'<td class="num">{"—" if math.isnan(p) else f"{p:.3g}"}</td>',
             ]
             if compared_auc:  # its p under its interval: the table stays as wide as the page
                 d = disparities.vs_rest["auc"][s]
                 p = disparities.p_rest["auc"][s]
                 under = "" if math.isnan(p) else f'<br><span class="small">p {p:.3g}</span>'
-                cell = _with_interval(d.estimate, d, notes)
+                cell = interval_cell(d.estimate, d, notes)
                 cells.append(cell.replace("</td>", f"{under}</td>"))
             cells.append(f'<td class="small">{escaped(differs(disparities, s))}</td>')
         rows.append(
