@@ -152,9 +152,8 @@ class ContingencyTable(Base):
             raise InputError(msg)
         self.add_state("counts", default=torch.zeros(C, C, dtype=torch.int64), dist_reduce_fx="sum")
 
-    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
-        """Count a batch: `preds` (labels or scores) against `target` (the classes)."""
-        predicted, actual = classes(
+    def _classes(self, preds: object, target: object) -> tuple[torch.Tensor, torch.Tensor]:
+        return classes(
             preds,
             target,
             task=self.task,
@@ -162,7 +161,18 @@ class ContingencyTable(Base):
             threshold=self.threshold,
             logits=self.logits,
         )
+
+    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
+        """Count a batch: `preds` (labels or scores) against `target` (the classes)."""
+        predicted, actual = self._classes(preds, target)
         self.counts += count_cells(predicted, actual, self.num_classes).to(self.counts.device)
+
+    def forward(self, preds: torch.Tensor, target: torch.Tensor) -> Any:
+        """Count a batch and return its value alone. The batch is checked and read as
+        classes first: torchmetrics' forward resets the states before it calls `update`
+        and puts them back only if `update` returns, so a batch refused there would lose
+        every count so far."""
+        return super().forward(*self._classes(preds, target))
 
     def _summed(self) -> torch.Tensor:
         """The counts summed over every process (torchmetrics' sync, or all_reduce)."""
