@@ -298,3 +298,15 @@ def test_a_batch_refused_by_forward_keeps_the_counts_so_far() -> None:
     with pytest.raises(InputError, match="nan"):
         multiclass(torch.tensor([[0.1, float("nan"), 0.2]]), torch.tensor([1]))
     assert multiclass.counts.tolist() == [[0, 0, 0], [0, 1, 0], [1, 0, 0]]
+
+
+def test_numpy_numbers_are_numbers() -> None:
+    """num_classes from ``y.max() + 1`` (a numpy integer) and a numpy float threshold are
+    an int and a number: refusing them as "an int of 2 or more" was a false reason."""
+    metric = ContingencyTable("multiclass", num_classes=np.int64(3))
+    assert metric.num_classes == 3 and type(metric.num_classes) is int
+    binary = ContingencyTable("binary", threshold=np.float32(0.25))
+    binary.update(torch.tensor([0.25, 0.2]), torch.tensor([1, 0]))
+    assert binary.counts.tolist() == [[1, 0], [0, 1]]
+    with pytest.raises(InputError, match=r"2 or more; got np.int64\(1\)"):
+        ContingencyTable("multiclass", num_classes=np.int64(1))

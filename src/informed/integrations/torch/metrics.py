@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import torch
 
 from informed._common import check_choice
@@ -49,10 +50,14 @@ def _number_of_classes(task: str, num_classes: object) -> int:
             msg = f"a binary task has 2 classes; got num_classes={num_classes!r}."
             raise InputError(msg)
         return 2
-    if not isinstance(num_classes, int) or isinstance(num_classes, bool) or num_classes < 2:
+    if (
+        not isinstance(num_classes, int | np.integer)
+        or isinstance(num_classes, bool)
+        or num_classes < 2
+    ):
         msg = f"a multiclass task needs num_classes, an int of 2 or more; got {num_classes!r}."
         raise InputError(msg)
-    return num_classes
+    return int(num_classes)
 
 
 def _threshold(task: str, threshold: object, logits: object) -> float:
@@ -69,7 +74,9 @@ def _threshold(task: str, threshold: object, logits: object) -> float:
         return math.nan
     if threshold is None:
         return 0.5
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+    if isinstance(threshold, bool) or not isinstance(
+        threshold, int | float | np.integer | np.floating
+    ):
         msg = f"`threshold` must be a number in [0, 1]; got {threshold!r}."
         raise InputTypeError(msg)
     if not 0 <= threshold <= 1:
