@@ -218,6 +218,9 @@ BAD_BATCHES = [
      InputError, r"`target` at row 2 \(index 1\) is 0.5: classes are whole numbers 0 \.\. 1"),
     ("binary", None, torch.tensor([0, 1]), torch.tensor([0.0, float("nan")]),
      InputError, r"`target` at row 2 \(index 1\) is nan"),
+    ("multiclass", 3, torch.tensor(0.7), torch.tensor(1),
+     InputError, r"scores of shape \(N, C, \.\.\.\) for a target of shape \(N, \.\.\.\); "
+     r"the target has no batch dimension \(shape \(\)\)"),
     ("binary", None, [0, 1], torch.tensor([0, 1]),
      InputTypeError, r"`preds` must be a torch.Tensor; got list"),
 ]
