@@ -223,3 +223,17 @@ def test_bad_arguments_are_refused_in_one_line(arguments: dict, error: type, wor
             LeastSquares(), X, y, progress=False, **{"folds": 4, "repetitions": 1, **arguments}
         )
     assert "\n" not in str(raised.value)
+
+
+def test_a_loss_of_probabilities_needs_predict_proba_before_any_fit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """log_loss and brier of a classifier without predict_proba: refused before the refits
+    are announced, not an AttributeError from inside the first fit's loss."""
+    X, y = _draw(np.random.default_rng(0), 30, 3)
+    before = LeastSquares.fits
+    for loss in ("log_loss", "brier"):
+        with pytest.raises(InputError, match=f"loss='{loss}' needs predict_proba") as raised:
+            nested_cv(LeastSquares(), X, y, loss=loss, folds=3, repetitions=1)
+        assert "LeastSquares has none" in str(raised.value) and "\n" not in str(raised.value)
+    assert LeastSquares.fits == before and capsys.readouterr().err == ""

@@ -137,9 +137,12 @@ def nested_cv(
         raise InputError(msg)
     classes, codes = np.unique(actual, return_inverse=True)
     per_case = _loss(loss, classes, codes)
+    name = type(estimator).__name__
+    if loss in ("log_loss", "brier") and not hasattr(estimator, "predict_proba"):
+        msg = f"loss={loss!r} needs predict_proba, and {printable(name)} has none."
+        raise InputError(msg)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     refits = nested_refits(folds, repetitions)
-    name = type(estimator).__name__
     if progress:
         per = folds * (folds + 1) // 2
         print(
