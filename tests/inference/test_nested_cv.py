@@ -237,3 +237,15 @@ def test_a_loss_of_probabilities_needs_predict_proba_before_any_fit(
             nested_cv(LeastSquares(), X, y, loss=loss, folds=3, repetitions=1)
         assert "LeastSquares has none" in str(raised.value) and "\n" not in str(raised.value)
     assert LeastSquares.fits == before and capsys.readouterr().err == ""
+
+
+def test_labels_of_mixed_kinds_are_refused_naming_them() -> None:
+    """y holding numbers and strings, or a missing label: a one-line error naming them,
+    not numpy's TypeError from sorting them."""
+    X, y = _draw(np.random.default_rng(0), 30, 3)
+    mixed = np.array([1 if v else "a" for v in y], dtype=object)
+    with pytest.raises(InputTypeError, match="`y` mixes label kinds"):
+        nested_cv(LeastSquares(), X, mixed, folds=3, repetitions=1, progress=False)
+    missing = np.array([None if i == 4 else int(v) for i, v in enumerate(y)], dtype=object)
+    with pytest.raises(InputError, match=r"`y`.*row 5 \(index 4\)"):
+        nested_cv(LeastSquares(), X, missing, folds=3, repetitions=1, progress=False)

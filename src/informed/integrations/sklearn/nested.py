@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import printable
+from informed.coding.labels import code_array
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_level
 from informed.integrations.sklearn.nested_result import LOSSES, NestedCV, nested_estimate
@@ -131,6 +132,8 @@ def nested_cv(
     if actual.ndim != 1:
         msg = f"nested_cv needs one actual class per case; `y` has shape {actual.shape}."
         raise InputError(msg)
+    if actual.dtype.kind in "fO":  # a missing label or mixed kinds, named, before numpy sorts
+        code_array(actual, "y")
     n = actual.size
     if n < 2 * folds:
         msg = f"nested_cv needs at least 2 cases per fold: {n} cases for folds={folds}."
