@@ -249,3 +249,18 @@ def test_labels_of_mixed_kinds_are_refused_naming_them() -> None:
     missing = np.array([None if i == 4 else int(v) for i, v in enumerate(y)], dtype=object)
     with pytest.raises(InputError, match=r"`y`.*row 5 \(index 4\)"):
         nested_cv(LeastSquares(), X, missing, folds=3, repetitions=1, progress=False)
+
+
+def test_a_fit_that_fails_says_which_and_why() -> None:
+    """A class of 2 cases among 3 folds: leaving two folds out can leave none of it, and a
+    logistic regression cannot fit one class. The error names the repetition, the folds
+    left out and the classes the training cases hold, in one line."""
+    X, _ = _draw(np.random.default_rng(0), 30, 3)
+    y = np.array([0] * 28 + [1] * 2)
+    with pytest.raises(InputError) as raised:
+        nested_cv(LogisticRegression(), X, y, folds=3, repetitions=1, seed=0, progress=False)
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith("LogisticRegression failed to fit")
+    assert "repetition 1" in message and "without folds" in message
+    assert "only class 0 of 2" in message
+    assert isinstance(raised.value.__cause__, ValueError)

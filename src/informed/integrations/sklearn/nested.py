@@ -159,10 +159,13 @@ def nested_cv(
     def take(rows: Any) -> Any:  # numpy rows directly: _safe_indexing costs ~1 ms a call
         return X[rows] if isinstance(X, np.ndarray) else _safe_indexing(X, rows)
 
-    def losses(train: Any, test: Any) -> Floats:
+    def losses(train: Any, test: Any, where: str) -> Floats:
         nonlocal done
         model = clone(estimator)
-        model.fit(take(train), actual[train])
+        try:
+            model.fit(take(train), actual[train])
+        except Exception as error:
+            raise InputError(_fit_failed(name, where, classes, codes[train], error)) from error
         found = per_case(model, take(test), test)
         done += 1
         line.update(done, done)
@@ -181,11 +184,14 @@ def nested_cv(
                 for b in range(a + 1, folds):
                     train = np.flatnonzero((assigned != a) & (assigned != b))
                     both = np.concatenate([members[a], members[b]])
-                    found = losses(train, both)
+                    found = losses(train, both, f"{r + 1} without folds {a + 1} and {b + 1}")
                     inner_losses[b].append(found[: members[a].size])  # fold a, k = b
                     inner_losses[a].append(found[members[a].size :])  # fold b, k = a
             for k in range(folds):
-                outer[r, k] = _summary(losses(np.flatnonzero(assigned != k), members[k]))
+                held = losses(
+                    np.flatnonzero(assigned != k), members[k], f"{r + 1} without fold {k + 1}"
+                )
+                outer[r, k] = _summary(held)
                 inner[r, k] = _summary(np.concatenate(inner_losses[k]))
     finally:
         line.close()
@@ -216,6 +222,22 @@ def _positive(value: Any, name: str, least: int) -> int:
         msg = f"`{name}` must be at least {least}; got {value!r}."
         raise InputError(msg)
     return int(value)
+
+
+def _fit_failed(name: str, where: str, classes: Any, codes: Any, error: Exception) -> str:
+    """One line: which fit failed (repetition, folds left out), the classes its training
+    cases hold when not all of them, and the estimator's own first line."""
+    present = np.unique(codes)
+    held = ""
+    if present.size < classes.size:
+        shown = ", ".join(printable(repr(c)) for c in classes[present].tolist())
+        kind = "class" if present.size == 1 else "classes"
+        held = f"; its {codes.size:,} training cases hold only {kind} {shown} of {classes.size}"
+    first = printable(str(error).splitlines()[0] if str(error) else "")
+    return (
+        f"{printable(name)} failed to fit on repetition {where}{held}: "
+        f"{type(error).__name__}: {first}"
+    )
 
 
 def _assign(rng: np.random.Generator, codes: Any, n: int, folds: int) -> NDArray[np.int64]:
