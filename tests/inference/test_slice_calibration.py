@@ -171,3 +171,30 @@ def test_refused_without_probabilities_or_scores() -> None:
         slice_calibration(
             Slices.from_labels(by=["a"], actual=[1], scores=[0.5], positive=1), rule="x"
         )
+
+
+def test_a_slice_whose_weights_round_to_no_case_says_so() -> None:
+    """Frequency weights of 0.1 on four rows are 0.4 of a case: no case to resample. Its
+    MCB has no interval and says why (as `bootstrap_slices` says it), not "undefined in
+    every bootstrap replicate", and it is held at its estimate in the replicates, so the
+    spread keeps an interval."""
+    scores = [0.2, 0.4, 0.6, 0.8] * 2
+    slices = Slices.from_labels(
+        by=["a"] * 4 + ["b"] * 4, actual=[1, 0, 0, 1, 0, 1, 0, 1], scores=scores,
+        positive=1, weights=[0.1] * 4 + [3.0] * 4,
+    )  # fmt: skip
+    found = slice_calibration(slices, replicates=200, seed=0, min_count=0)
+    light, heavy = found.miscalibration
+    assert light.estimate == pytest.approx(_brute_mcb(np.array([1, 0, 0, 1]), np.array(scores[:4])))
+    assert math.isnan(light.low) and light.reason is not None
+    assert "sum to 0.4, read as 0 cases (frequency weights)" in light.reason
+    assert not math.isnan(heavy.low) and heavy.reason is None
+    assert np.all(found.distribution[:, 0] == light.estimate)
+    assert found.spread.reason is None and found.spread.low < found.spread.high
+    nothing = Slices.from_labels(
+        by=["a"] * 4 + ["b"] * 4, actual=[1, 0, 0, 1, 0, 1, 0, 1], scores=scores,
+        positive=1, weights=[0.01] * 8,
+    )  # fmt: skip
+    spread = slice_calibration(nothing, replicates=50, seed=0, min_count=0).spread
+    assert not math.isnan(spread.estimate) and math.isnan(spread.low)
+    assert spread.reason is not None and "round to no case" in spread.reason

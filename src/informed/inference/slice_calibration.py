@@ -58,6 +58,7 @@ from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import draw_counts
 from informed.inference.replicates import replicate_interval
+from informed.inference.slice_bootstrap import no_cases_reason
 from informed.inference.slice_ranges import value_range
 from informed.ranking.calibration import (
     SCORING_RULES,
@@ -250,14 +251,19 @@ def slice_calibration(
     found = tuple(score_decomposition(r, rule) for r in slices.rankings)  # type: ignore[arg-type]
     estimates = np.array([d.miscalibration for d in found], dtype=np.float64)
     drawn = np.full((replicates, S), math.nan)
+    # a slice whose weights round to no case draws none: held at its estimate in every
+    # replicate, as `bootstrap_slices` holds its cells, and its interval says why
+    held = [no_cases_reason(slices, s) for s in range(S)]
     with np.errstate(divide="ignore", invalid="ignore"):
         for s, ranking in enumerate(slices.rankings):
-            if ranking.n_groups:
+            if held[s] is not None:
+                drawn[:, s] = estimates[s]
+            elif ranking.n_groups:
                 drawn[:, s] = _replicates(rng, ranking, rule, replicates)
     intervals = []
     for s, decomposition in enumerate(found):
-        if math.isnan(estimates[s]):
-            why = decomposition.reason or "undefined"
+        if math.isnan(estimates[s]) or held[s] is not None:
+            why = held[s] or decomposition.reason or "undefined"
             intervals.append(nan_interval(estimates[s], level, "percentile", why))
         else:
             intervals.append(
@@ -277,8 +283,10 @@ def slice_calibration(
         ]
         left_out.append((s, ", ".join(short)))
     kept = np.where(adequate, estimates, math.nan)
-    spread = _spread(kept, np.where(adequate, drawn, math.nan), level, f"the slices {rule_text}")
-    spread_all = _spread(estimates, drawn, level, "the slices")
+    resampled = np.array([why is None for why in held])
+    over = f"the slices {rule_text}"
+    spread = _spread(kept, np.where(adequate, drawn, math.nan), level, over, resampled)
+    spread_all = _spread(estimates, drawn, level, "the slices", resampled)
     if slices.accumulated is not None:  # overlapping windows: no range between them
         why = (
             f"the windows overlap ({slices.accumulated}): a range between them would count "
@@ -310,12 +318,18 @@ def slice_calibration(
     )
 
 
-def _spread(estimates: Floats, drawn: Floats, level: float, over: str) -> Interval:
+def _spread(
+    estimates: Floats, drawn: Floats, level: float, over: str, resampled: NDArray[np.bool_]
+) -> Interval:
     """max - min of the estimates with the percentile interval of the replicates' ranges,
-    or NaN with the reason where fewer than two slices have a value."""
+    or NaN with the reason where fewer than two slices have a value, or where none of
+    them has a case to resample."""
     estimate = float(value_range(estimates))
     if math.isnan(estimate):
         why = f"MCB defined in fewer than two of {over}"
+        return nan_interval(estimate, level, "percentile", why)
+    if not np.any(resampled & ~np.isnan(estimates)):
+        why = f"the weights of each of {over} round to no case (frequency weights)"
         return nan_interval(estimate, level, "percentile", why)
     with np.errstate(invalid="ignore"):
         ranges = value_range(drawn, axis=1)
