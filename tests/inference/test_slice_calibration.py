@@ -12,7 +12,7 @@ import pytest
 from sklearn.isotonic import IsotonicRegression
 
 from informed import Ranking
-from informed.errors import InputError
+from informed.errors import InputError, InputTypeError
 from informed.inference.slice_calibration import slice_calibration
 from informed.ranking.calibration import score_decomposition
 from informed.slices import Slices
@@ -198,3 +198,12 @@ def test_a_slice_whose_weights_round_to_no_case_says_so() -> None:
     spread = slice_calibration(nothing, replicates=50, seed=0, min_count=0).spread
     assert not math.isnan(spread.estimate) and math.isnan(spread.low)
     assert spread.reason is not None and "round to no case" in spread.reason
+
+
+def test_a_min_count_that_is_no_number_is_named() -> None:
+    """min_count="x" or None: an error naming `min_count`, not float()'s "could not
+    convert string to float"."""
+    slices = Slices.from_labels(by=["a"], actual=[1], scores=[0.5], positive=1)
+    for bad in ("x", None, "30"):
+        with pytest.raises(InputTypeError, match=r"`min_count` must be a number >= 0; got"):
+            slice_calibration(slices, replicates=10, min_count=bad)

@@ -237,6 +237,9 @@ def slice_calibration(
     check_choice(rule, tuple(SCORING_RULES), "rule")
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
+    if isinstance(min_count, bool) or not isinstance(min_count, int | float | np.number):
+        msg = f"`min_count` must be a number >= 0; got {min_count!r}."
+        raise InputTypeError(msg)
     min_count = float(min_count)
     if not min_count >= 0:
         msg = f"`min_count` must be a number >= 0; got {min_count!r}."
