@@ -135,3 +135,16 @@ def test_scores_that_are_no_probabilities_are_refused() -> None:
     for function in (calibration_bands, decision_curve_bands):
         with pytest.raises(InputError, match="lies outside"):
             function(ranking)  # type: ignore[operator]
+
+
+def test_weights_that_round_to_no_case_say_so() -> None:
+    """Frequency weights of 0.1 on four rows are 0.4 of a case: nothing to resample. Each
+    number keeps its estimate and has no interval, for that reason, not "undefined in
+    every bootstrap replicate"."""
+    ranking = Ranking.from_scores([1, 0, 1, 0], [0.3, 0.2, 0.8, 0.6], positive=1, weights=[0.1] * 4)
+    bands = calibration_bands(ranking, replicates=50, seed=0)
+    brier = bands.intervals["brier"]
+    assert brier.estimate == pytest.approx(np.mean(np.square([0.7, 0.2, 0.2, 0.6])))
+    for name, found in bands.intervals.items():
+        assert math.isnan(found.low), name
+        assert "sum to 0.4, read as 0 cases (frequency weights)" in (found.reason or ""), name

@@ -223,3 +223,44 @@ def test_bad_arguments_are_refused_in_one_line(arguments: dict, error: type, wor
             LeastSquares(), X, y, progress=False, **{"folds": 4, "repetitions": 1, **arguments}
         )
     assert "\n" not in str(raised.value)
+
+
+def test_a_loss_of_probabilities_needs_predict_proba_before_any_fit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """log_loss and brier of a classifier without predict_proba: refused before the refits
+    are announced, not an AttributeError from inside the first fit's loss."""
+    X, y = _draw(np.random.default_rng(0), 30, 3)
+    before = LeastSquares.fits
+    for loss in ("log_loss", "brier"):
+        with pytest.raises(InputError, match=f"loss='{loss}' needs predict_proba") as raised:
+            nested_cv(LeastSquares(), X, y, loss=loss, folds=3, repetitions=1)
+        assert "LeastSquares has none" in str(raised.value) and "\n" not in str(raised.value)
+    assert LeastSquares.fits == before and capsys.readouterr().err == ""
+
+
+def test_labels_of_mixed_kinds_are_refused_naming_them() -> None:
+    """y holding numbers and strings, or a missing label: a one-line error naming them,
+    not numpy's TypeError from sorting them."""
+    X, y = _draw(np.random.default_rng(0), 30, 3)
+    mixed = np.array([1 if v else "a" for v in y], dtype=object)
+    with pytest.raises(InputTypeError, match="`y` mixes label kinds"):
+        nested_cv(LeastSquares(), X, mixed, folds=3, repetitions=1, progress=False)
+    missing = np.array([None if i == 4 else int(v) for i, v in enumerate(y)], dtype=object)
+    with pytest.raises(InputError, match=r"`y`.*row 5 \(index 4\)"):
+        nested_cv(LeastSquares(), X, missing, folds=3, repetitions=1, progress=False)
+
+
+def test_a_fit_that_fails_says_which_and_why() -> None:
+    """A class of 2 cases among 3 folds: leaving two folds out can leave none of it, and a
+    logistic regression cannot fit one class. The error names the repetition, the folds
+    left out and the classes the training cases hold, in one line."""
+    X, _ = _draw(np.random.default_rng(0), 30, 3)
+    y = np.array([0] * 28 + [1] * 2)
+    with pytest.raises(InputError) as raised:
+        nested_cv(LogisticRegression(), X, y, folds=3, repetitions=1, seed=0, progress=False)
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith("LogisticRegression failed to fit")
+    assert "repetition 1" in message and "without folds" in message
+    assert "only class 0 of 2" in message
+    assert isinstance(raised.value.__cause__, ValueError)

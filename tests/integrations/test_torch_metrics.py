@@ -218,6 +218,9 @@ BAD_BATCHES = [
      InputError, r"`target` at row 2 \(index 1\) is 0.5: classes are whole numbers 0 \.\. 1"),
     ("binary", None, torch.tensor([0, 1]), torch.tensor([0.0, float("nan")]),
      InputError, r"`target` at row 2 \(index 1\) is nan"),
+    ("multiclass", 3, torch.tensor(0.7), torch.tensor(1),
+     InputError, r"scores of shape \(N, C, \.\.\.\) for a target of shape \(N, \.\.\.\); "
+     r"the target has no batch dimension \(shape \(\)\)"),
     ("binary", None, [0, 1], torch.tensor([0, 1]),
      InputTypeError, r"`preds` must be a torch.Tensor; got list"),
 ]
@@ -277,3 +280,36 @@ def test_without_torchmetrics_the_metrics_are_pure_torch_modules() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["pure", "ok"]
+
+
+def test_a_batch_refused_by_forward_keeps_the_counts_so_far() -> None:
+    """torchmetrics' forward resets the states before it calls update, and restores them
+    only if update returns: a bad batch given to ``metric(preds, target)`` must not wipe
+    the batches counted before it (PureMetric's forward keeps them too)."""
+    metric = Informedness("binary")
+    metric.update(torch.tensor([0.7, 0.2, 0.6]), torch.tensor([1, 0, 1]))
+    metric(torch.tensor([1, 0]), torch.tensor([0, 0]))
+    before = metric.counts.tolist()
+    with pytest.raises(InputError, match=r"is 1.5"):
+        metric(torch.tensor([0.7, 1.5]), torch.tensor([1, 0]))
+    assert metric.counts.tolist() == before == [[2, 1], [0, 2]]
+    metric.update(torch.tensor([0.1]), torch.tensor([1]))
+    assert metric.counts.tolist() == [[2, 1], [1, 2]]
+    multiclass = ContingencyTable("multiclass", num_classes=3)
+    value = multiclass(torch.tensor([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2]]), torch.tensor([1, 2]))
+    assert value.tolist() == [[0, 0, 0], [0, 1, 0], [1, 0, 0]]
+    with pytest.raises(InputError, match="nan"):
+        multiclass(torch.tensor([[0.1, float("nan"), 0.2]]), torch.tensor([1]))
+    assert multiclass.counts.tolist() == [[0, 0, 0], [0, 1, 0], [1, 0, 0]]
+
+
+def test_numpy_numbers_are_numbers() -> None:
+    """num_classes from ``y.max() + 1`` (a numpy integer) and a numpy float threshold are
+    an int and a number: refusing them as "an int of 2 or more" was a false reason."""
+    metric = ContingencyTable("multiclass", num_classes=np.int64(3))
+    assert metric.num_classes == 3 and type(metric.num_classes) is int
+    binary = ContingencyTable("binary", threshold=np.float32(0.25))
+    binary.update(torch.tensor([0.25, 0.2]), torch.tensor([1, 0]))
+    assert binary.counts.tolist() == [[1, 0], [0, 1]]
+    with pytest.raises(InputError, match=r"2 or more; got np.int64\(1\)"):
+        ContingencyTable("multiclass", num_classes=np.int64(1))

@@ -31,7 +31,7 @@ from informed._common import json_float, json_floats, readonly
 from informed.errors import InputError
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
-from informed.inference.ranking_bootstrap import draw_counts
+from informed.inference.ranking_bootstrap import draw_counts, no_case_reason
 from informed.inference.replicates import percentile_band, replicate_interval
 from informed.ranking import Ranking
 from informed.ranking.binned import row_quantiles
@@ -250,11 +250,14 @@ def calibration_bands(
         null_mcb[b] = decompose_groups("brier", scores, hits, rows, starts, values)[1]
     observed = _numbers(estimate)
     reasons = _reasons(estimate)
+    total = float(cells.sum())
+    no_case = no_case_reason(total) if total > 0 and round(total) == 0 else None
     found: dict[str, Interval] = {}
     for name in CALIBRATION_INTERVALS if intervals else ():
         value = observed[name]
-        if math.isnan(value):
-            why = reasons.get(name) or ("no rows" if estimate.n == 0 else "undefined")
+        if math.isnan(value) or no_case is not None:
+            why = reasons.get(name) or no_case
+            why = why or ("no rows" if estimate.n == 0 else "undefined")
             found[name] = nan_interval(value, level, "percentile", why)
         else:
             found[name] = replicate_interval(value, numbers[name], level, "percentile", math.nan)

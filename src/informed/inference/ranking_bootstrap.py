@@ -30,6 +30,7 @@ __all__ = [
     "RankingBootstrap",
     "bootstrap_ranking",
     "draw_counts",
+    "no_case_reason",
 ]
 
 Floats = NDArray[np.float64]
@@ -239,6 +240,15 @@ def draw_counts(rng: np.random.Generator, counts: Floats, replicates: int) -> tu
         return np.zeros((replicates, counts.size)), 1.0
     drawn = rng.multinomial(draws, counts / total, size=replicates).astype(np.float64)
     return drawn, total / draws
+
+
+def no_case_reason(total: float, whose: str = "") -> str:
+    """Why frequency weights that round to no case (0.4 is no case) have no interval:
+    `draw_counts` draws none from them. `whose` follows "the weights" (" of slice 'a'")."""
+    return (
+        f"the weights{whose} sum to {total:.6g}, read as 0 cases (frequency weights): there "
+        "is no case to resample"
+    )
 
 
 def _ranking_interval(

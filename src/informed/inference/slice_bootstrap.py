@@ -42,6 +42,7 @@ from numpy.typing import NDArray
 from informed._common import check_choice, check_memory
 from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
+from informed.inference.ranking_bootstrap import no_case_reason
 from informed.inference.replicates import replicate_intervals
 from informed.measures import MEASURES, ByMeasure, Cells, measure_names
 from informed.slices.evaluation import (
@@ -111,10 +112,7 @@ def no_cases_reason(slices: Slices, s: int) -> str | None:
     total = float(slices.n[s])
     if not slices.weighted or total <= 0 or round(total) > 0:
         return None
-    return (
-        f"the weights of slice {slices.name(slices.keys[s])!r} sum to {total:.6g}, read as "
-        "0 cases (frequency weights): there is no case to resample"
-    )
+    return no_case_reason(total, f" of slice {slices.name(slices.keys[s])!r}")
 
 
 def slice_replicates(

@@ -216,16 +216,20 @@ def _intervals_part(bands: ReliabilityBands) -> list[Any]:
     table.add_column("", no_wrap=True)
     table.add_column("value", justify="right", no_wrap=True)
     table.add_column(f"{level} interval", no_wrap=True)
-    notes = []
+    reasons: dict[str, list[str]] = {}  # each reason once, with the numbers it holds for
     for name, title in INTERVAL_TITLES.items():
         found = bands.intervals[name]
         if math.isnan(found.low):
             shown = "—"
             if found.reason and not math.isnan(found.estimate):
-                notes.append(f"{title}: {found.reason}")
+                reasons.setdefault(found.reason, []).append(title)
         else:
             shown = f"[{number(found.low)}, {number(found.high)}]"
         table.add_row(title, number(found.estimate), shown)
+    notes = [
+        f"{'no interval' if len(titles) == len(INTERVAL_TITLES) else ', '.join(titles)}: {why}"
+        for why, titles in reasons.items()
+    ]
     test = Text(
         f"Test of calibration: p = {bands.p_value:.3g} (the share of {bands.replicates:,} "
         "outcome sets drawn from the scores themselves whose Brier MCB reaches the "

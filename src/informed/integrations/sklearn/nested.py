@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import printable
+from informed.coding.labels import code_array
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_level
 from informed.integrations.sklearn.nested_result import LOSSES, NestedCV, nested_estimate
@@ -131,15 +132,20 @@ def nested_cv(
     if actual.ndim != 1:
         msg = f"nested_cv needs one actual class per case; `y` has shape {actual.shape}."
         raise InputError(msg)
+    if actual.dtype.kind in "fO":  # a missing label or mixed kinds, named, before numpy sorts
+        code_array(actual, "y")
     n = actual.size
     if n < 2 * folds:
         msg = f"nested_cv needs at least 2 cases per fold: {n} cases for folds={folds}."
         raise InputError(msg)
     classes, codes = np.unique(actual, return_inverse=True)
     per_case = _loss(loss, classes, codes)
+    name = type(estimator).__name__
+    if loss in ("log_loss", "brier") and not hasattr(estimator, "predict_proba"):
+        msg = f"loss={loss!r} needs predict_proba, and {printable(name)} has none."
+        raise InputError(msg)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     refits = nested_refits(folds, repetitions)
-    name = type(estimator).__name__
     if progress:
         per = folds * (folds + 1) // 2
         print(
@@ -153,10 +159,13 @@ def nested_cv(
     def take(rows: Any) -> Any:  # numpy rows directly: _safe_indexing costs ~1 ms a call
         return X[rows] if isinstance(X, np.ndarray) else _safe_indexing(X, rows)
 
-    def losses(train: Any, test: Any) -> Floats:
+    def losses(train: Any, test: Any, where: str) -> Floats:
         nonlocal done
         model = clone(estimator)
-        model.fit(take(train), actual[train])
+        try:
+            model.fit(take(train), actual[train])
+        except Exception as error:
+            raise InputError(_fit_failed(name, where, classes, codes[train], error)) from error
         found = per_case(model, take(test), test)
         done += 1
         line.update(done, done)
@@ -175,11 +184,14 @@ def nested_cv(
                 for b in range(a + 1, folds):
                     train = np.flatnonzero((assigned != a) & (assigned != b))
                     both = np.concatenate([members[a], members[b]])
-                    found = losses(train, both)
+                    found = losses(train, both, f"{r + 1} without folds {a + 1} and {b + 1}")
                     inner_losses[b].append(found[: members[a].size])  # fold a, k = b
                     inner_losses[a].append(found[members[a].size :])  # fold b, k = a
             for k in range(folds):
-                outer[r, k] = _summary(losses(np.flatnonzero(assigned != k), members[k]))
+                held = losses(
+                    np.flatnonzero(assigned != k), members[k], f"{r + 1} without fold {k + 1}"
+                )
+                outer[r, k] = _summary(held)
                 inner[r, k] = _summary(np.concatenate(inner_losses[k]))
     finally:
         line.close()
@@ -210,6 +222,22 @@ def _positive(value: Any, name: str, least: int) -> int:
         msg = f"`{name}` must be at least {least}; got {value!r}."
         raise InputError(msg)
     return int(value)
+
+
+def _fit_failed(name: str, where: str, classes: Any, codes: Any, error: Exception) -> str:
+    """One line: which fit failed (repetition, folds left out), the classes its training
+    cases hold when not all of them, and the estimator's own first line."""
+    present = np.unique(codes)
+    held = ""
+    if present.size < classes.size:
+        shown = ", ".join(printable(repr(c)) for c in classes[present].tolist())
+        kind = "class" if present.size == 1 else "classes"
+        held = f"; its {codes.size:,} training cases hold only {kind} {shown} of {classes.size}"
+    first = printable(str(error).splitlines()[0] if str(error) else "")
+    return (
+        f"{printable(name)} failed to fit on repetition {where}{held}: "
+        f"{type(error).__name__}: {first}"
+    )
 
 
 def _assign(rng: np.random.Generator, codes: Any, n: int, folds: int) -> NDArray[np.int64]:

@@ -156,7 +156,13 @@ def classes(
     actual = _labels("target", target, num_classes)
     scores = preds.is_floating_point()
     if task == "multiclass" and scores:
-        expected = (target.shape[0], num_classes, *target.shape[1:]) if target.dim() else None
+        if not target.dim():
+            msg = (
+                "floating `preds` are scores of shape (N, C, ...) for a target of shape "
+                "(N, ...); the target has no batch dimension (shape ())."
+            )
+            raise InputError(msg)
+        expected = (target.shape[0], num_classes, *target.shape[1:])
         if preds.shape != expected:
             msg = (
                 f"floating `preds` are scores of shape (N, C, ...) = {expected} for a "

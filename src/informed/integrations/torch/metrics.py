@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import torch
 
 from informed._common import check_choice
@@ -49,10 +50,14 @@ def _number_of_classes(task: str, num_classes: object) -> int:
             msg = f"a binary task has 2 classes; got num_classes={num_classes!r}."
             raise InputError(msg)
         return 2
-    if not isinstance(num_classes, int) or isinstance(num_classes, bool) or num_classes < 2:
+    if (
+        not isinstance(num_classes, int | np.integer)
+        or isinstance(num_classes, bool)
+        or num_classes < 2
+    ):
         msg = f"a multiclass task needs num_classes, an int of 2 or more; got {num_classes!r}."
         raise InputError(msg)
-    return num_classes
+    return int(num_classes)
 
 
 def _threshold(task: str, threshold: object, logits: object) -> float:
@@ -69,7 +74,9 @@ def _threshold(task: str, threshold: object, logits: object) -> float:
         return math.nan
     if threshold is None:
         return 0.5
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+    if isinstance(threshold, bool) or not isinstance(
+        threshold, int | float | np.integer | np.floating
+    ):
         msg = f"`threshold` must be a number in [0, 1]; got {threshold!r}."
         raise InputTypeError(msg)
     if not 0 <= threshold <= 1:
@@ -152,9 +159,8 @@ class ContingencyTable(Base):
             raise InputError(msg)
         self.add_state("counts", default=torch.zeros(C, C, dtype=torch.int64), dist_reduce_fx="sum")
 
-    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
-        """Count a batch: `preds` (labels or scores) against `target` (the classes)."""
-        predicted, actual = classes(
+    def _classes(self, preds: object, target: object) -> tuple[torch.Tensor, torch.Tensor]:
+        return classes(
             preds,
             target,
             task=self.task,
@@ -162,7 +168,18 @@ class ContingencyTable(Base):
             threshold=self.threshold,
             logits=self.logits,
         )
+
+    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
+        """Count a batch: `preds` (labels or scores) against `target` (the classes)."""
+        predicted, actual = self._classes(preds, target)
         self.counts += count_cells(predicted, actual, self.num_classes).to(self.counts.device)
+
+    def forward(self, preds: torch.Tensor, target: torch.Tensor) -> Any:
+        """Count a batch and return its value alone. The batch is checked and read as
+        classes first: torchmetrics' forward resets the states before it calls `update`
+        and puts them back only if `update` returns, so a batch refused there would lose
+        every count so far."""
+        return super().forward(*self._classes(preds, target))
 
     def _summed(self) -> torch.Tensor:
         """The counts summed over every process (torchmetrics' sync, or all_reduce)."""
