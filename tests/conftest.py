@@ -9,14 +9,13 @@ which prints them.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from functools import cache
 from typing import Any
 
 import pytest
+from schema_check import check_result_document
 
 pytest_plugins = ["pytester"]  # tests/test_skip_reasons.py runs pytest on small test files
 
@@ -37,29 +36,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     reasons = skip_reasons(terminalreporter.stats.get("skipped", []))
     for reason, count in sorted(reasons.items(), key=lambda item: (-item[1], item[0])):
         terminalreporter.write_line(f"skipped {count}: {reason}")
-
-
-@cache
-def result_validator() -> Any:
-    """The shipped JSON Schema of result documents, as a draft 2020-12 validator."""
-    import jsonschema
-
-    from informed.report.result_schema import load_schema
-
-    schema = load_schema()
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
-
-
-def check_result_document(document: Mapping[str, Any]) -> None:
-    """Fail with the first errors when `document` is not valid under the shipped schema
-    (a per-label entry made lazily is made here)."""
-    plain = json.loads(json.dumps({k: v if isinstance(v, int | float | str | list | dict | None)
-                                   else dict(v) for k, v in document.items()}))  # fmt: skip
-    errors = sorted(result_validator().iter_errors(plain), key=lambda e: e.json_path)
-    if errors:
-        lines = [f"{e.json_path}: {e.message[:200]}" for e in errors[:5]]
-        raise AssertionError("a result document breaks the schema:\n" + "\n".join(lines))
 
 
 @pytest.fixture(autouse=True)

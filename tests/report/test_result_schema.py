@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import check_result_document
+from schema_check import check_result_document
 
 from informed import Ranking, Table
 from informed.cli import main
@@ -255,3 +255,32 @@ def test_slices_of_scores_alone_are_valid(capsys: pytest.CaptureFixture[str]) ->
     del forged["slices"][0]["ranking"]
     with pytest.raises(AssertionError, match="slices"):
         check_result_document(forged)
+
+
+def test_three_models_across_folds_are_valid_and_read_pair_by_pair(tmp_path: Path) -> None:
+    """compare --folds with three models writes every pair; the schema takes it, and
+    measure_records gives each pair's differences under the pair's name (an earlier
+    reader gave no record at all) and each model's folds once."""
+    import contextlib
+    import io
+
+    rng = np.random.default_rng(1)
+    path = tmp_path / "three.csv"
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["fold", "y", "a", "b", "c"])
+        for i in range(150):
+            y = int(rng.integers(0, 2))
+            w.writerow([i % 5 + 1, y, *(int(rng.random() < q) ^ (1 - y) for q in (0.3, 0.4, 0.5))])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        args = ["compare", str(path), "--actual", "y", "--predicted", "a", "b", "c"]
+        assert main([*args, "--positive", "1", "--folds", "fold", "--format", "json"]) == 0
+    document = json.loads(out.getvalue())
+    check_result_document(document)
+    records = measure_records(document)
+    differences = {(r.model, r.group) for r in records if r.measure == "difference.informedness"}
+    assert {model for model, _ in differences} == {"b - a", "c - a", "c - b"}
+    assert len(differences) == 3 * 6  # five folds and the corrected test's estimate, a pair
+    folds = [r for r in records if r.measure == "informedness" and r.model == "a" and r.group]
+    assert len(folds) == 5

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from informed.errors import InputTypeError
@@ -227,6 +227,19 @@ def _fold_comparison(document: Mapping[str, Any]) -> Iterator[MeasureRecord]:
                           design=(level, test.get("method"), None))  # fmt: skip
 
 
+def _fold_pairs(document: Mapping[str, Any]) -> Iterator[MeasureRecord]:
+    """Three or more models: each model's folds once, each pair's differences under the
+    pair's name ("b - a") as their model."""
+    seen: set[tuple[str | None, str, str | None]] = set()
+    for pair in document.get("pairs") or []:
+        for record in _fold_comparison(pair):
+            if record.measure.startswith("difference."):
+                yield replace(record, model=str(pair.get("difference")))
+            elif (record.model, record.measure, record.group) not in seen:
+                seen.add((record.model, record.measure, record.group))
+                yield record
+
+
 def _comparison(document: Mapping[str, Any]) -> Iterator[MeasureRecord]:
     n = document.get("n")
     made = (document.get("level"), "percentile", document.get("replicates"))
@@ -298,7 +311,8 @@ def measure_records(document: Mapping[str, Any]) -> list[MeasureRecord]:
     if kind == "informed.folds_report":
         return list(_folds(document, document.get("measures") or {}, None))
     if kind == "informed.fold_comparison":
-        return list(_fold_comparison(document))
+        pairs = "pairs" in document
+        return list(_fold_pairs(document) if pairs else _fold_comparison(document))
     if kind == "informed.comparison":
         return list(_comparison(document))
     if kind == "informed.slice_search":
