@@ -94,6 +94,31 @@ def test_pav_of_many_bernoulli_groups_equals_scipy() -> None:
     _check_against_peers(hits, np.ones(hits.size))
 
 
+@pytest.mark.timeout(20, method="signal")
+@pytest.mark.parametrize(
+    ("positives", "size", "reason"),
+    [
+        ([1.0, 0.0, 2.0], [1.0, 0.0, 3.0], "group 1 has size 0.0"),  # looped forever
+        ([0.0, 0.0], [2.0, 0.0], "group 1 has size 0.0"),  # looped forever
+        ([1.0, 0.0], [1.0, -2.0], "group 1 has size -2.0"),
+        ([1.0, 0.0], [math.nan, 1.0], "group 0 has size nan"),
+        ([1.0, 0.0], [math.inf, 1.0], "group 0 has size inf"),
+        ([math.nan, 0.0], [1.0, 1.0], "group 0 has nan"),
+        ([1.0, 0.0], [1.0], "same length"),
+    ],
+)
+def test_pav_refuses_groups_without_rows_in_one_line(
+    positives: list[float], size: list[float], reason: str
+) -> None:
+    """pav is public: a group of zero weight (its rate 0/0) never pooled and looped forever;
+    it is refused, naming the group and its value."""
+    from informed.errors import InputError
+
+    with pytest.raises(InputError, match=reason) as caught:
+        pav(np.array(positives), np.array(size))
+    assert "\n" not in str(caught.value)
+
+
 def _statsmodels_fits(
     scores: np.ndarray, positives: np.ndarray, negatives: np.ndarray
 ) -> tuple[float, float, float]:
