@@ -17,7 +17,9 @@ __all__ = [
     "case_count",
     "check_count",
     "check_level",
+    "check_number",
     "check_ranking",
+    "check_seed",
     "check_table",
     "frequency_hint",
     "label_index",
@@ -68,6 +70,48 @@ def check_count(value: Any, name: str, minimum: int) -> int:
         msg = f"`{name}` must be an integer >= {minimum}; got {value!r}."
         raise InputError(msg)
     return int(value)
+
+
+def check_number(value: Any, name: str, minimum: float) -> float:
+    """`value` as a float of at least `minimum` (booleans, strings and NaN refused).
+
+    >>> check_number("x", "min_count", 0)
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputTypeError: `min_count` must be a number >= 0; got 'x'.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        msg = f"`{name}` must be a number >= {minimum:g}; got {value!r}."
+        raise InputTypeError(msg)
+    if not float(value) >= minimum:
+        msg = f"`{name}` must be a number >= {minimum:g}; got {value!r}."
+        raise InputError(msg)
+    return float(value)
+
+
+def check_seed(seed: Any) -> np.random.Generator:
+    """`seed` as a numpy Generator: None, a non-negative integer (or a sequence of them),
+    a SeedSequence, a BitGenerator or a Generator, as `numpy.random.default_rng` takes;
+    anything else a one-line error naming `seed` rather than numpy's own.
+
+    >>> check_seed("a")
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputTypeError: `seed` must be None, a non-negative integer or ...
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool | str | bytes | float | np.floating):
+        msg = f"`seed` must be None, a non-negative integer or a numpy Generator; got {seed!r}."
+        raise InputTypeError(msg)
+    try:
+        return np.random.default_rng(seed)
+    except TypeError:
+        msg = f"`seed` must be None, a non-negative integer or a numpy Generator; got {seed!r}."
+        raise InputTypeError(msg) from None
+    except ValueError:
+        msg = f"`seed` must be None, a non-negative integer or a numpy Generator; got {seed!r}."
+        raise InputError(msg) from None
 
 
 def label_index(labels: tuple[Label, ...], positive: Label | None) -> int | None:

@@ -161,8 +161,7 @@ def _check_groups(positives: FloatArray, size: FloatArray) -> None:
     if bad_positives.any():
         at = int(np.argmax(bad_positives))
         msg = (
-            f"pav needs finite positives in every group; group {at:,} has "
-            f"{float(positives[at])!r}."
+            f"pav needs finite positives in every group; group {at:,} has {float(positives[at])!r}."
         )
         raise InputError(msg)
 
