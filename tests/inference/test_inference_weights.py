@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from informed import Table
+from informed import Ranking, Table
 from informed.cli import main
 from informed.errors import InputError
 from informed.inference import bootstrap, bootstrap_design, design_note
@@ -172,3 +172,66 @@ def test_whole_weights_carry_no_hint() -> None:
     """Weights of 2 are repeated rows: no note about normalised weights."""
     result = bootstrap(_weighted(2.0), ["informedness"], seed=0, replicates=50)
     assert result.intervals["informedness"].reason is None
+
+
+_HEAVY = 1.5e18  # six rows of it, 9e18 cases, are within 2**63 - 1; seven are not
+
+
+def _heavy_ranking(rows: int) -> Ranking:
+    actual = np.arange(rows) % 2
+    scores = np.linspace(0.1, 0.9, rows)
+    return Ranking.from_scores(actual, scores, positive=1, weights=np.full(rows, _HEAVY))
+
+
+def test_a_total_weight_beyond_int64_cases_is_refused_before_drawing() -> None:
+    """A total weight of about 1e19 crashed the multinomial draws with numpy's raw
+    OverflowError (Python int too large to convert to C long); one line says why and what
+    to do, for tables, rankings, operating points and slices alike."""
+    from informed.inference import bootstrap_ranking, threshold_interval
+    from informed.inference.slice_bootstrap import bootstrap_slices
+    from informed.slices import Slices
+
+    heavy = Table.from_labels(
+        actual=ACTUAL[:7], predicted=PREDICTED[:7], weights=np.full(7, _HEAVY)
+    )
+    calls = [
+        lambda: bootstrap(heavy, ["informedness"], seed=0),
+        lambda: bootstrap_ranking(_heavy_ranking(13), seed=0),  # stratified: 7 negatives
+        lambda: threshold_interval(_heavy_ranking(7), seed=0),  # both classes drawn together
+        lambda: bootstrap_slices(
+            Slices.from_labels(
+                by=np.zeros(7),
+                actual=ACTUAL[:7],
+                predicted=PREDICTED[:7],
+                weights=np.full(7, _HEAVY),
+            ),
+            seed=0,
+        ),
+    ]
+    for call in calls:
+        with pytest.raises(InputError, match="exceeds 2\\*\\*63 - 1 cases; rescale") as raised:
+            call()
+        assert "\n" not in str(raised.value)
+    with pytest.raises(InputError, match='weights_are="normalised" with size='):
+        calls[0]()
+    # within the limit the draws are made, and the normalised reading of the same weights too
+    assert bootstrap_ranking(_heavy_ranking(6), seed=0, replicates=20) is not None
+    found = bootstrap(heavy, ["informedness"], weights_are="normalised", size=7, seed=0)
+    assert found.size == 7
+
+
+def test_the_command_line_refuses_a_total_weight_beyond_int64_cases(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "heavy.csv"
+    rows = "".join(f"{i % 2},{(i + 1) % 2},{0.05 + 0.07 * i},{_HEAVY}\n" for i in range(13))
+    path.write_text("y,yhat,p,w\n" + rows)
+    for columns in (["--predicted", "yhat"], ["--score", "p", "--positive", "1"]):
+        code = main(
+            ["evaluate", str(path), "--actual", "y", *columns, "--weight", "w", "--ci", "0.95"]
+        )
+        err = capsys.readouterr().err
+        assert code != 0 and "exceeds 2**63 - 1 cases" in err and "Traceback" not in err
+    table = ["evaluate", str(path), "--actual", "y", "--predicted", "yhat", "--weight", "w"]
+    code = main([*table, "--ci", "0.95", "--weights-are", "normalised"])
+    assert code == 0, capsys.readouterr().err

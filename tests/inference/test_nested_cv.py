@@ -214,6 +214,10 @@ def test_result_views_and_json() -> None:
         ({"level": 1.5}, InputError, "`level`"),
         ({"folds": 30}, InputError, "at least 2 cases per fold"),
         ({"loss": lambda model, X, y: np.zeros(3)}, InputError, "one finite number per"),
+        # numpy's own TypeError before
+        ({"seed": "a"}, InputTypeError, "`seed` must be None, a non-negative integer"),
+        ({"seed": 1.5}, InputTypeError, "`seed` must be None"),
+        ({"seed": -1}, InputError, "`seed` must be None"),
     ],
 )
 def test_bad_arguments_are_refused_in_one_line(arguments: dict, error: type, words: str) -> None:

@@ -94,6 +94,31 @@ def test_pav_of_many_bernoulli_groups_equals_scipy() -> None:
     _check_against_peers(hits, np.ones(hits.size))
 
 
+@pytest.mark.timeout(20, method="signal")
+@pytest.mark.parametrize(
+    ("positives", "size", "reason"),
+    [
+        ([1.0, 0.0, 2.0], [1.0, 0.0, 3.0], "group 1 has size 0.0"),  # looped forever
+        ([0.0, 0.0], [2.0, 0.0], "group 1 has size 0.0"),  # looped forever
+        ([1.0, 0.0], [1.0, -2.0], "group 1 has size -2.0"),
+        ([1.0, 0.0], [math.nan, 1.0], "group 0 has size nan"),
+        ([1.0, 0.0], [math.inf, 1.0], "group 0 has size inf"),
+        ([math.nan, 0.0], [1.0, 1.0], "group 0 has nan"),
+        ([1.0, 0.0], [1.0], "same length"),
+    ],
+)
+def test_pav_refuses_groups_without_rows_in_one_line(
+    positives: list[float], size: list[float], reason: str
+) -> None:
+    """pav is public: a group of zero weight (its rate 0/0) never pooled and looped forever;
+    it is refused, naming the group and its value."""
+    from informed.errors import InputError
+
+    with pytest.raises(InputError, match=reason) as caught:
+        pav(np.array(positives), np.array(size))
+    assert "\n" not in str(caught.value)
+
+
 def _statsmodels_fits(
     scores: np.ndarray, positives: np.ndarray, negatives: np.ndarray
 ) -> tuple[float, float, float]:
@@ -151,3 +176,27 @@ def test_separated_classes_among_many_groups_give_nan_with_the_reason() -> None:
     assert math.isnan(fit.slope) and math.isnan(fit.intercept)
     assert fit.reason is not None and "separates the classes" in fit.reason
     assert math.isfinite(fit.in_the_large)  # the offset model still has its maximum
+
+
+@pytest.mark.parametrize("scale", [1e160, 1e-300, 3e10])
+@pytest.mark.parametrize("groups", [300, 5 * _START_BINS])
+def test_recalibration_does_not_depend_on_the_weights_scale(scale: float, groups: int) -> None:
+    """The maximum likelihood of weights c w is that of w. Weights of 1e160 overflowed the
+    information matrix and gave NaN with "Newton's iterations did not converge" (a false
+    reason); the fit of weights at any scale is the fit of the same weights near 1, and
+    both statsmodels' GLM's (fitted on the weights near 1), to 1e-9."""
+    rng = np.random.default_rng(groups)
+    scores = np.sort(rng.uniform(0.02, 0.98, groups))
+    truth = 1 / (1 + np.exp(-(0.4 + 0.6 * np.log(scores / (1 - scores)))))
+    rows = rng.uniform(0.5, 4.0, groups)
+    positives = rows * rng.uniform(0, 1, groups) * (rng.random(groups) < truth)
+    negatives = rows - positives
+    plain = recalibration(Ranking(scores[::-1], positives[::-1], negatives[::-1]))
+    scaled = recalibration(Ranking(scores[::-1], scale * positives[::-1], scale * negatives[::-1]))
+    intercept, slope, large = _statsmodels_fits(scores, positives, negatives)
+    assert scaled.reason is None, scaled.reason
+    for fit in (plain, scaled):
+        assert fit.intercept == pytest.approx(intercept, abs=1e-9)
+        assert fit.slope == pytest.approx(slope, abs=1e-9)
+        assert fit.in_the_large == pytest.approx(large, abs=1e-9)
+    assert scaled.slope == pytest.approx(plain.slope, rel=1e-12)

@@ -82,6 +82,28 @@ def test_a_tiny_perfect_slice_does_not_make_the_spread() -> None:
     assert d.rules["informedness_spread"] == "of at least 30 real positives and 30 real negatives"
 
 
+@pytest.mark.parametrize(
+    ("arguments", "error", "words"),
+    [
+        ({"min_count": "x"}, "InputTypeError", "`min_count` must be a number >= 0; got 'x'"),
+        ({"min_count": True}, "InputTypeError", "`min_count` must be a number"),
+        ({"min_count": -1}, "InputError", "`min_count` must be a number >= 0; got -1"),
+        ({"min_count": float("nan")}, "InputError", "`min_count` must be a number"),
+        ({"seed": "a"}, "InputTypeError", "`seed` must be None, a non-negative integer"),
+    ],
+)
+def test_bad_arguments_are_refused_in_one_line_naming_them(
+    arguments: dict, error: str, words: str
+) -> None:
+    """min_count='x' failed with numpy's UFuncNoLoopError, naming no argument."""
+    from informed import errors
+
+    s, _ = _with_tiny_perfect_slice()
+    with pytest.raises(getattr(errors, error), match=words) as raised:
+        disparities(s, positive=1, replicates=20, **{"seed": 0, **arguments})
+    assert "\n" not in str(raised.value)
+
+
 def test_the_reports_say_which_slices_the_ranges_leave_out() -> None:
     """Terminal, JSON and HTML say the rule, the slice left out and its counts, and the
     range over every slice."""

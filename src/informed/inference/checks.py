@@ -13,17 +13,27 @@ from informed.ranking import Ranking
 from informed.table.table import Table
 
 __all__ = [
+    "MOST_CASES",
     "WEIGHTS_ARE",
     "case_count",
+    "check_cases",
     "check_count",
     "check_level",
+    "check_number",
     "check_ranking",
+    "check_seed",
     "check_table",
     "frequency_hint",
     "label_index",
 ]
 
 WEIGHTS_ARE = ("frequency", "normalised")
+
+MOST_CASES = 2**63 - 1
+"""The most cases a bootstrap replicate can draw: numpy's multinomial counts in int64."""
+
+RESCALE = "rescale the weights (the estimates do not depend on their scale)"
+"""What to do about weights too heavy to draw as cases."""
 
 
 def check_level(level: Any) -> float:
@@ -70,6 +80,67 @@ def check_count(value: Any, name: str, minimum: int) -> int:
     return int(value)
 
 
+def check_number(value: Any, name: str, minimum: float) -> float:
+    """`value` as a float of at least `minimum` (booleans, strings and NaN refused).
+
+    >>> check_number("x", "min_count", 0)
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputTypeError: `min_count` must be a number >= 0; got 'x'.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        msg = f"`{name}` must be a number >= {minimum:g}; got {value!r}."
+        raise InputTypeError(msg)
+    if not float(value) >= minimum:
+        msg = f"`{name}` must be a number >= {minimum:g}; got {value!r}."
+        raise InputError(msg)
+    return float(value)
+
+
+def check_seed(seed: Any) -> np.random.Generator:
+    """`seed` as a numpy Generator: None, a non-negative integer (or a sequence of them),
+    a SeedSequence, a BitGenerator or a Generator, as `numpy.random.default_rng` takes;
+    anything else a one-line error naming `seed` rather than numpy's own.
+
+    >>> check_seed("a")
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputTypeError: `seed` must be None, a non-negative integer or ...
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool | str | bytes | float | np.floating):
+        msg = f"`seed` must be None, a non-negative integer or a numpy Generator; got {seed!r}."
+        raise InputTypeError(msg)
+    try:
+        return np.random.default_rng(seed)
+    except TypeError:
+        msg = f"`seed` must be None, a non-negative integer or a numpy Generator; got {seed!r}."
+        raise InputTypeError(msg) from None
+    except ValueError:
+        msg = f"`seed` must be None, a non-negative integer or a numpy Generator; got {seed!r}."
+        raise InputError(msg) from None
+
+
+def check_cases(total: float, advice: str = RESCALE) -> int:
+    """The whole cases a case bootstrap draws from weights of `total` (frequency weights:
+    round(total)), refused in one line when numpy's multinomial cannot count them (more
+    than 2**63 - 1), with `advice`, rather than numpy's raw OverflowError.
+
+    >>> check_cases(1.2e19)
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputError: the bootstrap draws whole cases: a total weight of 1.2e+19 ...
+    """
+    if not total < MOST_CASES:  # 2**63 - 1 is 2**63 as a float: a total of 2**63 is too many
+        msg = (
+            f"the bootstrap draws whole cases: a total weight of {total:.3g} exceeds "
+            f"2**63 - 1 cases; {advice}."
+        )
+        raise InputError(msg)
+    return round(total)
+
+
 def label_index(labels: tuple[Label, ...], positive: Label | None) -> int | None:
     """Position of `positive` among `labels` (kind-aware: True is not 1); None for None."""
     if positive is None:
@@ -83,7 +154,11 @@ def case_count(table: Table, size: Any, weights_are: str) -> int:
     rounded total weight of frequency weights; normalised weights need `size`."""
     check_choice(weights_are, WEIGHTS_ARE, "weights_are")
     if size is not None:
-        return check_count(size, "size", 1)
+        size = check_count(size, "size", 1)
+        if size > MOST_CASES:
+            msg = f"`size` must be at most 2**63 - 1 cases (numpy's multinomial); got {size:,}."
+            raise InputError(msg)
+        return int(size)
     if not table.weighted:
         return int(table.n)
     if weights_are == "normalised":
@@ -92,7 +167,11 @@ def case_count(table: Table, size: Any, weights_are: str) -> int:
             "size= the number of rows with a positive weight (the effective sample size)."
         )
         raise InputError(msg)
-    return round(float(table.n))
+    return check_cases(
+        float(table.n),
+        RESCALE + ', or read them as normalised (weights_are="normalised" with size= the '
+        "number of rows; --weights-are normalised on the command line)",
+    )
 
 
 def frequency_hint(table: Table, size: Any, weights_are: str) -> str | None:

@@ -66,7 +66,7 @@ from informed._common import check_memory
 from informed.coding.labels import as_label, keyed
 from informed.errors import InputError
 from informed.inference.auc_differences import auc_differences
-from informed.inference.checks import check_count, check_level
+from informed.inference.checks import check_count, check_level, check_number, check_seed
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval, replicate_intervals
 from informed.inference.significance import holm
@@ -230,6 +230,8 @@ def disparities(
         raise InputError(msg)
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
+    min_count = check_number(min_count, "min_count", 0)
+    seed = check_seed(seed)
     S = len(slices.keys)
     # the largest slice by default; with no slice, a result with no rows (0 stands in)
     largest_slice = int(np.argmax(slices.n)) if S else 0

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from informed._common import readonly
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level, check_ranking
+from informed.inference.checks import check_cases, check_count, check_level, check_ranking
 from informed.inference.display import intervals_html, intervals_lines
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
@@ -233,9 +233,10 @@ def bootstrap_ranking(
 
 def draw_counts(rng: np.random.Generator, counts: Floats, replicates: int) -> tuple[Floats, float]:
     """Multinomial(round(total), counts / total) draws (one row per replicate), and the
-    factor back to the total: a case bootstrap of the rows behind `counts`."""
+    factor back to the total: a case bootstrap of the rows behind `counts`; more than
+    2**63 - 1 cases are refused (`check_cases`)."""
     total = float(counts.sum())
-    draws = round(total)
+    draws = check_cases(total)
     if draws == 0:
         return np.zeros((replicates, counts.size)), 1.0
     drawn = rng.multinomial(draws, counts / total, size=replicates).astype(np.float64)

@@ -40,7 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice, check_memory
-from informed.inference.checks import check_count, check_level
+from informed.inference.checks import check_cases, check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import no_case_reason
 from informed.inference.replicates import replicate_intervals
@@ -128,6 +128,8 @@ def slice_replicates(
     _, cells = slices.square_cells(0, S)
     totals = cells.values.sum(axis=-1, dtype=np.float64)
     weighted = cells.values.dtype.kind == "f"
+    if totals.size:
+        check_cases(float(totals.max()))
     draws = np.round(totals).astype(np.int64) if weighted else cells.values.sum(axis=-1)
     empty = draws == 0
     with np.errstate(divide="ignore", invalid="ignore"):

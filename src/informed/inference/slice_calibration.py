@@ -54,7 +54,7 @@ from numpy.typing import NDArray
 
 from informed._common import check_choice, json_float, readonly
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level
+from informed.inference.checks import check_count, check_level, check_number
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import draw_counts
 from informed.inference.replicates import replicate_interval
@@ -242,13 +242,7 @@ def slice_calibration(
     check_choice(rule, tuple(SCORING_RULES), "rule")
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
-    if isinstance(min_count, bool) or not isinstance(min_count, int | float | np.number):
-        msg = f"`min_count` must be a number >= 0; got {min_count!r}."
-        raise InputTypeError(msg)
-    min_count = float(min_count)
-    if not min_count >= 0:
-        msg = f"`min_count` must be a number >= 0; got {min_count!r}."
-        raise InputError(msg)
+    min_count = check_number(min_count, "min_count", 0)
     for key, ranking in zip(slices.keys, slices.rankings, strict=True):
         try:
             check_probabilities(ranking, "slice_calibration")

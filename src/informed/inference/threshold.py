@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from informed.coding.labels import Label, code_labels, keyed
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level, check_ranking
+from informed.inference.checks import check_cases, check_count, check_level, check_ranking
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
 from informed.ranking import Ranking
@@ -150,7 +150,7 @@ def _draw(
 
 def _multinomial(rng: np.random.Generator, counts: Floats, count: int) -> Floats:
     total = float(counts.sum())
-    draws = round(total)
+    draws = check_cases(total)
     if draws == 0:
         return np.zeros((count, counts.size))
     drawn = rng.multinomial(draws, counts / total, size=count).astype(np.float64)

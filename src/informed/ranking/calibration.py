@@ -138,6 +138,34 @@ def _pool_stack(
     return np.asarray(stack_s, dtype=np.intp)
 
 
+def _check_groups(positives: FloatArray, size: FloatArray) -> None:
+    """Refuse groups PAV cannot fit, naming the first bad one: a size that is not positive
+    and finite (a group of no rows has no rate, and its NaN would never pool), a positives
+    count that is not finite, arrays of different shapes."""
+    if np.shape(positives) != np.shape(size) or np.ndim(size) != 1:
+        msg = (
+            "pav needs positives and size as two 1-D arrays of the same length; got shapes "
+            f"{np.shape(positives)} and {np.shape(size)}."
+        )
+        raise InputError(msg)
+    with np.errstate(invalid="ignore"):
+        bad_size = ~((size > 0.0) & (size < math.inf))
+        bad_positives = ~np.isfinite(positives)
+    if bad_size.any():
+        at = int(np.argmax(bad_size))
+        msg = (
+            "pav needs every group to hold rows (a positive, finite size); group "
+            f"{at:,} has size {float(size[at])!r}: drop empty groups first."
+        )
+        raise InputError(msg)
+    if bad_positives.any():
+        at = int(np.argmax(bad_positives))
+        msg = (
+            f"pav needs finite positives in every group; group {at:,} has {float(positives[at])!r}."
+        )
+        raise InputError(msg)
+
+
 def pav(positives: FloatArray, size: FloatArray) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
     """Weighted isotonic (non-decreasing) regression of positives/size over groups in
     ascending order of score (each with rows): the fitted value of each block, the index
@@ -156,7 +184,16 @@ def pav(positives: FloatArray, size: FloatArray) -> tuple[FloatArray, NDArray[np
     >>> values, starts, rows = pav(np.array([1.0, 0, 2, 1]), np.array([1.0, 2, 2, 1]))
     >>> values.tolist(), starts.tolist(), rows.tolist()
     ([0.3333333333333333, 1.0], [0, 2], [3.0, 3.0])
+
+    Every group must hold rows (a positive, finite size) and finite positives; anything
+    else is refused with its position and value (a group of no rows has no rate to fit):
+
+    >>> pav(np.array([1.0, 0.0]), np.array([1.0, 0.0]))
+    Traceback (most recent call last):
+    ...
+    informed.errors.InputError: pav needs every group to hold rows ...
     """
+    _check_groups(positives, size)
     if size.size == 0:
         return np.empty(0), np.empty(0, dtype=np.intp), np.empty(0)
     block_positives, block_rows = positives, size

@@ -233,7 +233,15 @@ def _fit(
     """`_newton` on the groups, started from its fit on `_START_BINS` bins of consecutive
     groups (each bin's rows at its mean covariate): that fit lies close to the groups'
     own, so the iterations over all the groups are few. Where the groups are few, or the
-    bins' fit fails, Newton's iterations start from the prevalence."""
+    bins' fit fails, Newton's iterations start from the prevalence.
+
+    The fit does not depend on the weights' scale (the maximum likelihood of weights c w
+    is that of w), but its sums do: weights of 1e160 overflowed the information matrix.
+    The weights are scaled by the power of two nearest below their total (so their total
+    lies in [1, 2)): exact in floating point, so ordinary weights fit as before, and no
+    sum can overflow or underflow whatever their scale."""
+    shift = 1 - math.frexp(float(rows.sum()))[1]
+    positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
     start = None
     if x.size > 4 * _START_BINS:
         cuts = np.linspace(0, x.size, _START_BINS + 1).astype(np.intp)[:-1]

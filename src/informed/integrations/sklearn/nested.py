@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from informed._common import printable
 from informed.coding.labels import code_array
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_level
+from informed.inference.checks import check_level, check_seed
 from informed.integrations.sklearn.nested_result import LOSSES, NestedCV, nested_estimate
 from informed.report.progress import Progress
 
@@ -127,6 +127,7 @@ def nested_cv(
     level = check_level(level)
     folds = _positive(folds, "folds", 3)
     repetitions = _positive(repetitions, "repetitions", 1)
+    rng = check_seed(seed)
     X, y = indexable(X, y)
     actual = np.asarray(y)
     if actual.ndim != 1:
@@ -144,7 +145,6 @@ def nested_cv(
     if loss in ("log_loss", "brier") and not hasattr(estimator, "predict_proba"):
         msg = f"loss={loss!r} needs predict_proba, and {printable(name)} has none."
         raise InputError(msg)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     refits = nested_refits(folds, repetitions)
     if progress:
         per = folds * (folds + 1) // 2
