@@ -31,7 +31,13 @@ from numpy.typing import NDArray
 from informed._common import check_choice
 from informed.errors import InputError, InputTypeError, at_row
 from informed.inference.checks import check_level, check_ranking
-from informed.inference.interval import Interval, logistic, nan_interval, normal_cdf, normal_quantile
+from informed.inference.interval import (
+    Interval,
+    logistic,
+    nan_interval,
+    normal_cdf,
+    normal_quantile,
+)
 from informed.inference.significance import Significance
 from informed.ranking import Ranking, auc
 from informed.ranking import undefined_reason as ranking_reason

@@ -56,8 +56,8 @@ learning. Advances in Neural Information Processing Systems 29.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np

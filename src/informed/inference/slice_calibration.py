@@ -14,8 +14,9 @@ is mostly noise: PAV fits its few rows closely), those left out named, and the r
 over every slice beside it. No ratio: a calibrated slice's MCB can be exactly 0, and a
 ratio to it is unbounded.
 
-Intervals (`replicates` > 0; 0 gives the estimates alone): a case bootstrap within each slice (its size fixed, as
-`informed.inference.bootstrap_slices` resamples a slice), drawn as a multinomial over
+Intervals (`replicates` > 0; 0 gives the estimates alone): a case bootstrap within
+each slice (its size fixed, as `informed.inference.bootstrap_slices` resamples a slice),
+drawn as a multinomial over
 the slice's 2 x groups cells (positives and negatives of each distinct score, as
 `informed.inference.calibration_bands` draws one Ranking's); each replicate is refitted
 by PAV and its MCB recomputed; the spread's replicate is the range of the slices'

@@ -336,7 +336,8 @@ def _small_whole(*cells: Floats) -> bool:
                 return False
             continue
         with np.errstate(invalid="ignore"):
-            if not (np.all((values >= 0) & (values < _SMALL)) and np.all(values == np.trunc(values))):
+            inside = np.all((values >= 0) & (values < _SMALL))
+            if not (inside and np.all(values == np.trunc(values))):
                 return False
     return True
 

@@ -30,9 +30,7 @@ CALIBRATION_NOTE = (
 )
 """What the calibration of slices is, as the terminal and the page say it."""
 
-NO_INTERVALS = (
-    "no intervals; --ci LEVEL gives them, from 1,000 replicates of each slice"
-)
+NO_INTERVALS = "no intervals; --ci LEVEL gives them, from 1,000 replicates of each slice"
 """Why the calibration of slices has no intervals without --ci, as the reports say it."""
 
 _LEFT_OUT_SHOWN = 5

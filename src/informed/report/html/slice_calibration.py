@@ -66,8 +66,7 @@ def calibration_slices_section(found: SliceCalibration | str, shown: list[int]) 
         shown_all = (
             f"undefined ({escaped(every.reason or 'undefined')})"
             if math.isnan(every.estimate)
-            else number(every.estimate)
-            + (f" {escaped(mcb_interval(every))}" if resampled else "")
+            else number(every.estimate) + (f" {escaped(mcb_interval(every))}" if resampled else "")
         )
         if not math.isnan(spread.estimate):
             text += f" over the slices {escaped(found.rule_text)}"
