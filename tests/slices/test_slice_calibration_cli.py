@@ -53,7 +53,7 @@ def _rows(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def test_json_gives_each_slice_the_mcb_of_its_rows(capsys: pytest.CaptureFixture[str]) -> None:
-    document = json.loads(_run(_args(SLICES, "--format", "json"), capsys))
+    document = json.loads(_run(_args(SLICES, "--format", "json", "--ci", "0.95"), capsys))
     section = document["calibration"]
     texture, actual, scores = _rows(SLICES)
     values = {}
@@ -73,9 +73,32 @@ def test_json_gives_each_slice_the_mcb_of_its_rows(capsys: pytest.CaptureFixture
     assert document["slices"][0]["ranking"]["auc"] is not None  # the rest is still there
 
 
-def test_text_and_html_show_the_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_without_ci_the_estimates_are_the_same_and_have_no_interval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bootstrap of every slice's isotonic fit is O(replicates x distinct scores):
+    the command line runs it only with --ci, as it does for all the rows' calibration."""
+    with_ci = json.loads(_run(_args(SLICES, "--format", "json", "--ci", "0.95"), capsys))
+    plain = json.loads(_run(_args(SLICES, "--format", "json"), capsys))
+    section = plain["calibration"]
+    assert section["replicates"] == 0
+    for entry, resampled in zip(section["slices"], with_ci["calibration"]["slices"], strict=True):
+        assert entry["miscalibration"] == resampled["miscalibration"]
+        assert entry["score"] == resampled["score"]
+        assert entry["miscalibration_interval"] == [None, None]
+        assert entry["interval_reason"] == "not resampled (replicates=0)"
+    assert section["spread_all"]["estimate"] == with_ci["calibration"]["spread_all"]["estimate"]
+    assert section["spread_all"]["interval"] == [None, None]
     page = tmp_path / "slices.html"
     out = _run(_args(SLICES, "--html", str(page)), capsys)
+    assert "no intervals; --ci LEVEL gives them, from 1,000 replicates of each slice" in out
+    assert "[—]" not in out.split("Calibration within slices")[1]
+    assert "no intervals; --ci LEVEL gives them" in page.read_text()
+
+
+def test_text_and_html_show_the_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "slices.html"
+    out = _run(_args(SLICES, "--html", str(page), "--ci", "0.95"), capsys)
     assert "Calibration within slices: scores read as probabilities of 'malignant'" in out
     assert "spread of MCB (max - min): 0.0032" in out
     assert "spread of informedness" in out  # the disparities are unchanged

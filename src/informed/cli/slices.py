@@ -84,16 +84,23 @@ def _read_on_dask(args: argparse.Namespace) -> Slices:
         )
 
 
-def _calibration(found: Slices, level: float, seed: int) -> SliceCalibration | str | None:
+def _calibration(
+    found: Slices, level: float, seed: int, resample: bool
+) -> SliceCalibration | str | None:
     """Each slice's calibration (`informed.inference.slice_calibration`) when the slices
-    have scores; the reason there is none when they are not probabilities; None without
+    have scores, with the intervals of 1,000 replicates of each slice when `resample`
+    (--ci), as the calibration numbers of all the rows have theirs only with --ci: the
+    bootstrap refits every slice's isotonic curve a thousand times, O(replicates x
+    distinct scores), many times the cost of the rest of the report for continuous
+    scores; the reason there is none when they are not probabilities; None without
     scores."""
     if found.rankings is None:
         return None
     from informed.inference.slice_calibration import slice_calibration
 
     try:
-        return slice_calibration(found, level=level, seed=seed)
+        replicates = 1000 if resample else 0
+        return slice_calibration(found, level=level, seed=seed, replicates=replicates)
     except InputError as error:
         return str(error)
 
@@ -147,14 +154,6 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
         merged = "cumulative" if args.cumulative else rolling
     level = 0.95 if args.ci is None else args.ci
     order = "key" if args.by_time is not None else "informedness"
-    result = bootstrap_slices(
-        found,
-        ["informedness", "markedness"],
-        positive=args.positive,
-        level=level,
-        seed=args.seed,
-        alpha=args.alpha,
-    )
     # over time the first window is the reference; across groups, the largest slice
     reference = found.keys[0] if args.by_time is not None and found.keys else None
     if args.reference is not None:  # as the report names it: missing, or "missing"
@@ -163,16 +162,33 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
         except InputError as exc:
             raise InputError(f"--reference {exc}") from None
     # merged windows overlap: no difference between them is reported (merged_note)
+    measures = ["informedness", "markedness"]
     differences = (
         None
         if merged is not None
         else disparities(
-            found, positive=args.positive, reference=reference, level=level, seed=args.seed
+            found,
+            positive=args.positive,
+            reference=reference,
+            level=level,
+            seed=args.seed,
+            keep=measures,
         )
+    )
+    # the differences drew every slice's cases with the same seed: their replicates of
+    # each slice's own B and M are the bootstrap's, read rather than drawn again
+    result = bootstrap_slices(
+        found,
+        measures,
+        positive=args.positive,
+        level=level,
+        seed=args.seed,
+        alpha=args.alpha,
+        values=None if differences is None else differences.own_replicates,
     )
     # each slice's ranking summaries, computed for the slices a report shows
     rankings = None if found.rankings is None else slice_rankings(found, level=level)
-    calibration = _calibration(found, level, args.seed)
+    calibration = _calibration(found, level, args.seed, args.ci is not None)
     if args.format == "json":
         document = slices_document(
             result, differences, source, rankings=rankings, merged=merged, calibration=calibration
@@ -261,7 +277,7 @@ def report_scored(args: argparse.Namespace, found: Slices, source: str) -> None:
         spread=auc_spread(found, level=level, seed=args.seed),
         differences=differences,
         reference=reference,
-        calibration=_calibration(found, level, args.seed),
+        calibration=_calibration(found, level, args.seed, args.ci is not None),
         merged=merged,
     )
     order = "key" if args.by_time is not None else "auc"

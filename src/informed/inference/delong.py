@@ -27,12 +27,17 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import special
 
 from informed._common import check_choice
 from informed.errors import InputError, InputTypeError, at_row
 from informed.inference.checks import check_level, check_ranking
-from informed.inference.interval import Interval, nan_interval
+from informed.inference.interval import (
+    Interval,
+    logistic,
+    nan_interval,
+    normal_cdf,
+    normal_quantile,
+)
 from informed.inference.significance import Significance
 from informed.ranking import Ranking, auc
 from informed.ranking import undefined_reason as ranking_reason
@@ -78,11 +83,11 @@ def _group_components(
 def _normal_interval(
     estimate: float, se: float, level: float, method: str, low: float, high: float
 ) -> tuple[float, float]:
-    z = float(special.ndtri((1.0 + level) / 2.0))
+    z = float(normal_quantile((1.0 + level) / 2.0))
     if method == "logit":
         centre = math.log(estimate / (1.0 - estimate))
         spread = z * se / (estimate * (1.0 - estimate))
-        return float(special.expit(centre - spread)), float(special.expit(centre + spread))
+        return logistic(centre - spread), logistic(centre + spread)
     return max(estimate - z * se, low), min(estimate + z * se, high)
 
 
@@ -321,7 +326,7 @@ def delong_test(
     low, high = _normal_interval(difference, se, level, "plain", -1.0, 1.0)
     return Significance(
         statistic,
-        float(2.0 * special.ndtr(-abs(statistic))),
+        float(2.0 * normal_cdf(-abs(statistic))),
         "delong",
         null,
         estimate=difference,

@@ -56,13 +56,14 @@ learning. Advances in Neural Information Processing Systems 29.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import check_memory
+from informed._common import check_memory, readonly
 from informed.coding.labels import as_label, keyed
 from informed.errors import InputError
 from informed.inference.auc_differences import auc_differences
@@ -123,6 +124,10 @@ class Disparities:
     rules : dict
         Summary -> which slices its range is over ("of at least 30 cases").
     min_count : float
+    own_replicates : dict
+        Measure -> its replicates [B, S] of each slice's own value, for the measures
+        `disparities(keep=...)` names (none by default): `bootstrap_slices(values=...)`
+        reads its intervals from them rather than draw the same cases again.
     """
 
     slices: Slices
@@ -139,6 +144,7 @@ class Disparities:
     left_out: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     rules: dict[str, str] = field(default_factory=dict)
     min_count: float = 30.0
+    own_replicates: dict[str, Floats] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         # any name of a measure finds it: vs_rest["tpr"] is the recall's, ["AUROC"] the AUC's
@@ -204,6 +210,7 @@ def disparities(
     level: float = 0.95,
     seed: int | np.random.Generator | None = None,
     min_count: float = 30.0,
+    keep: Sequence[str] = (),
 ) -> Disparities:
     """Each slice against the rest and against `reference`, and the spread across slices.
 
@@ -224,6 +231,11 @@ def disparities(
         The ranges across slices are over the slices with at least this many cases in
         each rate's denominator (the threshold of the slices' small-slice flags); those
         left out are named in `left_out`, and `summary_all` holds the ranges over all.
+    keep : sequence of str
+        Measures of `COMPARED` whose replicates of each slice's own value are kept in
+        `Disparities.own_replicates`: with the same `seed` and `replicates` they are the
+        values `bootstrap_slices` draws, and `bootstrap_slices(values=...)` takes them
+        (a slices report draws every replicate once).
     """
     if slices.cells is None:
         msg = "disparities need a Table per slice: build the slices with `predicted`."
@@ -232,6 +244,10 @@ def disparities(
     level = check_level(level)
     min_count = check_number(min_count, "min_count", 0)
     seed = check_seed(seed)
+    unknown = [name for name in keep if name not in COMPARED]
+    if unknown:
+        msg = f"`keep` takes measures of {list(COMPARED)}; got {unknown[0]!r}."
+        raise InputError(msg)
     S = len(slices.keys)
     # the largest slice by default; with no slice, a result with no rows (0 stands in)
     largest_slice = int(np.argmax(slices.n)) if S else 0
@@ -266,6 +282,7 @@ def disparities(
     draws = {
         key: np.empty((replicates, *estimates[key].shape[1:]), dtype=np.float64) for key in kept
     }
+    own = {name: np.empty((replicates, S), dtype=np.float64) for name in keep}
     high = {name: np.full(S, -np.inf) for name in COMPARED}
     low = {name: np.full(S, np.inf) for name in COMPARED}
     for part, cells in batches:
@@ -277,12 +294,14 @@ def disparities(
                     high[name], np.max(np.where(defined, value, -np.inf), axis=0), out=high[name]
                 )
                 np.fmin(low[name], np.min(np.where(defined, value, np.inf), axis=0), out=low[name])
+                if name in own:
+                    own[name][part] = value
             else:
                 draws[key][part] = value
     # a slice whose every replicate agrees has no estimate of its own variation (a
     # perfect slice of 15 positives gives 1 every time): its differences say so
     fixed = {name: np.isfinite(high[name]) & (high[name] == low[name]) for name in COMPARED}
-    cases = case_draws(slices)
+    unresampled = _unresampled(slices, ref)
     vs_rest: dict[str, list[Interval]] = {}
     vs_reference: dict[str, list[Interval]] = {}
     p_rest: dict[str, list[float]] = {}
@@ -304,7 +323,7 @@ def disparities(
                     raw.append(math.nan)
                     continue
                 estimate = float(estimates[key][0, s])
-                held = _unresampled(slices, cases, s, ref if family == "reference" else None)
+                held = unresampled[family][s]
                 if held is not None and not math.isnan(estimate):
                     found.append(nan_interval(estimate, level, "percentile", held))
                     raw.append(math.nan)
@@ -352,25 +371,31 @@ def disparities(
         left_out(adequate, counts, index, labels, present),
         rules,
         min_count,
+        {name: readonly(values) for name, values in own.items()},
     )
 
 
-def _unresampled(
-    slices: Slices, cases: NDArray[np.int64], s: int, reference: int | None
-) -> str | None:
-    """Why a difference of slice `s` from the rest (`reference` None) or from the
-    reference has no interval when one side's weights round to no case, or None."""
-    found = no_cases_reason(slices, s)
-    if found is None and reference is not None:
-        found = no_cases_reason(slices, reference)
-    if found is None and reference is None:
-        weight = float(slices.n.sum() - slices.n[s])
-        if slices.weighted and weight > 0 and int(cases.sum() - cases[s]) == 0:
+def _unresampled(slices: Slices, reference: int) -> dict[str, list[str | None]]:
+    """Why each slice's difference from the rest ("rest") or from the reference
+    ("reference") has no interval when one side's weights round to no case, or None;
+    every slice at once (whole counts always draw their cases)."""
+    S = len(slices.keys)
+    if not slices.weighted:
+        return {"rest": [None] * S, "reference": [None] * S}
+    n, cases = slices.n, case_draws(slices)
+    own = [no_cases_reason(slices, s, n) for s in range(S)]
+    theirs = own[reference] if S else None
+    rest: list[str | None] = []
+    for s in range(S):
+        found = own[s]
+        weight = float(n.sum() - n[s])
+        if found is None and weight > 0 and int(cases.sum() - cases[s]) == 0:
             found = (
                 f"the weights of the rest of the rows sum to {weight:.6g}, read as 0 cases "
                 "(frequency weights): there is no case to resample"
             )
-    return found
+        rest.append(found)
+    return {"rest": rest, "reference": [found or theirs for found in own]}
 
 
 def _interval(estimate: float, values: Floats, level: float, over: str) -> Interval:

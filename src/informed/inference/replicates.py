@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import readonly
-from informed.inference.interval import Interval
+from informed.inference.interval import Interval, normal_cdf, normal_quantile
 
 __all__ = ["jackknife_acceleration", "percentile_band", "replicate_interval", "replicate_intervals"]
 
@@ -26,10 +26,19 @@ Floats = NDArray[np.float64]
 
 
 def _quantiles(values: Floats, probabilities: Floats) -> Floats:
-    # linear interpolation between order statistics (numpy's default); an infinite
-    # replicate (bias_ratio with no +R) may meet another one: inf - inf is left as nan
+    """`numpy.quantile(values, probabilities)` of replicates without NaN, in its steps
+    (linear interpolation between order statistics, `_lerp`) but from one sort: numpy
+    2.4's quantile calls `numpy.unique`, which imports numpy.ma (0.1 s) in a process
+    that had no need of it. An infinite replicate (bias_ratio with no +R) may meet
+    another one: inf - inf is left as nan."""
+    ordered = np.sort(np.asarray(values, dtype=np.float64))
+    last = ordered.size - 1
+    virtual = last * np.asarray(probabilities, dtype=np.float64)
+    previous = np.floor(virtual)
+    at = np.minimum(previous, last).astype(np.intp)
+    after = np.minimum(previous + 1, last).astype(np.intp)
     with np.errstate(invalid="ignore"):
-        return np.asarray(np.quantile(values, probabilities), dtype=np.float64)
+        return _lerp(ordered[at], ordered[after], virtual - previous)
 
 
 def replicate_interval(
@@ -56,14 +65,12 @@ def replicate_interval(
     se = float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan
     tails = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
     if method == "bca":
-        from scipy import special  # loaded when needed: importing the reports skips scipy
-
         below = float(np.count_nonzero(defined < estimate))
         tied = float(np.count_nonzero(defined == estimate))
         # ties count one half, so a degenerate distribution (all replicates equal to the
         # estimate) gives z0 = 0 and the interval [estimate, estimate]
-        z0 = float(special.ndtri((below + 0.5 * tied) / defined.size))
-        z = special.ndtri(tails)
+        z0 = float(normal_quantile((below + 0.5 * tied) / defined.size))
+        z = normal_quantile(tails)
         shrink = 1.0 - acceleration * (z0 + z)
         if not np.isfinite(z0) or not np.isfinite(acceleration) or np.any(shrink <= 0):
             return Interval(
@@ -77,7 +84,7 @@ def replicate_interval(
                 "or the acceleration is not finite; use method='percentile'",
                 undefined_replicates=undefined,
             )
-        tails = special.ndtr(z0 + (z0 + z) / shrink)
+        tails = normal_cdf(z0 + (z0 + z) / shrink)
     low, high = _quantiles(defined, tails)
     return Interval(
         estimate,
@@ -134,13 +141,11 @@ def replicate_intervals(
         )
         usable = np.ones(columns.size, dtype=bool)
         if method == "bca":
-            from scipy import special  # loaded when needed, as in replicate_interval
-
             estimate = estimates[columns][:, None]
             below = np.count_nonzero(rows < estimate, axis=1).astype(np.float64)
             tied = np.count_nonzero(rows == estimate, axis=1).astype(np.float64)
-            z0 = special.ndtri((below + 0.5 * tied) / B)[:, None]
-            z = special.ndtri(tails[0])[None, :]
+            z0 = normal_quantile((below + 0.5 * tied) / B)[:, None]
+            z = normal_quantile(tails[0])[None, :]
             acceleration = a[columns][:, None]
             with np.errstate(invalid="ignore", divide="ignore"):
                 shrink = 1.0 - acceleration * (z0 + z)
@@ -149,7 +154,7 @@ def replicate_intervals(
                     & np.isfinite(acceleration[:, 0])
                     & (shrink > 0).all(axis=1)
                 )
-                tails = special.ndtr(z0 + (z0 + z) / shrink)
+                tails = normal_cdf(z0 + (z0 + z) / shrink)
         rows.sort(axis=1)
         virtual = (B - 1) * np.where(usable[:, None], tails, 0.0)
         previous = np.floor(virtual)

@@ -32,7 +32,7 @@ Efron, B. (1987). Better bootstrap confidence intervals. J. Amer. Statist. Assoc
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_choice, check_memory
+from informed.errors import InputError
 from informed.inference.checks import check_cases, check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import no_case_reason
@@ -106,11 +107,14 @@ def case_draws(slices: Slices) -> NDArray[np.int64]:
     return np.round(slices.n).astype(np.int64)
 
 
-def no_cases_reason(slices: Slices, s: int) -> str | None:
+def no_cases_reason(slices: Slices, s: int, n: Floats | None = None) -> str | None:
     """Why slice `s` has no interval when its weights round to no case (and are not 0:
-    a slice of weight 0 is undefined, and says so), or None."""
-    total = float(slices.n[s])
-    if not slices.weighted or total <= 0 or round(total) > 0:
+    a slice of weight 0 is undefined, and says so), or None; `n` is `slices.n` when the
+    caller has it already."""
+    if not slices.weighted:
+        return None
+    total = float((slices.n if n is None else n)[s])
+    if total <= 0 or round(total) > 0:
         return None
     return no_case_reason(total, f" of slice {slices.name(slices.keys[s])!r}")
 
@@ -171,6 +175,7 @@ def bootstrap_slices(
     undefined: str = "propagate",
     min_count: float = 30.0,
     method: str = "bca",
+    values: Mapping[str, Floats] | None = None,
 ) -> SliceBootstrap:
     """Bootstrap intervals of registry measures of every slice, in one pass.
 
@@ -193,6 +198,11 @@ def bootstrap_slices(
         interval covers too little, as docs/slices.md measures) or percentile. BCa's
         acceleration comes from each slice's jackknife tables, at most one per non-zero
         cell, evaluated for all slices at once.
+    values : mapping, optional
+        Measure -> replicates [replicates, S] of every slice already drawn: the
+        `Disparities.own_replicates` of `disparities(keep=measures)` with the same
+        `seed` and `replicates`, which draws the same cases (a slices report draws them
+        once). Without it they are drawn here.
 
     Notes
     -----
@@ -210,17 +220,25 @@ def bootstrap_slices(
     evaluation = evaluate_slices(
         slices, positive=positive, alpha=alpha, undefined=undefined, min_count=min_count
     )
-    values = replicate_values(slices, names, evaluation, replicates, seed, alpha, undefined)
+    if values is None:
+        drawn = replicate_values(slices, names, evaluation, replicates, seed, alpha, undefined)
+    else:
+        wanted = (replicates, len(slices.keys))
+        for name in names:
+            if name not in values or np.shape(values[name]) != wanted:
+                msg = f"`values` needs {name!r} replicates of shape {wanted}."
+                raise InputError(msg)
+        drawn = {name: np.asarray(values[name], dtype=np.float64) for name in names}
     accelerations = (
         slice_accelerations(slices, names, evaluation, alpha, undefined)
         if method == "bca"
         else dict.fromkeys(names)
     )
     intervals = {
-        name: _intervals(evaluation, name, values[name], level, accelerations[name])
+        name: _intervals(evaluation, name, drawn[name], level, accelerations[name])
         for name in names
     }
-    return SliceBootstrap(evaluation, level, replicates, intervals, values, method)
+    return SliceBootstrap(evaluation, level, replicates, intervals, drawn, method)
 
 
 def slice_accelerations(

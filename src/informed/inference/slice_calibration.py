@@ -14,12 +14,17 @@ is mostly noise: PAV fits its few rows closely), those left out named, and the r
 over every slice beside it. No ratio: a calibrated slice's MCB can be exactly 0, and a
 ratio to it is unbounded.
 
-Intervals: a case bootstrap within each slice (its size fixed, as
-`informed.inference.bootstrap_slices` resamples a slice), drawn as a multinomial over
+Intervals (`replicates` > 0; 0 gives the estimates alone): a case bootstrap within
+each slice (its size fixed, as `informed.inference.bootstrap_slices` resamples a slice),
+drawn as a multinomial over
 the slice's 2 x groups cells (positives and negatives of each distinct score, as
 `informed.inference.calibration_bands` draws one Ranking's); each replicate is refitted
 by PAV and its MCB recomputed; the spread's replicate is the range of the slices'
-replicates. Percentile intervals. MCB is biased upward in a resample (PAV fits the
+replicates. Percentile intervals. The bootstrap costs O(replicates x distinct scores) of
+every slice, against O(distinct scores) for the estimates: at 10^5 continuous scores a
+slice, a thousand replicates are a thousand PAV fits of 10^5 groups, which is why the
+command line resamples only with --ci, as it does for the calibration numbers of all
+the rows. MCB is biased upward in a resample (PAV fits the
 resample's noise too), so the interval of a slice whose MCB is near 0 may lie above its
 estimate; it brackets a clearly miscalibrated slice's.
 
@@ -71,7 +76,10 @@ from informed.ranking.calibration import (
 )
 from informed.slices.slices import Slices
 
-__all__ = ["SliceCalibration", "slice_calibration"]
+__all__ = ["NOT_RESAMPLED", "SliceCalibration", "slice_calibration"]
+
+NOT_RESAMPLED = "not resampled (replicates=0)"
+"""The reason of every interval of a calibration computed without replicates."""
 
 Floats = NDArray[np.float64]
 
@@ -215,7 +223,8 @@ def slice_calibration(
     rule : {"brier", "log"}
         The scoring rule decomposed (`informed.ranking.SCORING_RULES`).
     replicates : int
-        Bootstrap replicates of every slice.
+        Bootstrap replicates of every slice (>= 2); 0 for the estimates alone, every
+        interval NaN with the reason `NOT_RESAMPLED`.
     level : float
         Of the percentile intervals.
     seed : int or numpy.random.Generator, optional
@@ -240,7 +249,10 @@ def slice_calibration(
         msg = "slice_calibration needs a Ranking per slice: build the slices with `scores`."
         raise InputError(msg)
     check_choice(rule, tuple(SCORING_RULES), "rule")
-    replicates = check_count(replicates, "replicates", 2)
+    replicates = check_count(replicates, "replicates", 0)
+    if replicates == 1:
+        msg = "`replicates` must be 0 (the estimates alone) or an integer >= 2; got 1."
+        raise InputError(msg)
     level = check_level(level)
     min_count = check_number(min_count, "min_count", 0)
     for key, ranking in zip(slices.keys, slices.rankings, strict=True):
@@ -260,12 +272,13 @@ def slice_calibration(
         for s, ranking in enumerate(slices.rankings):
             if held[s] is not None:
                 drawn[:, s] = estimates[s]
-            elif ranking.n_groups:
+            elif ranking.n_groups and replicates:
                 drawn[:, s] = _replicates(rng, ranking, rule, replicates)
     intervals = []
     for s, decomposition in enumerate(found):
-        if math.isnan(estimates[s]) or held[s] is not None:
+        if math.isnan(estimates[s]) or held[s] is not None or replicates == 0:
             why = held[s] or decomposition.reason or "undefined"
+            why = NOT_RESAMPLED if replicates == 0 and not math.isnan(estimates[s]) else why
             intervals.append(nan_interval(estimates[s], level, "percentile", why))
         else:
             intervals.append(
@@ -330,6 +343,8 @@ def _spread(
     if math.isnan(estimate):
         why = f"MCB defined in fewer than two of {over}"
         return nan_interval(estimate, level, "percentile", why)
+    if drawn.shape[0] == 0:
+        return nan_interval(estimate, level, "percentile", NOT_RESAMPLED)
     if not np.any(resampled & ~np.isnan(estimates)):
         why = f"the weights of each of {over} round to no case (frequency weights)"
         return nan_interval(estimate, level, "percentile", why)

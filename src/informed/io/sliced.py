@@ -4,7 +4,8 @@
 written, as `informed.io.batches` reads every label column; a blank cell or a null is
 the slice "missing", never dropped and never an error), slices each batch with
 `informed.slices.Slices.from_labels` and merges the batches' and the files' Slices
-with `+`, so memory holds one batch and the summaries. A column of timestamps (`time`)
+with `+` (like a binary counter, as `informed.io.summaries` merges Rankings: O(n log n)
+in all), so memory holds a few batches' summaries. A column of timestamps (`time`)
 is read as stored: a Parquet or Arrow file's timestamps (in their time zone) and dates,
 or ISO-8601 text; a blank or null one is the window "missing", and a value that is not
 a timestamp is an error naming the file, the data row and the column. Every row read is
@@ -121,7 +122,11 @@ def read_slices_parts(
         dict.fromkeys([actual, *([predicted] if predicted else []), *timed, *names])
     )
     key_names = [f"{time} ({every})"] if time is not None else []
-    total: Slices | None = None
+    # the parts merged like a binary counter, as `informed.io.summaries` merges a file's
+    # Rankings: a part merges with the one before it while that one holds no more than
+    # twice its rows, so the merges cost O(n log n) in all where merging each part into
+    # the running total re-merged every slice's Ranking once a batch (O(n^2 / batch))
+    stack: list[tuple[Slices, int]] = []
     classes: tuple[Label, ...] = ()
     rows_read = 0
     for file in files:
@@ -155,11 +160,17 @@ def read_slices_parts(
                 partial=True,
                 text=text,
             )
-            total = part if total is None else total + part
+            stack.append((part, batch.rows))
+            while len(stack) > 1 and stack[-2][1] <= 2 * stack[-1][1]:
+                (before, earlier), (last, later) = stack[-2], stack.pop()
+                stack[-1] = (before + last, earlier + later)
             classes = sort_labels((*classes, *seen))
             if progress is not None:
                 progress(batch.bytes_read, rows_read)
     where = os.fspath(path) if isinstance(path, str | os.PathLike) else f"{len(files)} files"
+    total = stack.pop()[0] if stack else None
+    while stack:
+        total = stack.pop()[0] + total
     if total is None:
         msg = f"{where} has a header but no data rows: nothing to evaluate."
         raise InputError(msg)

@@ -307,6 +307,7 @@ def _over_margins(tp: Floats, fp: Floats, fn: Floats, tn: Floats, margins: str) 
     computed accurately, so the value keeps its relative accuracy near 0. nan exactly
     when a margin is empty.
     """
+    exact = _small_whole(tp, fp, fn, tn)
     if margins == "columns":
         first, second = power_of_two_scale(tp + fn), power_of_two_scale(fp + tn)
         tp, fn, fp, tn = tp * first, fn * first, fp * second, tn * second
@@ -315,7 +316,30 @@ def _over_margins(tp: Floats, fp: Floats, fn: Floats, tn: Floats, margins: str) 
         first, second = power_of_two_scale(tp + fp), power_of_two_scale(fn + tn)
         tp, fp, fn, tn = tp * first, fp * first, fn * second, tn * second
         product = (tp + fp) * (fn + tn)
-    return ratio(determinant(tp, fp, fn, tn), product)
+    # whole counts below 2^26 have at most 26 significant bits, scaled by a power of two
+    # too: their products are exact, and so the determinant is p1 - p2 rounded once,
+    # what `determinant` gives for them bit for bit, in two passes instead of thirty
+    found = tp * tn - fp * fn if exact else determinant(tp, fp, fn, tn)
+    return ratio(found, product)
+
+
+_SMALL = float(2**26)
+
+
+def _small_whole(*cells: Floats) -> bool:
+    """True when every cell is a whole number in [0, 2^26) (bootstrap replicates of
+    counts are): their products then carry at most 52 significant bits, exactly."""
+    for cell in cells:
+        values = np.asarray(cell)
+        if values.dtype.kind in "iub":
+            if values.size and not (values.min() >= 0 and values.max() < _SMALL):
+                return False
+            continue
+        with np.errstate(invalid="ignore"):
+            inside = np.all((values >= 0) & (values < _SMALL))
+            if not (inside and np.all(values == np.trunc(values))):
+                return False
+    return True
 
 
 def correlation(counts: Any) -> Floats:

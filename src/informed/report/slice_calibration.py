@@ -15,6 +15,7 @@ from informed.inference.slice_calibration import SliceCalibration
 
 __all__ = [
     "CALIBRATION_NOTE",
+    "NO_INTERVALS",
     "calibration_json",
     "calibration_lines",
     "mcb_interval",
@@ -28,6 +29,9 @@ CALIBRATION_NOTE = (
     "up (PAV fits its noise), so near 0 the interval may lie above the estimate."
 )
 """What the calibration of slices is, as the terminal and the page say it."""
+
+NO_INTERVALS = "no intervals; --ci LEVEL gives them, from 1,000 replicates of each slice"
+"""Why the calibration of slices has no intervals without --ci, as the reports say it."""
 
 _LEFT_OUT_SHOWN = 5
 
@@ -46,9 +50,11 @@ def mcb_interval(interval: Interval) -> str:
     return f"[{mcb_text(interval.low)}, {mcb_text(interval.high)}]"
 
 
-def _spread_text(interval: Interval) -> str:
+def _spread_text(interval: Interval, resampled: bool) -> str:
     if math.isnan(interval.estimate):
         return f"— ({interval.reason})"
+    if not resampled:
+        return mcb_text(interval.estimate)
     return f"{mcb_text(interval.estimate)} {mcb_interval(interval)}"
 
 
@@ -75,11 +81,18 @@ def calibration_lines(
     level = f"{found.level:.0%}"
     score = "Brier" if found.rule == "brier" else "log score"
     short = "Brier" if found.rule == "brier" else "log"
+    resampled = found.replicates > 0
+    how = (
+        f"{level} percentile intervals, {found.replicates:,} replicates of each slice"
+        if resampled
+        else NO_INTERVALS
+    )
+    column = f" {level + ' interval':<16}" if resampled else ""
     lines = [
         f"Calibration within slices: scores read as probabilities of "
         f"{printable(repr(positive))}, each slice's {score} decomposed on its own rows "
-        f"({level} percentile intervals, {found.replicates:,} replicates of each slice):",
-        f"{'slice':<{names}}  {'n':>7}  {'MCB':>6} {level + ' interval':<16}  {short:>6}",
+        f"({how}):",
+        f"{'slice':<{names}}  {'n':>7}  {'MCB':>6}{column}  {short:>6}",
     ]
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
@@ -88,8 +101,9 @@ def calibration_lines(
         decomposition = found.decompositions[s]
         lines.append(
             f"{name:<{names}}  {n:>7,.{0 if n.is_integer() else 3}f}  "
-            f"{mcb_text(decomposition.miscalibration):>6} "
-            f"{mcb_interval(found.miscalibration[s]):<16}  {mcb_text(decomposition.score):>6}"
+            f"{mcb_text(decomposition.miscalibration):>6}"
+            + (f" {mcb_interval(found.miscalibration[s]):<16}" if resampled else "")
+            + f"  {mcb_text(decomposition.score):>6}"
         )
     spread = found.spread
     defined = not math.isnan(spread.estimate)
@@ -99,11 +113,11 @@ def calibration_lines(
         high = printable(repr(slices.name(slices.keys[found.highest])))
         low = printable(repr(slices.name(slices.keys[found.lowest])))
         ends = f"; highest {high}, lowest {low}"
-    lines += ["", f"spread of MCB (max - min): {_spread_text(spread)}{over}{ends}"]
+    lines += ["", f"spread of MCB (max - min): {_spread_text(spread, resampled)}{over}{ends}"]
     if found.left_out and slices.accumulated is None:
         lines.append(
             f"  left out as too small: {printable(_left_out(found))}; over every slice: "
-            f"{_spread_text(found.spread_all)}"
+            f"{_spread_text(found.spread_all, resampled)}"
         )
     lines.append(CALIBRATION_NOTE)
     return lines

@@ -33,7 +33,7 @@ import importlib.resources
 import os
 import re
 import struct
-import zoneinfo
+import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -157,6 +157,8 @@ def _read_tzif(data: bytes) -> _Zone:
 @functools.lru_cache(maxsize=64)
 def _zone(key: str) -> _Zone:
     """The TZif file of `key`, found where zoneinfo finds it."""
+    import zoneinfo  # loaded when a zone is named: slicing by a column needs none
+
     zoneinfo.ZoneInfo(key)  # zoneinfo's checks of the key, and its error if not found
     for folder in zoneinfo.TZPATH:
         path = os.path.join(folder, key)
@@ -259,7 +261,8 @@ def zone_of(tz: Any) -> str | int | dt.tzinfo:
             return tz
         sign, hours, minutes = fixed.groups()
         return (-1 if sign == "-" else 1) * (int(hours) * 3600 + int(minutes) * 60)
-    if isinstance(tz, zoneinfo.ZoneInfo) and tz.key is not None:
+    zoneinfo = sys.modules.get("zoneinfo")  # a ZoneInfo given means zoneinfo is loaded
+    if zoneinfo is not None and isinstance(tz, zoneinfo.ZoneInfo) and tz.key is not None:
         return str(tz.key)
     if not isinstance(tz, dt.tzinfo):
         msg = f"{tz!r} is not a time zone (a tzinfo, or the name of one)."

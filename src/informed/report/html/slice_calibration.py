@@ -9,7 +9,12 @@ import math
 
 from informed.inference.slice_calibration import SliceCalibration
 from informed.report.html.markup import count, escaped, number, value_cell
-from informed.report.slice_calibration import CALIBRATION_NOTE, mcb_interval, mcb_text
+from informed.report.slice_calibration import (
+    CALIBRATION_NOTE,
+    NO_INTERVALS,
+    mcb_interval,
+    mcb_text,
+)
 
 __all__ = ["calibration_slices_section"]
 
@@ -21,6 +26,7 @@ def calibration_slices_section(found: SliceCalibration | str, shown: list[int]) 
         return f'<p id="slice-calibration-none">No calibration: {escaped(found)}.</p>'
     slices = found.slices
     score = "Brier score" if found.rule == "brier" else "log score"
+    resampled = found.replicates > 0
     rows = []
     for s in shown:
         name = escaped(slices.name(slices.keys[s]))
@@ -30,8 +36,13 @@ def calibration_slices_section(found: SliceCalibration | str, shown: list[int]) 
         rows.append(
             f'<tr data-slice="{name}"><th class="label" scope="row">{name}</th>'
             f'<td class="num">{count(n)}</td>'
-            f'<td class="num">{escaped(mcb_text(d.miscalibration))}<br><span class="small">'
-            f"{escaped(mcb_interval(interval))}</span></td>"
+            f'<td class="num">{escaped(mcb_text(d.miscalibration))}'
+            + (
+                f'<br><span class="small">{escaped(mcb_interval(interval))}</span>'
+                if resampled
+                else ""
+            )
+            + "</td>"
             f"{value_cell(d.score, d.reason)}{value_cell(d.discrimination, d.reason)}"
             f"{value_cell(d.uncertainty, d.reason)}</tr>"
         )
@@ -39,7 +50,8 @@ def calibration_slices_section(found: SliceCalibration | str, shown: list[int]) 
     if math.isnan(spread.estimate):
         text = f"undefined ({escaped(spread.reason or 'undefined')})"
     else:
-        text = f"{number(spread.estimate)} {escaped(mcb_interval(spread))}"
+        text = number(spread.estimate)
+        text += f" {escaped(mcb_interval(spread))}" if resampled else ""
         if found.highest is not None and found.lowest is not None:
             text += (
                 f"; highest {escaped(repr(slices.name(slices.keys[found.highest])))}, "
@@ -54,7 +66,7 @@ def calibration_slices_section(found: SliceCalibration | str, shown: list[int]) 
         shown_all = (
             f"undefined ({escaped(every.reason or 'undefined')})"
             if math.isnan(every.estimate)
-            else f"{number(every.estimate)} {escaped(mcb_interval(every))}"
+            else number(every.estimate) + (f" {escaped(mcb_interval(every))}" if resampled else "")
         )
         if not math.isnan(spread.estimate):
             text += f" over the slices {escaped(found.rule_text)}"
@@ -62,11 +74,15 @@ def calibration_slices_section(found: SliceCalibration | str, shown: list[int]) 
             f'<br><span class="small">left out as too small: {left}; over every slice: '
             f"{shown_all}</span>"
         )
+    how = (
+        f"under each MCB its {100 * found.level:g} % percentile interval "
+        f"({found.replicates:,} replicates of each slice)"
+        if resampled
+        else escaped(NO_INTERVALS)
+    )
     return (
         f"<p>Is the model calibrated within each slice? Each slice's {score} is decomposed "
-        "on its own rows (score = MCB − DSC + UNC), under each MCB its "
-        f"{100 * found.level:g} % percentile interval ({found.replicates:,} replicates of "
-        "each slice).</p>"
+        f"on its own rows (score = MCB − DSC + UNC); {how}.</p>"
         '<div class="scroll"><table id="slice-calibration-table"><thead><tr><th>slice</th>'
         '<th class="num">n</th><th class="num">MCB</th>'
         f'<th class="num">{score}</th><th class="num">DSC</th><th class="num">UNC</th>'

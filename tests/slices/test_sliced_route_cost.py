@@ -1,0 +1,146 @@
+"""The sliced report's costs cut without changing its numbers (issue 27, item 24): the
+bootstrap reads the disparities' replicates instead of drawing the same cases again,
+normal quantiles without scipy.special, quantiles of replicates without numpy.quantile
+(which imports numpy.ma), informedness of whole counts without Dekker's products, and
+a sliced file command that imports neither scipy nor numpy.ma nor zoneinfo."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from informed.inference import bootstrap_slices, disparities
+from informed.inference.interval import logistic, normal_cdf, normal_quantile
+from informed.inference.replicates import _quantiles
+from informed.measures import exact
+from informed.measures.binary import informedness, markedness
+from informed.slices import Slices
+
+special = pytest.importorskip("scipy.special")
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "informed" / "data"
+
+
+@pytest.mark.parametrize(
+    ("positive", "labels", "weighted"), [(1, 2, False), (None, 3, False), (2, 3, True)]
+)
+def test_the_bootstrap_from_the_disparities_replicates_is_the_one_it_draws(
+    positive: int | None, labels: int, weighted: bool
+) -> None:
+    rng = np.random.default_rng(3)
+    n = 3000
+    by = rng.integers(0, 7, n)
+    actual = rng.integers(0, labels, n)
+    predicted = np.where(rng.random(n) < 0.7, actual, rng.integers(0, labels, n))
+    weights = rng.random(n) + 0.2 if weighted else None
+    s = Slices.from_labels(by=by, actual=actual, predicted=predicted, weights=weights)
+    names = ["informedness", "markedness"]
+    found = disparities(s, positive=positive, seed=5, replicates=300, keep=names)
+    drawn = bootstrap_slices(s, names, positive=positive, seed=5, replicates=300)
+    read = bootstrap_slices(
+        s, names, positive=positive, seed=5, replicates=300, values=found.own_replicates
+    )
+    for name in names:
+        assert np.array_equal(drawn.distribution[name], read.distribution[name], equal_nan=True)
+        assert drawn.intervals[name] == read.intervals[name]
+
+
+def test_values_of_the_wrong_shape_or_measure_are_refused() -> None:
+    s = Slices.from_labels(by=[0, 0, 1, 1] * 5, actual=[0, 1] * 10, predicted=[0, 1, 1, 0] * 5)
+    found = disparities(s, positive=1, seed=0, replicates=50, keep=["informedness"])
+    with pytest.raises(ValueError, match="'markedness' replicates of shape"):
+        bootstrap_slices(
+            s, ["informedness", "markedness"], positive=1, replicates=50,
+            values=found.own_replicates,
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="`keep` takes measures of"):
+        disparities(s, positive=1, keep=["accuracy"])
+
+
+def test_normal_functions_agree_with_scipy() -> None:
+    rng = np.random.default_rng(0)
+    p = np.concatenate([rng.random(20_000), [0.0, 1.0, 0.025, 0.975, 0.5, 1e-300, np.nan]])
+    assert np.allclose(normal_quantile(p), special.ndtri(p), rtol=4e-15, atol=0, equal_nan=True)
+    x = np.concatenate([rng.normal(size=20_000) * 4, [-np.inf, np.inf, 0.0, -40.0, np.nan]])
+    assert np.allclose(normal_cdf(x), special.ndtr(x), rtol=1e-13, atol=0, equal_nan=True)
+    for value in (-800.0, -3.0, 0.0, 2.5, 800.0):
+        assert logistic(value) == pytest.approx(float(special.expit(value)), rel=1e-15)
+
+
+def test_quantiles_of_replicates_are_numpys() -> None:
+    rng = np.random.default_rng(1)
+    for size in (1, 2, 3, 40, 999, 1000):
+        for _ in range(50):
+            values = rng.normal(size=size) * 10.0 ** rng.integers(-5, 5)
+            if rng.random() < 0.3:
+                values[rng.integers(0, size)] = np.inf
+            tails = np.array([rng.random(), 0.025, 0.975, 0.0, 1.0])
+            with np.errstate(invalid="ignore"):
+                expected = np.quantile(values, tails)
+            assert np.array_equal(_quantiles(values, tails), expected, equal_nan=True)
+
+
+def test_whole_counts_give_the_bits_of_the_exact_determinant() -> None:
+    rng = np.random.default_rng(2)
+    counts = rng.integers(0, 2**26, size=(20_000, 2, 2)).astype(np.float64)
+    counts[:50] = rng.integers(2**26 - 4, 2**26, size=(50, 2, 2))  # the largest whole
+    counts[50:60, :, 0] = 0  # no real positives: nan
+    for measure, margins in ((informedness, (0, 1)), (markedness, (0, 2))):
+        tp, fp, fn, tn = counts[:, 0, 0], counts[:, 0, 1], counts[:, 1, 0], counts[:, 1, 1]
+        if margins == (0, 1):
+            a, b = exact.power_of_two_scale(tp + fn), exact.power_of_two_scale(fp + tn)
+            tp, fn, fp, tn = tp * a, fn * a, fp * b, tn * b
+            product = (tp + fn) * (fp + tn)
+        else:
+            a, b = exact.power_of_two_scale(tp + fp), exact.power_of_two_scale(fn + tn)
+            tp, fp, fn, tn = tp * a, fp * a, fn * b, tn * b
+            product = (tp + fp) * (fn + tn)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            expected = np.clip(exact.determinant(tp, fp, fn, tn) / product, -1.0, 1.0)
+        assert np.array_equal(measure(counts), expected, equal_nan=True)
+
+
+def test_a_sliced_file_command_imports_no_scipy_numpy_ma_or_zoneinfo(tmp_path: Path) -> None:
+    code = (
+        "import sys, io, contextlib\n"
+        "from informed.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(sys.argv[1:])\n"
+        "print([m for m in ('scipy', 'numpy.ma', 'zoneinfo', 'pandas') if m in sys.modules])\n"
+    )
+    command = [
+        *("evaluate", str(DATA / "breast_cancer_slices.csv"), "--actual", "actual"),
+        *("--predicted", "predicted", "--score", "score", "--positive", "malignant"),
+        *("--by", "size"),
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *command], capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout.strip().replace("'", '"')) == []
+
+
+def test_calibration_without_replicates_gives_the_estimates_alone() -> None:
+    from informed.inference.slice_calibration import NOT_RESAMPLED, slice_calibration
+
+    s = Slices.from_labels(
+        by=["a"] * 4 + ["b"] * 4,
+        actual=[0, 1, 0, 1] * 2,
+        scores=[0.2, 0.4, 0.6, 0.8, 0.1, 0.2, 0.8, 0.9],
+        positive=1,
+    )
+    plain = slice_calibration(s, replicates=0, min_count=1)
+    resampled = slice_calibration(s, replicates=50, seed=0, min_count=1)
+    # b: its Brier 0.325 minus that of its recalibrated scores 0.125 (PAV by hand)
+    assert [round(d.miscalibration, 12) for d in plain.decompositions] == [0.075, 0.2]
+    assert plain.decompositions == resampled.decompositions
+    assert plain.distribution.shape == (0, 2)
+    assert all(i.reason == NOT_RESAMPLED and np.isnan(i.low) for i in plain.miscalibration)
+    assert plain.spread.estimate == resampled.spread.estimate
+    assert plain.spread.reason == NOT_RESAMPLED
+    with pytest.raises(ValueError, match="0 \\(the estimates alone\\) or an integer >= 2"):
+        slice_calibration(s, replicates=1)
