@@ -14,6 +14,7 @@ from informed.inference.interval import Interval
 from informed.inference.slice_calibration import SliceCalibration
 
 __all__ = [
+    "BIASED_NOTE",
     "CALIBRATION_NOTE",
     "NO_INTERVALS",
     "calibration_json",
@@ -25,10 +26,15 @@ __all__ = [
 CALIBRATION_NOTE = (
     "MCB (miscalibration, Dimitriadis et al. 2021): the slice's mean score minus that of "
     "its scores recalibrated by its own CORP curve (isotonic, PAV), 0 when the slice is "
-    "calibrated; score = MCB - DSC + UNC on the slice's rows. A resample's MCB is biased "
-    "up (PAV fits its noise), so near 0 the interval may lie above the estimate."
+    "calibrated; score = MCB - DSC + UNC on the slice's rows."
 )
 """What the calibration of slices is, as the terminal and the page say it."""
+
+BIASED_NOTE = (
+    "A resample's MCB is biased up (PAV fits its noise), so near 0 the interval may lie "
+    "above the estimate."
+)
+"""What the intervals of MCB may show, said where there are intervals."""
 
 NO_INTERVALS = "no intervals; --ci LEVEL gives them, from 1,000 replicates of each slice"
 """Why the calibration of slices has no intervals without --ci, as the reports say it."""
@@ -119,7 +125,7 @@ def calibration_lines(
             f"  left out as too small: {printable(_left_out(found))}; over every slice: "
             f"{_spread_text(found.spread_all, resampled)}"
         )
-    lines.append(CALIBRATION_NOTE)
+    lines.append(CALIBRATION_NOTE + (" " + BIASED_NOTE if resampled else ""))
     return lines
 
 

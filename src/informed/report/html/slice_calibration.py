@@ -10,6 +10,7 @@ import math
 from informed.inference.slice_calibration import SliceCalibration
 from informed.report.html.markup import count, escaped, number, value_cell
 from informed.report.slice_calibration import (
+    BIASED_NOTE,
     CALIBRATION_NOTE,
     NO_INTERVALS,
     mcb_interval,
@@ -88,5 +89,6 @@ def calibration_slices_section(found: SliceCalibration | str, shown: list[int]) 
         f'<th class="num">{score}</th><th class="num">DSC</th><th class="num">UNC</th>'
         f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
         f'<ul id="slice-calibration-spread"><li>spread of MCB (max − min): {text}</li></ul>'
-        f'<p class="small">{escaped(CALIBRATION_NOTE)}</p>'
+        f'<p class="small">{escaped(CALIBRATION_NOTE)}'
+        f"{' ' + escaped(BIASED_NOTE) if resampled else ''}</p>"
     )
