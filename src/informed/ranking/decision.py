@@ -29,7 +29,6 @@ appropriate use. Journal of Clinical Oncology 34(21):2534-2540.
 
 from __future__ import annotations
 
-import bisect
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -38,8 +37,8 @@ import numpy as np
 
 from informed._common import json_floats, readonly
 from informed.errors import InputError, InputTypeError
-from informed.ranking.calibration import check_probabilities
 from informed.ranking.blocks import blocks
+from informed.ranking.calibration import check_probabilities
 from informed.ranking.groups import FloatArray, groups_of
 from informed.ranking.ranking import Ranking
 
@@ -132,10 +131,7 @@ def _counts_at(ranking: Ranking, thresholds: FloatArray) -> tuple[FloatArray, Fl
     scores for each of a few thresholds, no pass over the groups)."""
     scores = ranking.scores  # descending: the groups scored >= t come first
     if thresholds.size <= _FEW_THRESHOLDS:
-        selected: Any = [
-            bisect.bisect_left(scores, True, key=lambda score, t=t: bool(score < t))
-            for t in thresholds.tolist()
-        ]
+        selected: Any = [_at_least(scores, t) for t in thresholds.tolist()]
     else:
         selected = np.searchsorted(-scores, -thresholds, side="right")  # groups with s >= t
     groups = groups_of(ranking)
@@ -144,6 +140,18 @@ def _counts_at(ranking: Ranking, thresholds: FloatArray) -> tuple[FloatArray, Fl
 
 _FEW_THRESHOLDS = 64
 """Up to this many thresholds are found by a binary search each, in Python."""
+
+
+def _at_least(scores: FloatArray, threshold: float) -> int:
+    """How many of the descending `scores` are at least `threshold`: a binary search."""
+    low, high = 0, scores.size
+    while low < high:
+        middle = (low + high) // 2
+        if scores[middle] >= threshold:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:

@@ -288,10 +288,14 @@ def recalibration(ranking: Ranking) -> Recalibration:
 
 
 def recalibration_of_groups(
-    scores: FloatArray, positives: FloatArray, rows: FloatArray
+    scores: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    *,
+    complement: FloatArray | None = None,
 ) -> Recalibration:
     """`recalibration` of tie groups in ascending order of score (`ascending`), both
-    classes among them."""
+    classes among them; `complement` is 1 - scores, when already computed."""
     nan = math.nan
     # the scores ascend: those of 0 come first, those of 1 last
     low = int(np.searchsorted(scores, 0.0, side="right"))
@@ -312,12 +316,13 @@ def recalibration_of_groups(
             "gives probability 1, are left out: their likelihood is 1 for every positive slope"
         )
         scores, positives, rows = scores[low:high], positives[low:high], rows[low:high]
+        complement = None if complement is None else complement[low:high]
     negatives = rows > positives
     if not np.any(positives > 0) or not np.any(negatives):
         return Recalibration(
             nan, nan, nan, reason="only one class among the rows scored inside (0, 1)", note=note
         )
-    x = scores / (1.0 - scores)
+    x = scores / (1.0 - scores if complement is None else complement)
     np.log(x, out=x)
     large = _fit(x, positives, rows, fit_slope=False)
     in_the_large = nan if large is None else large[0]
