@@ -227,19 +227,28 @@ def _newton(
     return float(beta[0]), 1.0
 
 
+Bins = tuple[FloatArray, FloatArray, FloatArray]
+
+
+def _bins(x: FloatArray, positives: FloatArray, rows: FloatArray) -> Bins | None:
+    """`_START_BINS` bins of consecutive groups: each bin's mean covariate, positives and
+    rows; None where the groups are few."""
+    if x.size <= 4 * _START_BINS:
+        return None
+    cuts = np.linspace(0, x.size, _START_BINS + 1).astype(np.intp)[:-1]
+    bin_rows = np.add.reduceat(rows, cuts)
+    bin_x = np.add.reduceat(rows * x, cuts) / bin_rows
+    return bin_x, np.add.reduceat(positives, cuts), bin_rows
+
+
 def _fit(
-    x: FloatArray, positives: FloatArray, rows: FloatArray, fit_slope: bool
+    x: FloatArray, positives: FloatArray, rows: FloatArray, fit_slope: bool, bins: Bins | None
 ) -> tuple[float, float] | None:
-    """`_newton` on the groups, started from its fit on `_START_BINS` bins of consecutive
-    groups (each bin's rows at its mean covariate): that fit lies close to the groups'
+    """`_newton` on the groups, started from its fit on the bins of consecutive groups
+    (`_bins`, each bin's rows at its mean covariate): that fit lies close to the groups'
     own, so the iterations over all the groups are few. Where the groups are few, or the
     bins' fit fails, Newton's iterations start from the prevalence."""
-    start = None
-    if x.size > 4 * _START_BINS:
-        cuts = np.linspace(0, x.size, _START_BINS + 1).astype(np.intp)[:-1]
-        bin_rows = np.add.reduceat(rows, cuts)
-        bin_x = np.add.reduceat(rows * x, cuts) / bin_rows
-        start = _newton(bin_x, np.add.reduceat(positives, cuts), bin_rows, fit_slope)
+    start = None if bins is None else _newton(*bins, fit_slope)
     return _newton(x, positives, rows, fit_slope, start)
 
 
@@ -324,7 +333,8 @@ def recalibration_of_groups(
         )
     x = scores / (1.0 - scores if complement is None else complement)
     np.log(x, out=x)
-    large = _fit(x, positives, rows, fit_slope=False)
+    bins = _bins(x, positives, rows)  # both fits start from the fit on these
+    large = _fit(x, positives, rows, False, bins)
     in_the_large = nan if large is None else large[0]
     if not _overlap(x, positives, negatives):
         why = (
@@ -333,7 +343,7 @@ def recalibration_of_groups(
             else "a threshold on the score separates the classes: the slope is infinite"
         )
         return Recalibration(nan, nan, in_the_large, reason=why, note=note)
-    fitted = _fit(x, positives, rows, fit_slope=True)
+    fitted = _fit(x, positives, rows, True, bins)
     if fitted is None:
         return Recalibration(nan, nan, in_the_large, reason="Newton's iterations did not converge")
     intercept, slope = fitted
