@@ -42,9 +42,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=parse_size, default=10**7, help="rows (default 10**7)")
     parser.add_argument("--repeat", type=int, default=5, help="interleaved runs, best kept")
-    parser.add_argument(
-        "--pipeline", action="store_true", help="also the build plus every summary"
-    )
+    parser.add_argument("--pipeline", action="store_true", help="also the build plus every summary")
     args = parser.parse_args()
 
     rng = np.random.default_rng(0)
