@@ -165,9 +165,11 @@ def binned_of_groups(
     n: float,
     bins: int,
     strategy: str,
+    scored: FloatArray | None = None,
 ) -> BinnedCalibration:
     """`binned_calibration` of tie groups in ascending order of score (`ascending`), with
-    rows: the scores ascend, so each bin is a run of consecutive groups, summed in place."""
+    rows: the scores ascend, so each bin is a run of consecutive groups, summed in place.
+    `scored` is rows * scores, when already computed."""
     fractions = np.linspace(0.0, 1.0, bins + 1)
     edges = fractions if strategy == "uniform" else quantiles_of_groups(scores, rows, fractions)
     # a score on an inner edge falls in the bin below: bin j holds edge_j < score <= edge_j+1
@@ -176,7 +178,7 @@ def binned_of_groups(
     kept = np.concatenate((cuts, [scores.size])) > starts
     first = starts[kept]
     total = np.add.reduceat(rows, first)
-    scored = np.add.reduceat(rows * scores, first)
+    scored = np.add.reduceat(rows * scores if scored is None else scored, first)
     hits = np.add.reduceat(positives, first)
     observed = hits / total
     mean_score = scored / total

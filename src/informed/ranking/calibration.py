@@ -27,6 +27,7 @@ probabilistic classifiers. PNAS 118(8):e2016191118.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -35,7 +36,8 @@ from numpy.typing import NDArray
 
 from informed._common import json_float, readonly
 from informed.errors import InputError, InputTypeError
-from informed.ranking.groups import FloatArray
+from informed.ranking.groups import FloatArray, groups_of
+from informed.ranking.pav import Cumulative, pav, pav_blocks
 from informed.ranking.ranking import Ranking
 
 __all__ = [
@@ -43,7 +45,9 @@ __all__ = [
     "Decomposition",
     "ReliabilityCurve",
     "check_probabilities",
+    "cumulative_counts",
     "curve_of_groups",
+    "decompose_curve",
     "decompose_groups",
     "dot",
     "pav",
@@ -86,130 +90,6 @@ def check_probabilities(ranking: Ranking, what: str) -> None:
     raise InputError(msg)
 
 
-def _block_means(
-    positives: FloatArray, size: FloatArray, starts: NDArray[np.intp]
-) -> tuple[FloatArray, FloatArray]:
-    """Each block's positives over its rows, from the sums of its own groups."""
-    block_positives = np.add.reduceat(positives, starts)
-    block_size = np.add.reduceat(size, starts)
-    return block_positives / block_size, block_size
-
-
-def _pool_runs(
-    positives: FloatArray, rows: FloatArray, starts: NDArray[np.intp]
-) -> tuple[FloatArray, FloatArray, NDArray[np.intp], bool]:
-    """Rounds of pooling over blocks (their positives, rows and first groups): each round
-    pools every maximal run of blocks whose values do not increase (a run of adjacent
-    violators pools into one block, whatever the order PAV would pool it in). Stops when
-    the values increase strictly (True) or when a round pools fewer than a sixteenth of
-    the blocks (False: a cascade, where each pooled block violates the one before it)."""
-    while positives.size > 1:
-        values = positives / rows
-        pooled = values[1:] <= values[:-1]  # the block pools into the one before it
-        merged = int(np.count_nonzero(pooled))
-        if merged == 0:
-            return positives, rows, starts, True
-        first = np.flatnonzero(np.concatenate(([True], ~pooled)))
-        positives = np.add.reduceat(positives, first)
-        rows = np.add.reduceat(rows, first)
-        starts = starts[first]
-        if merged * 16 < values.size:
-            return positives, rows, starts, False
-    return positives, rows, starts, True
-
-
-def _pool_stack(
-    positives: FloatArray, rows: FloatArray, starts: NDArray[np.intp]
-) -> NDArray[np.intp]:
-    """The first block of each PAV block by the textbook stack: each block in turn pools
-    with the top of the stack while the top's value is no lower than its own. O(blocks)
-    steps in Python, for what the rounds leave."""
-    stack_p: list[float] = []
-    stack_r: list[float] = []
-    stack_s: list[int] = []
-    for p, r, s in zip(positives.tolist(), rows.tolist(), starts.tolist(), strict=True):
-        while stack_p and stack_p[-1] / stack_r[-1] >= p / r:
-            p += stack_p.pop()
-            r += stack_r.pop()
-            s = stack_s.pop()
-        stack_p.append(p)
-        stack_r.append(r)
-        stack_s.append(s)
-    return np.asarray(stack_s, dtype=np.intp)
-
-
-def _check_groups(positives: FloatArray, size: FloatArray) -> None:
-    """Refuse groups PAV cannot fit, naming the first bad one: a size that is not positive
-    and finite (a group of no rows has no rate, and its NaN would never pool), a positives
-    count that is not finite, arrays of different shapes."""
-    if np.shape(positives) != np.shape(size) or np.ndim(size) != 1:
-        msg = (
-            "pav needs positives and size as two 1-D arrays of the same length; got shapes "
-            f"{np.shape(positives)} and {np.shape(size)}."
-        )
-        raise InputError(msg)
-    with np.errstate(invalid="ignore"):
-        bad_size = ~((size > 0.0) & (size < math.inf))
-        bad_positives = ~np.isfinite(positives)
-    if bad_size.any():
-        at = int(np.argmax(bad_size))
-        msg = (
-            "pav needs every group to hold rows (a positive, finite size); group "
-            f"{at:,} has size {float(size[at])!r}: drop empty groups first."
-        )
-        raise InputError(msg)
-    if bad_positives.any():
-        at = int(np.argmax(bad_positives))
-        msg = (
-            f"pav needs finite positives in every group; group {at:,} has {float(positives[at])!r}."
-        )
-        raise InputError(msg)
-
-
-def pav(positives: FloatArray, size: FloatArray) -> tuple[FloatArray, NDArray[np.intp], FloatArray]:
-    """Weighted isotonic (non-decreasing) regression of positives/size over groups in
-    ascending order of score (each with rows): the fitted value of each block, the index
-    of each block's first group, and each block's rows.
-
-    The pool-adjacent-violators algorithm (Ayer, Brunk, Ewing, Reid & Silverman 1955, "An
-    empirical distribution function for sampling with incomplete information"): blocks
-    whose values do not increase are pooled until they do, so the blocks are the maximal
-    runs of equal fitted values. Pooling is done in rounds over numpy arrays (every run
-    of adjacent violators at once, O(blocks) a round); when a round pools little (a
-    cascade), the textbook stack finishes over the blocks left. Each block's value is its
-    own sum of positives over its own sum of rows (for integer counts, a correctly
-    rounded ratio of exact integers, not a running average), and blocks are pooled again
-    wherever that ratio does not increase.
-
-    >>> values, starts, rows = pav(np.array([1.0, 0, 2, 1]), np.array([1.0, 2, 2, 1]))
-    >>> values.tolist(), starts.tolist(), rows.tolist()
-    ([0.3333333333333333, 1.0], [0, 2], [3.0, 3.0])
-
-    Every group must hold rows (a positive, finite size) and finite positives; anything
-    else is refused with its position and value (a group of no rows has no rate to fit):
-
-    >>> pav(np.array([1.0, 0.0]), np.array([1.0, 0.0]))
-    Traceback (most recent call last):
-    ...
-    informed.errors.InputError: pav needs every group to hold rows ...
-    """
-    _check_groups(positives, size)
-    if size.size == 0:
-        return np.empty(0), np.empty(0, dtype=np.intp), np.empty(0)
-    block_positives, block_rows = positives, size
-    starts = np.arange(size.size, dtype=np.intp)
-    while True:
-        block_positives, block_rows, starts, done = _pool_runs(block_positives, block_rows, starts)
-        if not done:
-            kept = _pool_stack(block_positives, block_rows, starts)
-            starts = kept
-        # each block's own sums, in the order of its groups
-        values, block_rows = _block_means(positives, size, starts)
-        if values.size == 1 or np.all(values[1:] > values[:-1]):
-            return values, starts, block_rows
-        block_positives = np.add.reduceat(positives, starts)
-
-
 @dataclass(frozen=True, eq=False)
 class ReliabilityCurve:
     """The CORP reliability curve: the isotonic recalibration of each distinct score.
@@ -225,8 +105,8 @@ class ReliabilityCurve:
         The (weighted) rows and actual positives at each score.
     block_starts : array of int
         The index (into `scores`) of the first score of each PAV block.
-    block_values, block_rows : array
-        Each block's observed rate and its rows.
+    block_values, block_rows, block_positives : array
+        Each block's observed rate, its rows and its actual positives.
 
     Notes
     -----
@@ -242,6 +122,7 @@ class ReliabilityCurve:
     block_starts: NDArray[np.intp]
     block_values: FloatArray
     block_rows: FloatArray
+    block_positives: FloatArray
 
     @property
     def block_ends(self) -> NDArray[np.intp]:
@@ -288,8 +169,17 @@ def ascending(ranking: Ranking) -> tuple[FloatArray, FloatArray, FloatArray]:
     # sum in another order, and whole weights must give the numbers of repeated rows
     scores = np.ascontiguousarray(ranking.scores[::-1])
     positives = np.ascontiguousarray(ranking.positives[::-1], dtype=np.float64)
-    rows = positives + np.ascontiguousarray(ranking.negatives[::-1], dtype=np.float64)
+    rows = np.add(positives, ranking.negatives[::-1], dtype=np.float64)
     return scores, positives, rows
+
+
+def cumulative_counts(ranking: Ranking) -> Cumulative | None:
+    """The positives and rows after each group, ascending (`informed.ranking.pav.Cumulative`):
+    the Ranking's own cumulative counts reversed, for counts; None for weights."""
+    if ranking.weighted:
+        return None
+    groups = groups_of(ranking)
+    return groups.cumulative_positives[::-1], groups.cumulative_total[::-1]
 
 
 def reliability_curve(ranking: Ranking) -> ReliabilityCurve:
@@ -302,14 +192,18 @@ def reliability_curve(ranking: Ranking) -> ReliabilityCurve:
     ([0.1, 0.2, 0.4, 0.9], [0.0, 0.6666666666666666, 0.6666666666666666, 1.0])
     """
     check_probabilities(ranking, "reliability_curve")
-    return curve_of_groups(*ascending(ranking))
+    return curve_of_groups(*ascending(ranking), cumulative_counts(ranking))
 
 
 def curve_of_groups(
-    scores: FloatArray, positives: FloatArray, rows: FloatArray
+    scores: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    cumulative: Cumulative | None = None,
 ) -> ReliabilityCurve:
-    """The CORP reliability curve of tie groups in ascending order of score (`ascending`)."""
-    values, starts, block_rows = pav(positives, rows)
+    """The CORP reliability curve of tie groups in ascending order of score (`ascending`);
+    `cumulative`: whole counts summed after each group (`informed.ranking.pav.Cumulative`)."""
+    values, starts, block_rows, block_positives = pav_blocks(positives, rows, cumulative)
     counts = np.diff(np.append(starts, scores.size))
     return ReliabilityCurve(
         scores=readonly(scores),
@@ -319,6 +213,7 @@ def curve_of_groups(
         block_starts=readonly(starts),
         block_values=readonly(values),
         block_rows=readonly(block_rows),
+        block_positives=readonly(block_positives),
     )
 
 
@@ -360,22 +255,32 @@ class Decomposition:
 
 
 def _mean_loss(
-    rule: str, probability: FloatArray, positives: FloatArray, negatives: FloatArray, n: float
+    rule: str,
+    probability: FloatArray,
+    positives: FloatArray,
+    negatives: FloatArray,
+    n: float,
+    complement: FloatArray | None = None,
+    buffer: FloatArray | None = None,
 ) -> float:
-    """The mean loss of forecasting `probability` for groups of positives and negatives."""
+    """The mean loss of forecasting `probability` for groups of positives and negatives;
+    `complement` is 1 - probability when already computed, `buffer` an array of its size
+    that the terms are written to."""
+    if complement is None:
+        complement = 1.0 - probability
     if rule == "brier":
-        total = dot(positives, np.square(1.0 - probability)) + dot(
-            negatives, np.square(probability)
+        total = dot(positives, np.square(complement, out=buffer)) + dot(
+            negatives, np.square(probability, out=buffer)
         )
     else:
-        total = -(_xlogy(positives, probability) + _xlogy(negatives, 1.0 - probability))
+        total = -(_xlogy(positives, probability, buffer) + _xlogy(negatives, complement, buffer))
     return total / n
 
 
-def _xlogy(counts: FloatArray, probability: FloatArray) -> float:
+def _xlogy(counts: FloatArray, probability: FloatArray, buffer: FloatArray | None) -> float:
     """sum of counts * log(probability), 0 log 0 = 0 (no row, no loss; scipy's `xlogy`)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        logs = np.log(probability)
+        logs = np.log(probability, out=buffer)
         total = dot(counts, logs)  # NaN only where a group without rows has log 0
         if math.isnan(total):
             total = dot(counts, np.where(counts == 0, 0.0, logs))
@@ -423,10 +328,44 @@ def score_decomposition(
         nan = math.nan
         return Decomposition(rule, nan, nan, nan, nan, reason="no rows")
     curve = reliability_curve(ranking) if curve is None else curve
-    score, miscalibration, discrimination, uncertainty = decompose_groups(
-        rule, curve.scores, curve.positives, curve.rows, curve.block_starts, curve.block_values
+    return decompose_curve(curve, (rule,))[0]
+
+
+def decompose_curve(
+    curve: ReliabilityCurve, rules: Sequence[Rule], complement: FloatArray | None = None
+) -> list[Decomposition]:
+    """`score_decomposition` by each rule from a curve with rows, the passes over the
+    groups shared: 1 - score (`complement`, if given) the negatives and the totals are
+    computed once, the terms written to one buffer, and the blocks' sums are the curve's."""
+    scores, positives, rows = curve.scores, curve.positives, curve.rows
+    n = float(rows.sum())
+    negatives = rows - positives
+    complement = 1.0 - scores if complement is None else complement
+    buffer = np.empty_like(scores)
+    block_negatives = curve.block_rows - curve.block_positives
+    n_positive = float(positives.sum())
+    found = []
+    for rule in rules:
+        score = _mean_loss(rule, scores, positives, negatives, n, complement, buffer)
+        recalibrated = _mean_loss(
+            rule, curve.block_values, curve.block_positives, block_negatives, n
+        )
+        marginal = _marginal_loss(rule, n_positive, n)
+        found.append(
+            Decomposition(rule, score, score - recalibrated, marginal - recalibrated, marginal)
+        )
+    return found
+
+
+def _marginal_loss(rule: str, n_positive: float, n: float) -> float:
+    """The mean loss of forecasting the prevalence everywhere (UNC)."""
+    return _mean_loss(
+        rule,
+        np.array([n_positive / n]),
+        np.array([n_positive]),
+        np.array([n - n_positive]),
+        n,
     )
-    return Decomposition(rule, score, miscalibration, discrimination, uncertainty)
 
 
 def decompose_groups(
@@ -445,12 +384,5 @@ def decompose_groups(
     block_positives = np.add.reduceat(positives, block_starts)
     block_negatives = np.add.reduceat(rows, block_starts) - block_positives
     recalibrated = _mean_loss(rule, block_values, block_positives, block_negatives, n)
-    n_positive = float(positives.sum())
-    marginal = _mean_loss(
-        rule,
-        np.array([n_positive / n]),
-        np.array([n_positive]),
-        np.array([n - n_positive]),
-        n,
-    )
+    marginal = _marginal_loss(rule, float(positives.sum()), n)
     return score, score - recalibrated, marginal - recalibrated, marginal

@@ -26,7 +26,9 @@ from informed.ranking.calibration import (
     ReliabilityCurve,
     ascending,
     check_probabilities,
+    cumulative_counts,
     curve_of_groups,
+    decompose_curve,
     dot,
     score_decomposition,
 )
@@ -158,25 +160,44 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
     check_bins(bins)
     n = float(ranking.n)
     groups = ascending(ranking)  # every part reads these arrays: copied once
-    curve = curve_of_groups(*groups)
-    mean_score = dot(curve.rows, curve.scores) / n if n else math.nan
+    curve = curve_of_groups(*groups, cumulative_counts(ranking))
+    if not n:
+        return _without_rows(ranking, curve, bins)
+    mean_score = dot(curve.rows, curve.scores) / n
+    complement = 1.0 - curve.scores  # shared by the decompositions and the logistic fits
     if ranking.n_positive == 0 or ranking.n_negative == 0:
         fit = recalibration(ranking)  # NaN with the reason
     else:
-        fit = recalibration_of_groups(*groups)
-    if n:
-        binned = {name: binned_of_groups(*groups, n, bins, name) for name in BINNINGS}
-    else:
-        binned = {name: binned_calibration(ranking, bins, name) for name in BINNINGS}  # type: ignore[arg-type]
+        fit = recalibration_of_groups(*groups, complement=complement)
+    scored = groups[2] * groups[0]  # rows x score, summed per bin by both binnings
+    binned = {name: binned_of_groups(*groups, n, bins, name, scored) for name in BINNINGS}
+    brier, log = decompose_curve(curve, ("brier", "log"), complement)
     return Calibration(
         n=n,
         n_positive=float(ranking.n_positive),
         mean_score=mean_score,
-        observed_rate=float(ranking.n_positive) / n if n else math.nan,
+        observed_rate=float(ranking.n_positive) / n,
+        curve=curve,
+        brier=brier,
+        log=log,
+        recalibration=fit,
+        binned=binned,
+        bins=bins,
+    )
+
+
+def _without_rows(ranking: Ranking, curve: ReliabilityCurve, bins: int) -> Calibration:
+    """The calibration of a Ranking without rows: every number NaN with its reason."""
+    binned = {name: binned_calibration(ranking, bins, name) for name in BINNINGS}  # type: ignore[arg-type]
+    return Calibration(
+        n=0.0,
+        n_positive=float(ranking.n_positive),
+        mean_score=math.nan,
+        observed_rate=math.nan,
         curve=curve,
         brier=score_decomposition(ranking, "brier", curve),
         log=score_decomposition(ranking, "log", curve),
-        recalibration=fit,
+        recalibration=recalibration(ranking),
         binned=binned,
         bins=bins,
     )

@@ -40,8 +40,9 @@ from numpy.typing import NDArray
 
 from informed._common import json_floats, readonly
 from informed.errors import InputError, InputTypeError
+from informed.ranking.blocks import blocks
 from informed.ranking.calibration import check_probabilities
-from informed.ranking.groups import FloatArray
+from informed.ranking.groups import FloatArray, groups_of
 from informed.ranking.ranking import Ranking
 
 __all__ = [
@@ -145,12 +146,32 @@ def check_thresholds(thresholds: Any) -> FloatArray:
 
 
 def _counts_at(ranking: Ranking, thresholds: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """The positives and negatives scored at least each threshold."""
-    descending = -ranking.scores  # ascending
-    selected = np.searchsorted(descending, -thresholds, side="right")  # groups with s >= t
-    positives = np.concatenate([[0.0], np.cumsum(ranking.positives, dtype=np.float64)])
-    negatives = np.concatenate([[0.0], np.cumsum(ranking.negatives, dtype=np.float64)])
-    return positives[selected], negatives[selected]
+    """The positives and negatives scored at least each threshold: the Ranking's cumulative
+    counts (`groups_of`) read where the thresholds fall (a binary search of the descending
+    scores for each of a few thresholds, no pass over the groups)."""
+    scores = ranking.scores  # descending: the groups scored >= t come first
+    if thresholds.size <= _FEW_THRESHOLDS:
+        selected: Any = [_at_least(scores, t) for t in thresholds.tolist()]
+    else:
+        selected = np.searchsorted(-scores, -thresholds, side="right")  # groups with s >= t
+    groups = groups_of(ranking)
+    return groups.cumulative_positives[selected], groups.cumulative_negatives[selected]
+
+
+_FEW_THRESHOLDS = 64
+"""Up to this many thresholds are found by a binary search each, in Python."""
+
+
+def _at_least(scores: FloatArray, threshold: float) -> int:
+    """How many of the descending `scores` are at least `threshold`: a binary search."""
+    low, high = 0, scores.size
+    while low < high:
+        middle = (low + high) // 2
+        if scores[middle] >= threshold:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:
@@ -168,22 +189,47 @@ def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:
     ((0.1, 0.3), (0.3333333333333333, 0.8))
     """
     check_probabilities(ranking, "beats_defaults")
-    scores = ranking.scores[::-1]
-    keep = scores < 1.0
-    if ranking.n_positive == 0 or ranking.n_negative == 0 or scores.size < 2:
+    size = ranking.scores.size
+    if ranking.n_positive == 0 or ranking.n_negative == 0 or size < 2:
         return ()
-    positives = np.cumsum(np.asarray(ranking.positives, dtype=np.float64))[::-1]
-    negatives = np.cumsum(np.asarray(ranking.negatives, dtype=np.float64))[::-1]
-    # stretch k (1..U-1): p_t in (scores[k-1], scores[k]], acting on groups k.. (ascending)
-    tp, fp = positives[1:], negatives[1:]
-    fn, tn = float(ranking.n_positive) - tp, float(ranking.n_negative) - fp
-    with np.errstate(divide="ignore", invalid="ignore"):
-        low = np.maximum(scores[:-1], fn / (fn + tn))
-        precision = tp / (tp + fp)
-    high = np.minimum(np.minimum(scores[1:], precision), 1.0)
-    # a stretch reaches its own score s[k] (closed) when the precision and 1 lie beyond
-    closed = (scores[1:] < precision) & keep[1:]
-    return join_stretches(low, high, closed)
+    groups = groups_of(ranking)
+    scores = ranking.scores[::-1]  # ascending
+    # ascending index j: the positives and negatives acted on (scored at least scores[j])
+    positives = groups.cumulative_positives[:0:-1]
+    negatives = groups.cumulative_negatives[:0:-1]
+    n_positive, n_negative = float(ranking.n_positive), float(ranking.n_negative)
+    found: list[list[float]] = []
+    closed_last = False  # whether the last kept stretch reached its own score
+    # stretch k (1..U-1): p_t in (scores[k-1], scores[k]], acting on groups k.. (ascending);
+    # block by block, so the temporaries stay in the cache
+    for low, high in blocks(size - 1):
+        tp, fp = positives[low + 1 : high + 1], negatives[low + 1 : high + 1]
+        fn, tn = n_positive - tp, n_negative - fp
+        score = scores[low + 1 : high + 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lower = np.maximum(scores[low:high], fn / (fn + tn))
+            precision = tp / (tp + fp)
+        upper = np.minimum(np.minimum(score, precision), 1.0)
+        kept = np.flatnonzero(lower < upper)
+        if kept.size == 0:
+            continue
+        # a stretch reaches its own score s[k] (closed) when the precision and 1 lie
+        # beyond; it continues the kept one before when that one was closed and this one
+        # starts there
+        closed = (score[kept] < precision[kept]) & (score[kept] < 1.0)
+        lower, upper = lower[kept], upper[kept]
+        joined = np.empty(kept.size, dtype=bool)
+        joined[0] = bool(found) and closed_last and float(lower[0]) == found[-1][1]
+        joined[1:] = closed[:-1] & (lower[1:] == upper[:-1])
+        starts = np.flatnonzero(~joined)
+        if joined[0]:  # the first run extends the last interval found
+            found[-1][1] = float(upper[starts[0] - 1 if starts.size else -1])
+        if starts.size:
+            ends = np.append(starts[1:], kept.size) - 1
+            pairs = zip(lower[starts].tolist(), upper[ends].tolist(), strict=True)
+            found += [[lo, hi] for lo, hi in pairs]
+        closed_last = bool(closed[-1])
+    return tuple((lo, hi) for lo, hi in found)
 
 
 def join_stretches(

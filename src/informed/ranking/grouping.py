@@ -1,13 +1,11 @@
 """Rows to tie groups: the input checks and the one sort behind `Ranking.from_scores`.
 
 Every check names the offending row and value (rows count from 1, as in every message).
-The grouping packs each score's order key and the row's outcome into one 64-bit integer,
-so that one sort (numpy's vectorised sort of uint64) orders the rows by score and yields
-exact counts per distinct score. Weighted rows are grouped by one sort of complex numbers
-(real part: the negated score; imaginary part: the weight, negated for an actual
-negative): the weight travels with its score through the sort, so no argsort and no
-gathers are needed. The rare scores whose keys cannot be packed exactly go through an
-argsort.
+Rows without weights are grouped by one sort of each score's order key packed with the
+row's outcome into one 64-bit integer (`informed.ranking.keys`). Weighted rows are
+grouped by one sort of complex numbers (real part: the negated score; imaginary part:
+the weight, negated for an actual negative): the weight travels with its score through
+the sort, so no argsort and no gathers are needed.
 """
 
 from __future__ import annotations
@@ -27,6 +25,8 @@ from informed.coding.label_text import (
 )
 from informed.coding.labels import as_vector, check_one_kind
 from informed.errors import InputError, InputTypeError, at_row
+from informed.ranking.blocks import blocks
+from informed.ranking.keys import canonical_scores, group_unweighted
 
 __all__ = [
     "NOT_GIVEN",
@@ -42,15 +42,13 @@ __all__ = [
     "group_rows",
     "label_array",
     "positive_mask",
+    "scores_and_bounds",
     "shown",
 ]
 
 FloatArray = NDArray[np.float64]
 CountArray = NDArray[np.int64] | NDArray[np.float64]
 
-_ONE = np.uint64(1)
-_TOP63 = np.uint64((1 << 63) - 1)
-_BIT62 = np.uint64(1 << 62)
 # Integers beyond 2**53 are not all representable in float64; distinct ones could merge.
 _EXACT_INT = 1 << 53
 _SHOWN_LABELS = 10
@@ -67,15 +65,19 @@ NOT_GIVEN: Any = _NotGiven()
 
 
 def group_rows(
-    scores: FloatArray, is_positive: NDArray[np.bool_], weights: FloatArray | None
+    scores: FloatArray,
+    is_positive: NDArray[np.bool_],
+    weights: FloatArray | None,
+    bounds: tuple[float, float] | None = None,
 ) -> tuple[FloatArray, CountArray, CountArray]:
     """Distinct scores (descending, -0.0 as 0.0) with their positive and negative counts.
 
     Without weights the counts are int64 and the cost is one sort of n uint64 keys. With
     weights, rows of weight 0 are dropped first (they add no group) and counts are float64.
+    `bounds`: the scores' lowest and highest value, when known (`scores_and_bounds`).
     """
     if weights is None:
-        return _group_unweighted(scores, is_positive)
+        return group_unweighted(scores, is_positive, bounds)
     keep = weights > 0
     if not keep.all():
         scores, is_positive, weights = scores[keep], is_positive[keep], weights[keep]
@@ -104,9 +106,25 @@ def as_numeric(name: str, array: NDArray[Any]) -> NDArray[Any]:
 
 def as_scores(array: NDArray[Any], *, allow_infinite: bool, name: str = "scores") -> FloatArray:
     """Scores as float64, every value checked; -0.0 left for the grouping to merge."""
+    return scores_and_bounds(array, allow_infinite=allow_infinite, name=name)[0]
+
+
+def scores_and_bounds(
+    array: NDArray[Any], *, allow_infinite: bool, name: str = "scores"
+) -> tuple[FloatArray, tuple[float, float] | None]:
+    """`as_scores`, and the lowest and highest score (None without scores): one pass over
+    the scores, block by block, which is also the check (a NaN or an infinite score makes
+    one of them so)."""
     check_exact_integers(array, name)
     array = as_numeric(name, array)
     values = np.asarray(array, dtype=np.float64)
+    if not values.size:
+        return values, None
+    # each block's lowest and highest, the second read from the cache (NaN propagates)
+    parts = [(values[a:b].min(), values[a:b].max()) for a, b in blocks(values.size)]
+    low, high = float(np.min([p[0] for p in parts])), float(np.max([p[1] for p in parts]))
+    if math.isfinite(low) and math.isfinite(high):
+        return values, (low, high)
     finite = np.isfinite(values)
     if not finite.all():
         bad = ~finite if not allow_infinite else np.isnan(values)
@@ -120,7 +138,7 @@ def as_scores(array: NDArray[Any], *, allow_infinite: bool, name: str = "scores"
             )
             msg = f"`{name}` must be finite; {at_row(row)} holds {shown(value)}.{hint}"
             raise InputError(msg)
-    return values
+    return values, (low, high)
 
 
 def check_exact_integers(array: NDArray[Any], name: str) -> None:
@@ -250,8 +268,8 @@ def label_array(actual: Any) -> NDArray[Any]:
 
 def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray[np.bool_]:
     """True where the row is positive; every other row must be the one negative label."""
-    nan_rows = _nan_labels(actual)
-    if nan_rows.any():
+    nan_rows = _nan_labels(actual) if actual.dtype.kind in "fcO" else None  # else none
+    if nan_rows is not None and nan_rows.any():
         row = int(np.flatnonzero(nan_rows)[0])
         raise InputError(missing_message("actual", actual[row], at_row(row)))
     for name, label in (("positive", positive), ("negative", negative)):
@@ -263,29 +281,36 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
         if equal_mask(np.asarray([negative], dtype=object), positive).any():
             msg = f"`positive` and `negative` must differ; both are {shown(positive)}."
             raise InputError(msg)
-        outside = ~(is_positive | equal_mask(actual, negative))
-        if outside.any():
-            row = int(np.flatnonzero(outside)[0])
+        inside = equal_mask(actual, negative)
+        np.logical_or(inside, is_positive, out=inside)
+        if not inside.all():
+            row = int(np.argmin(inside))
             msg = (
                 f"`actual` {at_row(row)} holds {shown(actual[row])}, which is neither positive="
                 f"{shown(positive)} nor negative={shown(negative)}."
             )
             raise InputError(msg)
         return is_positive
-    if actual.size and not is_positive.any():
+    n_positive = int(np.count_nonzero(is_positive))
+    if actual.size and not n_positive:
         msg = (
             f"positive={shown(positive)} does not occur in `actual`, which holds "
             f"{_found_labels(actual)}. Pass the positive label as it appears in `actual` "
             "(1, '1' and True are three labels), or pass `negative=` for data with no positives."
         )
         raise InputError(msg)
-    others = ~is_positive
-    if others.any():
-        reference = actual[int(np.argmax(others))]
+    if n_positive < actual.size:
+        first = int(np.argmin(is_positive))  # the first other row
+        reference = actual[first]
         if isinstance(reference, str) and text_problem(reference):
-            where = at_row(int(np.argmax(others)))
-            raise InputError(bad_text_message("actual", reference, where))
-        third = others & ~equal_mask(actual, reference)
+            raise InputError(bad_text_message("actual", reference, at_row(first)))
+        if actual.dtype.kind == "b":  # two values at most
+            return is_positive
+        same = equal_mask(actual, reference)
+        # in typed arrays == is transitive, so no row equals both labels: counting will do
+        if actual.dtype.kind in "iufU" and n_positive + np.count_nonzero(same) == actual.size:
+            return is_positive
+        third = ~is_positive & ~same
         if third.any():
             row = int(np.argmax(third))
             msg = (
@@ -359,94 +384,6 @@ def shown(value: Any) -> str:
     return repr(value.item() if isinstance(value, np.generic) else value)
 
 
-def canonical_scores(scores: FloatArray) -> FloatArray:
-    """-0.0 becomes 0.0, so equal Rankings have equal bytes and JSON."""
-    return np.add(scores, 0.0)
-
-
-def _order_keys(scores: FloatArray) -> tuple[NDArray[np.uint64], int, int] | None:
-    """Descending-order keys below 2**63 for float64 scores, or None if none fit exactly.
-
-    Returns (keys, case, exponent): ascending keys are descending scores, and equal keys
-    are equal scores (-0.0 == 0.0). The top bit is left free for the outcome.
-    Case 0: all scores >= 0, keys = (2**63 - 1) - bits. Case 1: all <= 0, keys = bits of
-    -score. Case 2: mixed signs, scores scaled exactly by 2**-exponent into (-1, 1), so the
-    exponent's top bit is free; +-inf take the extreme keys.
-    """
-    if scores.size == 0:
-        return np.empty(0, dtype=np.uint64), 0, 0
-    low = float(scores.min())
-    high = float(scores.max())
-    if low >= 0:
-        if low == 0 and np.signbit(scores).any():
-            scores = scores + 0.0  # -0.0 -> 0.0: its sign bit would break the key order
-        return np.subtract(_TOP63, scores.view(np.uint64)), 0, 0
-    if high <= 0:
-        negated = -scores
-        negated += 0.0
-        return negated.view(np.uint64), 1, 0
-    finite = np.isfinite(scores)
-    largest = float(np.abs(scores[finite]).max()) if finite.any() else 0.0
-    exponent = math.frexp(largest)[1] if largest > 0 else 0
-    scaled = np.ldexp(scores, -exponent)
-    if not np.array_equal(np.ldexp(scaled, exponent), scores):
-        return None
-    magnitude = np.abs(scaled).view(np.uint64)
-    # Monotone code u: x >= 0 -> 2**62 + bits(x); x < 0 -> 2**62 - 1 - bits(-x); the key
-    # is (2**63 - 1) - u, so that ascending keys are descending scores.
-    keys = np.where(scaled >= 0, _TOP63 - _BIT62 - magnitude, _BIT62 + magnitude)
-    keys[np.isposinf(scaled)] = np.uint64(0)
-    keys[np.isneginf(scaled)] = _TOP63
-    return keys, 2, exponent
-
-
-def _decode_keys(keys: NDArray[np.uint64], case: int, exponent: int) -> FloatArray:
-    """Invert `_order_keys` on the distinct keys (in place where possible)."""
-    if case == 0:
-        return np.subtract(_TOP63, keys, out=keys).view(np.float64)
-    if case == 1:
-        return np.subtract(0.0, keys.view(np.float64))
-    positive_side = keys < _BIT62
-    magnitude = np.where(positive_side, _TOP63 - _BIT62 - keys, keys - _BIT62)
-    magnitude[(keys == 0) | (keys == _TOP63)] = 0  # the +-inf sentinels, set below
-    values = np.ldexp(magnitude.view(np.float64), exponent)
-    values = np.where(positive_side, values, -values)
-    values[keys == 0] = math.inf
-    values[keys == _TOP63] = -math.inf
-    return canonical_scores(values)
-
-
-def _group_unweighted(
-    scores: FloatArray, is_positive: NDArray[np.bool_]
-) -> tuple[FloatArray, CountArray, CountArray]:
-    """Distinct scores (descending) with positive and negative counts, by one key sort."""
-    encoded = _order_keys(scores)
-    if encoded is None:
-        return _group_by_argsort(scores, is_positive)
-    keys, case, exponent = encoded
-    # Pack the outcome into the free low bit: one sort orders by score, then outcome.
-    keys <<= _ONE
-    keys |= is_positive
-    keys.sort()
-    outcome = np.bitwise_and(keys, _ONE).view(np.int64)
-    keys >>= _ONE
-    n = keys.size
-    if n == 0:
-        empty = np.empty(0, dtype=np.int64)
-        return np.empty(0), empty, empty.copy()
-    change = keys[1:] != keys[:-1]
-    if np.count_nonzero(change) == n - 1:
-        # No ties: every row is its own group.
-        negatives = np.subtract(1, outcome)
-        return _decode_keys(keys, case, exponent), outcome, negatives
-    ends = np.flatnonzero(change)
-    ends = np.append(ends, n - 1)
-    cumulative = np.cumsum(outcome, out=outcome)[ends]
-    positives = np.diff(cumulative, prepend=0)
-    totals = np.diff(ends, prepend=-1)
-    return _decode_keys(keys[ends], case, exponent), positives, totals - positives
-
-
 def _group_weighted(
     scores: FloatArray, is_positive: NDArray[np.bool_], weights: FloatArray
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -471,19 +408,3 @@ def _group_weighted(
     positives = np.add.reduceat(np.maximum(signed, 0.0), starts)
     negatives = np.add.reduceat(np.maximum(np.negative(signed), 0.0), starts)
     return canonical_scores(np.negative(ordered[starts])), positives, negatives
-
-
-def _group_by_argsort(
-    scores: FloatArray, is_positive: NDArray[np.bool_]
-) -> tuple[FloatArray, CountArray, CountArray]:
-    """Group by argsort: scores whose order keys cannot be packed exactly (int64 counts)."""
-    n = scores.size
-    if n == 0:
-        return np.empty(0), empty_counts(False), empty_counts(False)
-    order = np.argsort(-scores)
-    ordered = scores[order]
-    starts = np.concatenate(([0], np.flatnonzero(ordered[1:] != ordered[:-1]) + 1))
-    outcome = is_positive[order]
-    positives: CountArray = np.add.reduceat(outcome.astype(np.int64), starts)
-    totals = np.diff(starts, append=n).astype(np.int64)
-    return canonical_scores(ordered[starts]), positives, totals - positives

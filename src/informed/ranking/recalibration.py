@@ -227,27 +227,28 @@ def _newton(
     return float(beta[0]), 1.0
 
 
-def _fit(
-    x: FloatArray, positives: FloatArray, rows: FloatArray, fit_slope: bool
-) -> tuple[float, float] | None:
-    """`_newton` on the groups, started from its fit on `_START_BINS` bins of consecutive
-    groups (each bin's rows at its mean covariate): that fit lies close to the groups'
-    own, so the iterations over all the groups are few. Where the groups are few, or the
-    bins' fit fails, Newton's iterations start from the prevalence.
+Bins = tuple[FloatArray, FloatArray, FloatArray]
 
-    The fit does not depend on the weights' scale (the maximum likelihood of weights c w
-    is that of w), but its sums do: weights of 1e160 overflowed the information matrix.
-    The weights are scaled by the power of two nearest below their total (so their total
-    lies in [1, 2)): exact in floating point, so ordinary weights fit as before, and no
-    sum can overflow or underflow whatever their scale."""
-    shift = 1 - math.frexp(float(rows.sum()))[1]
-    positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
-    start = None
-    if x.size > 4 * _START_BINS:
-        cuts = np.linspace(0, x.size, _START_BINS + 1).astype(np.intp)[:-1]
-        bin_rows = np.add.reduceat(rows, cuts)
-        bin_x = np.add.reduceat(rows * x, cuts) / bin_rows
-        start = _newton(bin_x, np.add.reduceat(positives, cuts), bin_rows, fit_slope)
+
+def _bins(x: FloatArray, positives: FloatArray, rows: FloatArray) -> Bins | None:
+    """`_START_BINS` bins of consecutive groups: each bin's mean covariate, positives and
+    rows; None where the groups are few."""
+    if x.size <= 4 * _START_BINS:
+        return None
+    cuts = np.linspace(0, x.size, _START_BINS + 1).astype(np.intp)[:-1]
+    bin_rows = np.add.reduceat(rows, cuts)
+    bin_x = np.add.reduceat(rows * x, cuts) / bin_rows
+    return bin_x, np.add.reduceat(positives, cuts), bin_rows
+
+
+def _fit(
+    x: FloatArray, positives: FloatArray, rows: FloatArray, fit_slope: bool, bins: Bins | None
+) -> tuple[float, float] | None:
+    """`_newton` on the groups, started from its fit on the bins of consecutive groups
+    (`_bins`, each bin's rows at its mean covariate): that fit lies close to the groups'
+    own, so the iterations over all the groups are few. Where the groups are few, or the
+    bins' fit fails, Newton's iterations start from the prevalence."""
+    start = None if bins is None else _newton(*bins, fit_slope)
     return _newton(x, positives, rows, fit_slope, start)
 
 
@@ -296,10 +297,14 @@ def recalibration(ranking: Ranking) -> Recalibration:
 
 
 def recalibration_of_groups(
-    scores: FloatArray, positives: FloatArray, rows: FloatArray
+    scores: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    *,
+    complement: FloatArray | None = None,
 ) -> Recalibration:
     """`recalibration` of tie groups in ascending order of score (`ascending`), both
-    classes among them."""
+    classes among them; `complement` is 1 - scores, when already computed."""
     nan = math.nan
     # the scores ascend: those of 0 come first, those of 1 last
     low = int(np.searchsorted(scores, 0.0, side="right"))
@@ -320,14 +325,22 @@ def recalibration_of_groups(
             "gives probability 1, are left out: their likelihood is 1 for every positive slope"
         )
         scores, positives, rows = scores[low:high], positives[low:high], rows[low:high]
+        complement = None if complement is None else complement[low:high]
     negatives = rows > positives
     if not np.any(positives > 0) or not np.any(negatives):
         return Recalibration(
             nan, nan, nan, reason="only one class among the rows scored inside (0, 1)", note=note
         )
-    x = scores / (1.0 - scores)
+    x = scores / (1.0 - scores if complement is None else complement)
     np.log(x, out=x)
-    large = _fit(x, positives, rows, fit_slope=False)
+    # The fit does not depend on the weights' scale (the maximum likelihood of weights c w
+    # is that of w), but its sums do: weights of 1e160 overflowed the information matrix.
+    # Scaled by the power of two that brings their total into [1, 2): exact in floating
+    # point, so ordinary weights fit as before, and no sum overflows whatever their scale.
+    shift = 1 - math.frexp(float(rows.sum()))[1]
+    positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
+    bins = _bins(x, positives, rows)  # both fits start from the fit on these
+    large = _fit(x, positives, rows, False, bins)
     in_the_large = nan if large is None else large[0]
     if not _overlap(x, positives, negatives):
         why = (
@@ -336,7 +349,7 @@ def recalibration_of_groups(
             else "a threshold on the score separates the classes: the slope is infinite"
         )
         return Recalibration(nan, nan, in_the_large, reason=why, note=note)
-    fitted = _fit(x, positives, rows, fit_slope=True)
+    fitted = _fit(x, positives, rows, True, bins)
     if fitted is None:
         return Recalibration(nan, nan, in_the_large, reason="Newton's iterations did not converge")
     intercept, slope = fitted

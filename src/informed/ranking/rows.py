@@ -26,7 +26,6 @@ from informed.ranking.classes import check_classes
 from informed.ranking.grouping import (
     NOT_GIVEN,
     as_numeric,
-    as_scores,
     as_weights,
     canonical_scores,
     check_exact_integers,
@@ -35,6 +34,7 @@ from informed.ranking.grouping import (
     group_rows,
     label_array,
     positive_mask,
+    scores_and_bounds,
     shown,
 )
 from informed.ranking.groups import CountArray, FloatArray
@@ -71,13 +71,13 @@ def two_class_groups(
     check_listed_integers(scores, score_array, "scores")
     weight_array = None if weights is None else as_vector(weights, "weights", labels=False)
     check_lengths(actual=actual_array.size, scores=score_array.size, weights=weight_array)
-    score_values = as_scores(score_array, allow_infinite=allow_infinite)
+    score_values, bounds = scores_and_bounds(score_array, allow_infinite=allow_infinite)
     is_positive = positive_mask(actual_array, positive, negative)
     if negative is NOT_GIVEN:
-        others = np.flatnonzero(~is_positive)
-        negative = actual_array[others[0]] if others.size else None
+        other = int(np.argmin(is_positive)) if is_positive.size else 0  # the first False
+        negative = None if other >= is_positive.size or is_positive[other] else actual_array[other]
     weight_values = None if weight_array is None else as_weights(weight_array)
-    grouped = group_rows(score_values, is_positive, weight_values)
+    grouped = group_rows(score_values, is_positive, weight_values, bounds)
     return grouped, check_classes(positive, negative)
 
 
