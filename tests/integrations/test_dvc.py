@@ -411,9 +411,7 @@ def test_dvc_metrics_diff_compares_two_commits(tmp_path: Path) -> None:
 
     def run(*argv: str) -> str:
         command = [DVC, *argv[1:]] if argv[0] == "dvc" else list(argv)
-        done = subprocess.run(
-            command, cwd=tmp_path, capture_output=True, text=True, check=False
-        )
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
         assert done.returncode == 0, (argv, done.stdout, done.stderr)
         return done.stdout
 
@@ -471,7 +469,7 @@ def test_dvc_metrics_diff_compares_the_slices(
     # the model improves in the south: its first ten wrong predictions put right
     wrong = [i for i in range(N) if i % 3 == 1 and PREDICTED[i] != ACTUAL[i]][:10]
     for i in wrong:
-        y, p, *rest = lines[i + 1].split(",")
+        y, _, *rest = lines[i + 1].split(",")
         lines[i + 1] = ",".join([y, y, *rest])
     data.write_text("\n".join(lines) + "\n")
     code, _, err = _run(_evaluate(data, "--by", "g", "--dvc", "eval"), capsys)
@@ -514,8 +512,7 @@ def test_dvc_draws_the_plots_of_the_dvc_yaml_in_the_docs(tmp_path: Path) -> None
     shown = json.loads(run("plots", "show", "--json"))
     assert not shown.get("errors")
     data = {
-        name: entries[0]["content"]["data"]["values"]
-        for name, entries in shown["data"].items()
+        name: entries[0]["content"]["data"]["values"] for name, entries in shown["data"].items()
     }
     confusion = data[str(Path("eval") / "confusion.json")]
     assert Counter((r["actual"], r["predicted"]) for r in confusion) == Counter(

@@ -308,9 +308,7 @@ def test_cli_logs_each_slice_and_window(
     for name, key, rows_of in (("north", "north", 0), ("east/west", "east_west", 1)):
         mine = np.arange(n) % 2 == rows_of
         value = metrics[f"slice.{key}.informedness"]
-        assert value == pytest.approx(
-            _informedness(actual[mine], predicted[mine], "a"), abs=1e-15
-        )
+        assert value == pytest.approx(_informedness(actual[mine], predicted[mine], "a"), abs=1e-15)
         low, high = printed[name]["intervals"]["informedness"]
         assert metrics[f"slice.{key}.informedness_ci_low"] == low
         assert metrics[f"slice.{key}.informedness_ci_high"] == high
