@@ -66,10 +66,10 @@ def check_prefix(prefix: str) -> str:
 
 
 def _key(record: MeasureRecord, prefix: str) -> str:
-    names = {"label": record.label, "group": record.group, "model": record.model}
-    safe = {part: None if name is None else safe_name(name) for part, name in names.items()}
-    if safe != names:
-        record = dataclasses.replace(record, **safe)
+    names = (record.label, record.group, record.model)
+    label, group, model = (None if name is None else safe_name(name) for name in names)
+    if (label, group, model) != names:
+        record = dataclasses.replace(record, label=label, group=group, model=model)
     return prefix + record.key(".")
 
 
