@@ -80,7 +80,7 @@ def add_parser(commands: Any) -> None:
         help='with --format json, add the merged exact summaries under "summary": the '
         "document can be merged again",
     )
-    add_dvc_option(me)
+    add_dvc_option(me, sliced=False)
 
 
 def merge_output(args: argparse.Namespace, merged: Any) -> Output:

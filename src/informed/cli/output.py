@@ -289,15 +289,16 @@ def write_html(output: Output, path: str, source: str) -> Path:
     )
 
 
-def add_dvc_option(parser: argparse.ArgumentParser) -> None:
-    """The --dvc DIR option of `informed evaluate` and `informed merge`."""
+def add_dvc_option(parser: argparse.ArgumentParser, *, sliced: bool = True) -> None:
+    """The --dvc DIR option of `informed evaluate` (`sliced`: it has --by) and `informed
+    merge`."""
+    by = "; with --by, each slice's under slice.NAME" if sliced else ""
     parser.add_argument(
         "--dvc",
         metavar="DIR",
         help="also write DVC's files into the folder DIR (made if missing): metrics.json "
-        "(every value with its interval and n, for dvc metrics diff; with --by, each "
-        "slice's under slice.NAME) and plots for DVC's templates: confusion.json, "
-        "roc.json, decision_curve.json (docs/dvc.md)"
+        f"(every value with its interval and n, for dvc metrics diff{by}) and plots for "
+        "DVC's templates: confusion.json, roc.json, decision_curve.json (docs/dvc.md)"
         + OUTPUT_FILE.replace("a file is", "each file is"),
     )
 
