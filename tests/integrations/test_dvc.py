@@ -334,15 +334,67 @@ def test_refusals_come_before_any_file_and_a_failed_write_is_an_error(
     assert "no space left on device" in err
 
 
-def test_dvc_goes_with_the_report_of_all_rows_only(
+def test_dvc_goes_with_the_report_of_all_rows_or_of_slices_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = _csv(tmp_path)
-    for option in (["--by", "p"], ["--partial", str(tmp_path / "x.json")]):
+    for option in (["--partial", str(tmp_path / "x.json")], ["--find-slices", "p"]):
         code, _, err = _run(_evaluate(data, "--dvc", "eval", *option), capsys)
         assert code == 2
-        assert f"it does not go with {option[0]}" in err
+        assert f"not with {option[0]}" in err
     assert not (tmp_path / "eval").exists()
+
+
+def _sliced_csv(folder: Path) -> Path:
+    """The rows with a slice column g (three slices) and a date t (two months)."""
+    path = folder / "sliced.csv"
+    groups = np.array(["north", "south", "east/west"])[np.arange(N) % 3]
+    dates = np.where(np.arange(N) < N // 2, "2024-01-15", "2024-02-15")
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["y", "p", "s", "g", "t"])
+        writer.writerows(zip(ACTUAL, PREDICTED, SCORES, groups, dates, strict=True))
+    return path
+
+
+def _informedness(rows: Any) -> float:
+    tp = np.sum((PREDICTED[rows] == 1) & (ACTUAL[rows] == 1))
+    fn = np.sum((PREDICTED[rows] == 0) & (ACTUAL[rows] == 1))
+    fp = np.sum((PREDICTED[rows] == 1) & (ACTUAL[rows] == 0))
+    tn = np.sum((PREDICTED[rows] == 0) & (ACTUAL[rows] == 0))
+    return float(tp / (tp + fn) - fp / (fp + tn))
+
+
+def test_slices_are_nested_under_their_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--by: each slice's values under slice.<name>, informedness as its formula gives it
+    from the slice's rows, with the report's interval and the slice's n; no plot file."""
+    data = _sliced_csv(tmp_path)
+    code, out, err = _run(_evaluate(data, "--by", "g", "--dvc", "eval"), capsys)
+    assert code == 0, err
+    flat = _flatten(_strict(tmp_path / "eval" / "metrics.json"))
+    assert all(v is None or isinstance(v, int | float | str) for v in flat.values())
+    printed = {entry["name"]: entry for entry in json.loads(out)["slices"]}
+    for number, name in enumerate(["north", "south", "east/west"]):
+        rows = np.arange(N) % 3 == number
+        key = f"slice.{name}.informedness"
+        assert flat[f"{key}.value"] == pytest.approx(_informedness(rows), abs=1e-15)
+        assert flat[f"{key}.n"] == rows.sum()
+        assert [flat[f"{key}.ci_low"], flat[f"{key}.ci_high"]] == printed[name]["intervals"][
+            "informedness"
+        ]
+        assert flat[f"{key}.level"] == 0.95
+    assert "slice.north.vs_rest.informedness.value" in flat
+    assert sorted(p.name for p in (tmp_path / "eval").iterdir()) == ["metrics.json"]
+    code, _, err = _run(_evaluate(data, "--by-time", "t", "--every", "1mo", "--dvc", "win"),
+                        capsys)  # fmt: skip
+    assert code == 0, err
+    windows = _strict(tmp_path / "win" / "metrics.json")["slice"]
+    assert len(windows) == 2
+    first = windows[min(windows)]["informedness"]
+    assert first["value"] == pytest.approx(_informedness(np.arange(N) < N // 2), abs=1e-15)
+    assert first["n"] == N // 2
 
 
 # -- DVC itself -------------------------------------------------------------------------
@@ -359,9 +411,7 @@ def test_dvc_metrics_diff_compares_two_commits(tmp_path: Path) -> None:
 
     def run(*argv: str) -> str:
         command = [DVC, *argv[1:]] if argv[0] == "dvc" else list(argv)
-        done = subprocess.run(
-            command, cwd=tmp_path, capture_output=True, text=True, check=False
-        )
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
         assert done.returncode == 0, (argv, done.stdout, done.stderr)
         return done.stdout
 
@@ -391,6 +441,53 @@ def test_dvc_metrics_diff_compares_two_commits(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(DVC is None, reason="the dvc command is not installed")
+def test_dvc_metrics_diff_compares_the_slices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`informed evaluate --by g --dvc eval` at two commits: `dvc metrics diff` shows
+    each slice's change under slice.<name>.<measure>.value."""
+
+    def run(*argv: str) -> str:
+        command = [DVC, *argv[1:]] if argv[0] == "dvc" else list(argv)
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
+                              check=False)  # fmt: skip
+        assert done.returncode == 0, (argv, done.stdout, done.stderr)
+        return done.stdout
+
+    run("git", "init", "-q")
+    run("git", "config", "user.email", "t@example.org")
+    run("git", "config", "user.name", "t")
+    run("dvc", "init", "-q")
+    (tmp_path / "dvc.yaml").write_text("metrics:\n  - eval/metrics.json\n")
+    data = _sliced_csv(tmp_path)
+    code, _, err = _run(_evaluate(data, "--by", "g", "--dvc", "eval"), capsys)
+    assert code == 0, err
+    run("git", "add", "-A")
+    run("git", "commit", "-qm", "first")
+    before = _strict(tmp_path / "eval" / "metrics.json")
+    lines = data.read_text().splitlines()
+    # the model improves in the south: its first ten wrong predictions put right
+    wrong = [i for i in range(N) if i % 3 == 1 and PREDICTED[i] != ACTUAL[i]][:10]
+    for i in wrong:
+        y, _, *rest = lines[i + 1].split(",")
+        lines[i + 1] = ",".join([y, y, *rest])
+    data.write_text("\n".join(lines) + "\n")
+    code, _, err = _run(_evaluate(data, "--by", "g", "--dvc", "eval"), capsys)
+    assert code == 0, err
+    shown = subprocess.run([DVC, "metrics", "show"], cwd=tmp_path, capture_output=True,
+                           text=True, check=True)  # fmt: skip
+    assert "failed" not in shown.stderr + shown.stdout
+    assert "slice.south.informedness.value" in shown.stdout
+    changes = json.loads(run("dvc", "metrics", "diff", "--json"))[
+        str(Path("eval") / "metrics.json")
+    ]
+    south = changes["slice.south.informedness.value"]
+    assert south["old"] == before["slice"]["south"]["informedness"]["value"]
+    assert south["new"] > south["old"]
+    assert "slice.north.informedness.value" not in changes  # the north did not change
+
+
+@pytest.mark.skipif(DVC is None, reason="the dvc command is not installed")
 def test_dvc_draws_the_plots_of_the_dvc_yaml_in_the_docs(tmp_path: Path) -> None:
     """The top-level plots of docs/dvc.md's dvc.yaml, on files `write` made: `dvc plots
     show --json` fills each template with the rows, the confusion matrix with one row per
@@ -415,8 +512,7 @@ def test_dvc_draws_the_plots_of_the_dvc_yaml_in_the_docs(tmp_path: Path) -> None
     shown = json.loads(run("plots", "show", "--json"))
     assert not shown.get("errors")
     data = {
-        name: entries[0]["content"]["data"]["values"]
-        for name, entries in shown["data"].items()
+        name: entries[0]["content"]["data"]["values"] for name, entries in shown["data"].items()
     }
     confusion = data[str(Path("eval") / "confusion.json")]
     assert Counter((r["actual"], r["predicted"]) for r in confusion) == Counter(
@@ -425,3 +521,27 @@ def test_dvc_draws_the_plots_of_the_dvc_yaml_in_the_docs(tmp_path: Path) -> None
     assert {"fpr", "tpr"} <= set(data[str(Path("eval") / "roc.json")][0])
     lines = Counter(r["field"] for r in data[str(Path("eval") / "decision_curve.json")])
     assert lines == {"net_benefit": 100, "treat_all": 100, "treat_none": 100}
+
+
+def test_slices_of_scores_alone_are_kept_for_dvc(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--dvc with --by and no --predicted writes each slice's AUC (scikit-learn's on the
+    slice's rows) under slice.NAME; the scores-only report once printed and wrote nothing."""
+    from sklearn.metrics import roc_auc_score
+
+    data = Path(__file__).parents[2] / "src" / "informed" / "data" / "breast_cancer_slices.csv"
+    args = ["evaluate", str(data), "--actual", "actual", "--score", "score",
+            "--positive", "malignant", "--by", "size", "--quiet", "--dvc", str(tmp_path / "d")]  # fmt: skip
+    assert main(args) == 0
+    capsys.readouterr()
+    metrics = json.loads((tmp_path / "d" / "metrics.json").read_text())
+    with data.open() as f:
+        rows = list(csv.DictReader(f))
+    for size in {r["size"] for r in rows}:
+        own = [r for r in rows if r["size"] == size]
+        expected = roc_auc_score([r["actual"] == "malignant" for r in own],
+                                 [float(r["score"]) for r in own])  # fmt: skip
+        found = metrics["slice"][size]["auc"]
+        assert found["value"] == pytest.approx(expected, abs=1e-12)
+        assert found["n"] == len(own)

@@ -272,9 +272,91 @@ def test_cli_logs_to_a_run_and_prints_its_id(
     assert im.load(run_id) == table
 
 
+def _informedness(actual: Any, predicted: Any, positive: str) -> float:
+    """Informedness written out from the rows: recall + inverse recall - 1."""
+    actual, predicted = np.asarray(actual), np.asarray(predicted)
+    hit = predicted[actual == positive] == positive
+    miss = predicted[actual != positive] == positive
+    return float(hit.mean() - miss.mean())
+
+
+def test_cli_logs_each_slice_and_window(
+    store: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--by and --by-time with --mlflow: each slice's values under slice.<name>.<measure>
+    (the name made safe: 'east/west' is east_west), informedness as its formula gives it
+    from the slice's rows, with the interval and n of the printed report; the report's
+    document is result.json; no Table, so `load` finds no summary."""
+    from informed.cli.main import main
+
+    rng = np.random.default_rng(5)
+    n = 240
+    actual = rng.choice(["a", "b"], n)
+    predicted = np.where(rng.random(n) < 0.7, actual, np.where(actual == "a", "b", "a"))
+    groups = np.array(["north", "east/west"])[np.arange(n) % 2]
+    months = np.where(np.arange(n) < 100, "2024-01-10", "2024-02-10")
+    path = tmp_path / "sliced.csv"
+    rows = zip(actual, predicted, groups, months, strict=True)
+    path.write_text("y,p,g,t\n" + "".join(",".join(row) + "\n" for row in rows))
+    base = ["evaluate", str(path), "--actual", "y", "--predicted", "p", "--positive", "a",
+            "--quiet", "--format", "json", "--mlflow=slices"]  # fmt: skip
+    assert main([*base, "--by", "g"]) == 0
+    out, err = capsys.readouterr()
+    printed = {entry["name"]: entry for entry in json.loads(out)["slices"]}
+    run_id = err.split("MLflow run ")[1].split()[0]
+    metrics = _run(run_id).data.metrics
+    for name, key, rows_of in (("north", "north", 0), ("east/west", "east_west", 1)):
+        mine = np.arange(n) % 2 == rows_of
+        value = metrics[f"slice.{key}.informedness"]
+        assert value == pytest.approx(_informedness(actual[mine], predicted[mine], "a"), abs=1e-15)
+        low, high = printed[name]["intervals"]["informedness"]
+        assert metrics[f"slice.{key}.informedness_ci_low"] == low
+        assert metrics[f"slice.{key}.informedness_ci_high"] == high
+        assert metrics[f"slice.{key}.informedness_n"] == mine.sum()
+    assert metrics["ci_level"] == 0.95 and metrics["ci_replicates"] == 1000
+    assert "informedness" not in metrics  # the slices report has no value of all rows
+    logged = json.loads(mlflow.artifacts.load_text(f"runs:/{run_id}/informed/result.json"))
+    assert logged["kind"] == "informed.slices_report"
+    assert {e["name"] for e in logged["slices"]} == {"north", "east/west"}
+    with pytest.raises(InputError, match="holds no summary of informed"):
+        im.load(run_id)
+    assert main([*base, "--by-time", "t", "--every", "1mo"]) == 0
+    out, err = capsys.readouterr()
+    windows = [entry["name"] for entry in json.loads(out)["slices"]]
+    metrics = _run(err.split("MLflow run ")[1].split()[0]).data.metrics
+    first = metrics[f"slice.{safe_name(windows[0])}.informedness"]
+    assert first == pytest.approx(_informedness(actual[:100], predicted[:100], "a"), abs=1e-15)
+    assert metrics[f"slice.{safe_name(windows[0])}.informedness_n"] == 100
+
+
+def test_log_takes_a_result_document_of_any_kind(store: str) -> None:
+    """A comparison's document: each model's values under model.<name>.<measure>, the
+    model's name made safe as a label is; no HTML report is made from a document."""
+    from informed import compare
+
+    actual = ["a", "b"] * 30
+    first = ["a", "b", "b", "b", "a", "a"] * 10
+    second = ["a", "a", "b", "b", "a", "b"] * 10
+    found = compare(actual, {"tree/1": first, "forest": second}, replicates=200, seed=0)
+    document = result_document(found)
+    with mlflow.start_run(experiment_id=store) as run:
+        im.log(document, prefix="cmp/")
+    metrics = _run(run.info.run_id).data.metrics
+    # two classes: informedness is the same whichever is positive
+    assert metrics["cmp/model.tree_1.informedness"] == pytest.approx(
+        _informedness(actual, first, "a"), abs=1e-15
+    )
+    assert metrics["cmp/model.forest.informedness_n"] == 60
+    with pytest.raises(InputError, match="without an HTML report"):
+        im.log(document, html=True)
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
-    [(["--by", "p"], "--by makes another report"), (["--mlflow", "d.csv"], "it is a file")],
+    [
+        (["--partial", "x.json"], "--partial makes another report"),
+        (["--mlflow", "d.csv"], "it is a file"),
+    ],
 )
 def test_cli_refuses_what_it_cannot_log(
     tmp_path: Path,

@@ -9,6 +9,7 @@ import fnmatch
 import json
 import math
 import tomllib
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -284,3 +285,34 @@ def test_three_models_across_folds_are_valid_and_read_pair_by_pair(tmp_path: Pat
     assert len(differences) == 3 * 6  # five folds and the corrected test's estimate, a pair
     folds = [r for r in records if r.measure == "informedness" and r.model == "a" and r.group]
     assert len(folds) == 5
+
+
+def test_n_is_the_cases_of_the_summary_each_value_comes_from(
+    documents: dict[str, Any], tmp_path: Path
+) -> None:
+    """docs/results.md's table of `n`, against the rows counted here: a per-label value's n
+    is every case (its one-vs-rest table counts them all), the label's own cases its
+    prevalence times n; a slice's n its rows, for its differences too; a fold's its test
+    rows, the pooled value's and the folds' mean's all of them."""
+    records = {r.key(): r for r in measure_records(documents["informed.evaluation"])}
+    with (DATA / "breast_cancer_cv.csv").open() as f:
+        actual = [r["actual"] for r in csv.DictReader(f)]
+    recall = records["per_label.malignant.recall"]
+    assert recall.n == len(actual) == 569
+    prevalence = records["per_label.malignant.prevalence"].value
+    assert prevalence * recall.n == pytest.approx(actual.count("malignant"), abs=1e-9)
+    with (DATA / "breast_cancer_slices.csv").open() as f:
+        sizes = Counter(r["size"] for r in csv.DictReader(f))
+    checked = 0
+    for record in measure_records(documents["informed.slices_report"]):
+        if record.measure in ("informedness", "vs_rest.informedness"):
+            assert record.group is not None
+            assert record.n == sizes[record.group.removeprefix("size=")], record.key()
+            checked += 1
+    assert checked == 2 * len(sizes)
+    with _folds_file(tmp_path / "folds.csv").open() as f:
+        folds = Counter(r["fold"] for r in csv.DictReader(f))
+    records = {r.key(): r for r in measure_records(documents["informed.folds_report"])}
+    for fold, size in folds.items():
+        assert records[f"slice.fold={fold}.informedness"].n == size
+    assert records["informedness"].n == records["mean.informedness"].n == 120

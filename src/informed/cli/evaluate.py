@@ -252,7 +252,7 @@ def check_options(args: argparse.Namespace) -> None:
             raise InputError(msg)
     other = _other_reports(args)
     if getattr(args, "dvc", None) is not None and other:
-        msg = f"--dvc writes the report of all rows; it does not go with {other[0]}."
+        msg = f"--dvc writes the report of all rows or of slices; not with {other[0]}."
         raise InputError(msg)
     bad = [q for q in args.quota if q < 1]
     if bad:
@@ -459,12 +459,10 @@ def run(args: argparse.Namespace) -> None:
 
 
 def _other_reports(args: argparse.Namespace) -> list[str]:
-    """The options given that make another report than the one of all rows, which --dvc
-    and --mlflow write (slices, folds, a search, a partial summary)."""
+    """The options given that make another report than those --dvc and --mlflow write
+    (of all rows, or of slices and windows): folds, a search, a partial summary."""
     given = {
         "--partial": getattr(args, "partial", None) is not None,
-        "--by": bool(getattr(args, "by", None)),
-        "--by-time": getattr(args, "by_time", None) is not None,
         "--folds": folds.requested(args),
         "--find-slices": bool(getattr(args, "find_slices", None)),
     }

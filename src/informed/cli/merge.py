@@ -1,10 +1,13 @@
 """`informed merge A.json B.json ...`: summaries written by separate processes, merged.
 
 The files hold summaries with their coverage (`informed evaluate --partial`,
-`Summaries.to_json`), or bare `Table`, `Ranking` or `Tally` JSON (`to_json()`). The merge
-is exact; summaries that record their partitions refuse a partition covered twice and
-report the rows they cover. The report of the merged result is printed as `informed
-evaluate` (or `informed tally`) prints it; --output also writes the merged JSON.
+`Summaries.to_json`), bare `Table`, `Ranking` or `Tally` JSON (`to_json()`), or the
+result documents of `informed evaluate --format json --summary` (their exact summaries;
+a document without them is refused, with the reason). The merge is exact; summaries that
+record their partitions refuse a partition covered twice and report the rows they cover.
+The report of the merged result is printed as `informed evaluate` (or `informed tally`)
+prints it; --output also writes the merged JSON (for result documents: the merged result
+document with its summaries), --dvc the files of DVC.
 """
 
 from __future__ import annotations
@@ -12,10 +15,20 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from informed.cli.output import FORMATS, OUTPUT_FILE, Output, emit, input_path
+from informed.cli.output import (
+    FORMATS,
+    OUTPUT_FILE,
+    Output,
+    add_dvc_option,
+    check_dvc_path,
+    emit,
+    input_path,
+    output_document,
+    write_dvc,
+)
 from informed.errors import InputError
 
-__all__ = ["add_parser", "merge_output", "run"]
+__all__ = ["add_parser", "merge_output", "run", "write_merged"]
 
 
 def add_parser(commands: Any) -> None:
@@ -24,14 +37,22 @@ def add_parser(commands: Any) -> None:
         "merge",
         help="merge summaries written separately (JSON) and report the result",
         description="Merge the summaries of parts of one data set, written by separate "
-        "processes (informed evaluate --partial, or Table/Ranking/Tally to_json), "
-        "exactly; a partition covered twice is refused.",
+        "processes (informed evaluate --partial, informed evaluate --format json "
+        "--summary, or Table/Ranking/Tally to_json), exactly; a partition covered twice "
+        "is refused.",
     )
-    me.add_argument("files", type=input_path, nargs="+", metavar="FILE", help="summary JSON files")
+    me.add_argument(
+        "files",
+        type=input_path,
+        nargs="+",
+        metavar="FILE",
+        help="summary JSON files, or result documents written with --summary",
+    )
     me.add_argument(
         "--output",
         metavar="FILE",
-        help="also write the merged summaries to FILE (JSON)" + OUTPUT_FILE,
+        help="also write the merged summaries to FILE (JSON; for result documents, the "
+        "merged document with its summaries)" + OUTPUT_FILE,
     )
     me.add_argument(
         "--positive",
@@ -53,6 +74,13 @@ def add_parser(commands: Any) -> None:
         action="store_true",
         help="with --format csv, write labels exactly as they are (no formula guard)",
     )
+    me.add_argument(
+        "--summary",
+        action="store_true",
+        help='with --format json, add the merged exact summaries under "summary": the '
+        "document can be merged again",
+    )
+    add_dvc_option(me, sliced=False)
 
 
 def merge_output(args: argparse.Namespace, merged: Any) -> Output:
@@ -60,13 +88,18 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
     a Tally's as `tally` gives it."""
     from informed.cli.evaluate import report_summaries, source_name
     from informed.io import Summaries
+    from informed.io.result_documents import DocumentSummaries
     from informed.ranking import Ranking
     from informed.table import Table
 
     source = source_name(args.files)
-    ranking = merged.ranking if isinstance(merged, Summaries) else merged
+    if isinstance(merged, DocumentSummaries) and args.positive is None:
+        # the class the documents reported, unless they differ
+        args = argparse.Namespace(**{**vars(args), "positive": merged.positive})
+    paired = isinstance(merged, Summaries | DocumentSummaries)
+    ranking = merged.ranking if paired else merged
     if isinstance(ranking, Ranking):
-        table = merged.table if isinstance(merged, Summaries) else None
+        table = merged.table if paired else None
         args = _ranked_class(args, ranking, name_it=table is None)
     report = argparse.Namespace(
         **vars(args), ci=None, quota=[], bins=10, threshold=None, weights_are=None, seed=0
@@ -82,6 +115,8 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
 
         output.coverage = coverage(merged, f"merged from {len(args.files)} files")
         return output
+    if isinstance(merged, DocumentSummaries):
+        return report_summaries(report, merged.table, merged.ranking, 0, source)
     if isinstance(merged, Table):
         return report_summaries(report, merged, None, 0, source)
     if isinstance(merged, Ranking):
@@ -114,6 +149,13 @@ def _tally_output(args: argparse.Namespace, tally: Any, source: str) -> Output:
     if args.format == "csv":
         msg = "a Tally's report is text or json; --format csv is for a Table or a Ranking."
         raise InputError(msg)
+    for option, given in (("--summary", args.summary), ("--dvc", args.dvc is not None)):
+        if given:
+            msg = (
+                f"{option} is for a Table and a Ranking; the merged Tally's own JSON is "
+                "written by --output."
+            )
+            raise InputError(msg)
     return Output(source=source, tally=summarize_tally(tally))
 
 
@@ -124,14 +166,36 @@ def run(args: argparse.Namespace) -> None:
     if not 0.0 <= args.alpha <= 1.0:
         msg = f"--alpha must lie in [0, 1]; got {args.alpha}."
         raise InputError(msg)
+    if args.summary and args.format != "json":
+        msg = "--summary adds the summaries to --format json (--output writes them alone)."
+        raise InputError(msg)
     if args.output is not None:  # '' is refused by name, never taken for none
         from informed.cli.scale import check_save_path
 
         check_save_path(args.output, "--output")
+    if args.dvc is not None:
+        check_dvc_path(args.dvc)
     merged = merge_files(args.files)
     output = merge_output(args, merged)
     if args.output is not None:
-        from informed.cli.scale import write_json
-
-        write_json(merged.to_json(), args.output, "--output")
+        write_merged(merged, output, args.output)
     emit(output, args.format)
+    if args.dvc is not None:
+        write_dvc(output, args.dvc)
+
+
+def write_merged(merged: Any, output: Output, path: str) -> None:
+    """--output: the merged summaries' JSON; for result documents, the merged result
+    document with its exact summaries, which merge reads again."""
+    import dataclasses
+    import json
+
+    from informed.cli.scale import write_json
+    from informed.io.result_documents import DocumentSummaries
+
+    if isinstance(merged, DocumentSummaries):
+        document = output_document(dataclasses.replace(output, exact=True))
+        text = json.dumps(document, allow_nan=False)
+    else:
+        text = merged.to_json()
+    write_json(text, path, "--output")

@@ -36,6 +36,7 @@ __all__ = [
     "coverage_line",
     "emit",
     "input_path",
+    "output_document",
     "print_document",
     "terminal_width",
     "write_dvc",
@@ -100,7 +101,9 @@ def terminal_width() -> int:
     return Console(file=sys.stdout).width
 
 
-def _document(output: Output, lazy: bool = False) -> dict[str, Any]:
+def output_document(output: Output, lazy: bool = False) -> dict[str, Any]:
+    """The result document of `output`, stamped: what --format json prints (`lazy`: the
+    per-label entries made as they are written)."""
     from informed.report.result_schema import stamp
 
     if output.tally is not None:
@@ -209,7 +212,7 @@ def emit(output: Output, fmt: str, *, width: int | None = None) -> None:
         # are made and written a thousand labels at a time (indentation would take most
         # of the time and the bytes, and no one reads it by eye)
         many = output.evaluation is not None and len(output.evaluation.per_label) > COMPACT_LABELS
-        document = _document(output, lazy=many)
+        document = output_document(output, lazy=many)
         if many:
             from informed.report import write_json
 
@@ -322,14 +325,16 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_dvc_option(parser: argparse.ArgumentParser) -> None:
-    """The --dvc DIR option of `informed evaluate`."""
+def add_dvc_option(parser: argparse.ArgumentParser, *, sliced: bool = True) -> None:
+    """The --dvc DIR option of `informed evaluate` (`sliced`: it has --by) and `informed
+    merge`."""
+    by = "; with --by, each slice's under slice.NAME" if sliced else ""
     parser.add_argument(
         "--dvc",
         metavar="DIR",
         help="also write DVC's files into the folder DIR (made if missing): metrics.json "
-        "(every value with its interval and n, for dvc metrics diff) and plots for DVC's "
-        "templates: confusion.json, roc.json, decision_curve.json (docs/dvc.md)"
+        f"(every value with its interval and n, for dvc metrics diff{by}) and plots for "
+        "DVC's templates: confusion.json, roc.json, decision_curve.json (docs/dvc.md)"
         + OUTPUT_FILE.replace("a file is", "each file is"),
     )
 
@@ -348,6 +353,6 @@ def write_dvc(output: Output, directory: str) -> None:
     from informed.integrations.dvc import write_files
 
     table = output.evaluation.table if output.evaluation is not None else None
-    files = write_files(directory, _document(output), table, output.ranking)
+    files = write_files(directory, output_document(output), table, output.ranking)
     for name, why in files.left_out.items():
         print(f"informed: --dvc: {name} not written: {why}.", file=sys.stderr)

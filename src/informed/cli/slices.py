@@ -1,12 +1,13 @@
 """`informed evaluate FILE --by COL [COL ...]` and `--by-time COL --every SPAN`: every
-slice's (or time window's) measures and disparities."""
+slice's (or time window's) measures and disparities; with --dvc and --mlflow, kept there
+too."""
 
 from __future__ import annotations
 
 import argparse
 import math
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from informed.cli.output import print_document
 from informed.errors import InputError
@@ -43,6 +44,10 @@ def check_slice_options(args: argparse.Namespace) -> None:
     if args.rolling is not None and (args.cumulative or args.rolling < 1):
         msg = "--rolling K takes a whole number of windows >= 1, without --cumulative."
         raise InputError(msg)
+    if getattr(args, "dvc", None) is not None:
+        from informed.cli.output import check_dvc_path
+
+        check_dvc_path(args.dvc)
     for option, name in _NOT_YET:
         if getattr(args, name, None) is not None:
             msg = f"{option} is not available with --by yet; run it without --by."
@@ -133,6 +138,25 @@ def run_slices(args: argparse.Namespace, source: str) -> None:
     report_slices(args, found, source)
 
 
+def _keep(args: argparse.Namespace, document: dict[str, Any]) -> None:
+    """The slices report where --dvc and --mlflow keep it: each slice's values in DVC's
+    ``metrics.json`` (nested under ``slice.<name>``; no plot is drawn per slice) and in an
+    MLflow run (``slice.<name>.<measure>``), with the report's document."""
+    if getattr(args, "dvc", None) is None and getattr(args, "mlflow", None) is None:
+        return
+    from informed.report.result_schema import stamp
+
+    stamped = stamp(document, "informed.slices_report")
+    if args.dvc is not None:
+        from informed.integrations.dvc import write_files
+
+        write_files(args.dvc, stamped, None, None)
+    if getattr(args, "mlflow", None) is not None:
+        from informed.cli.tracking import log_document
+
+        log_document(stamped, args)
+
+
 def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     """Evaluate, bootstrap and compare the slices read, and print (and write --html)."""
     from informed.cli.output import terminal_width
@@ -189,10 +213,10 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     # each slice's ranking summaries, computed for the slices a report shows
     rankings = None if found.rankings is None else slice_rankings(found, level=level)
     calibration = _calibration(found, level, args.seed, args.ci is not None)
+    document = slices_document(
+        result, differences, source, rankings=rankings, merged=merged, calibration=calibration
+    )
     if args.format == "json":
-        document = slices_document(
-            result, differences, source, rankings=rankings, merged=merged, calibration=calibration
-        )
         print_document(document, "informed.slices_report")
     elif args.format == "csv":
         sys.stdout.write(slices_csv(result, differences, raw=args.csv_raw, rankings=rankings))
@@ -210,6 +234,7 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
                 calibration=calibration,
             )
         )
+    _keep(args, document)
     if args.html:
         from informed.report.html.page import write_slices_report
         from informed.table import evaluate
@@ -281,13 +306,15 @@ def report_scored(args: argparse.Namespace, found: Slices, source: str) -> None:
         merged=merged,
     )
     order = "key" if args.by_time is not None else "auc"
+    document = scored_document(scored, source)
     if args.format == "json":
-        print_document(scored_document(scored, source), "informed.slices_report")
+        print_document(document, "informed.slices_report")
     elif args.format == "csv":
         sys.stdout.write(scored_csv(scored, raw=args.csv_raw))
     else:
         width = terminal_width() if sys.stdout.isatty() else None
         sys.stdout.write(scored_text(scored, source, order=order, rows=rows, width=width))
+    _keep(args, document)
     if args.html:
         from informed.report.html.page import write_scored_slices_report
 

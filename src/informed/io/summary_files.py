@@ -1,7 +1,9 @@
 """Summary files written by separate processes, read back and merged (``informed merge``).
 
 A file holds `Summaries` (`Summaries.to_json`: the summaries with the partitions they
-cover) or a bare `Table`, `Ranking` or `Tally` (their `to_json`); its ``kind`` says which.
+cover), a bare `Table`, `Ranking` or `Tally` (their `to_json`), or the result document of
+an evaluation written with its exact summaries (``informed evaluate ... --format json
+--summary``: `informed.io.result_documents.document_summaries`); its ``kind`` says which.
 """
 
 from __future__ import annotations
@@ -16,6 +18,12 @@ from informed.errors import InputError, InputTypeError
 from informed.io.coverage import JSON_KIND, Merger, Summaries, summaries_from_dict
 from informed.io.files import check_file
 from informed.io.output_files import reason
+from informed.io.result_documents import (
+    KINDS,
+    SCHEMA_ID,
+    document_kind,
+    document_summaries,
+)
 from informed.ranking import Ranking
 from informed.table import Table
 
@@ -23,7 +31,9 @@ __all__ = ["merge_files", "read_summary_file"]
 
 
 def read_summary_file(path: str | Path) -> Any:
-    """The Summaries, Table, Ranking or Tally a JSON file holds (by its `kind`)."""
+    """The Summaries, Table, Ranking or Tally a JSON file holds (by its `kind`), or the
+    `DocumentSummaries` of a result document (refused, with the reason, when it holds
+    none: written without ``--summary``, or of a kind that has none to merge)."""
     file = Path(path)
     check_file(file)
     try:
@@ -40,6 +50,12 @@ def read_summary_file(path: str | Path) -> Any:
         msg = f"{file}: not a JSON document ({exc})."
         raise InputError(msg) from None
     kind = data.get("kind") if isinstance(data, dict) else None
+    if _is_result_document(data):
+        try:
+            return document_summaries(data)
+        except (InputError, InputTypeError) as exc:
+            said = str(exc)
+            raise type(exc)(f"{file}: {said}{'' if said.endswith('.') else '.'}") from None
     readers: dict[str, Any] = {
         JSON_KIND: summaries_from_dict,
         "informed.Table": Table.from_dict,
@@ -52,7 +68,8 @@ def read_summary_file(path: str | Path) -> Any:
     if kind not in readers:
         msg = (
             f"{file}: not a summary of informed (its kind is {kind!r}; expected one of "
-            f"{sorted([*readers, 'informed.Tally'])})."
+            f"{sorted([*readers, 'informed.Tally'])}, or a result document written with "
+            "--summary)."
         )
         raise InputError(msg)
     try:
@@ -61,13 +78,32 @@ def read_summary_file(path: str | Path) -> Any:
         raise type(exc)(f"{file}: {exc}") from None
 
 
+def _is_result_document(data: Any) -> bool:
+    """A result document: stamped with the schema or a result's kind, or written before the
+    schema (no kind, the keys of one: `document_kind`)."""
+    if not isinstance(data, dict):
+        return False
+    kind = data.get("kind")
+    if data.get("schema") == SCHEMA_ID or kind in KINDS:
+        return True
+    if kind is not None:
+        return False
+    try:
+        document_kind(data)
+    except InputError:
+        return False
+    return True
+
+
 def merge_files(paths: Sequence[str | Path]) -> Any:
     """The merge of the summaries in JSON files written separately (``informed merge``).
 
-    Every file holds `Summaries` (then no partition may be covered twice) or every file
+    Every file holds `Summaries` (then no partition may be covered twice), or every file
     holds the same kind of bare summary (Table, Ranking or Tally JSON, which records no
-    coverage, so only the sums are checked); a mix is refused, as its coverage could not
-    be checked.
+    coverage, so only the sums are checked), or every file is an evaluation's result
+    document with its exact summaries (``--format json --summary``; merged as
+    `DocumentSummaries`, with no coverage either); a mix is refused, as its coverage could
+    not be checked.
     """
     if not paths:
         msg = "name at least one summary file to merge."

@@ -50,7 +50,18 @@ class MeasureRecord:
     replicates : int or None
         Bootstrap replicates behind the interval; None without one.
     n : float
-        The cases (or, for a weighted table, the total weight) the value was computed on.
+        The cases (or, for weighted rows, the total weight) of the summary the value is a
+        function of: its table or ranking, not the denominator of its own ratio. A value
+        of the whole table: every case. A per-label value: every case too, as it is a
+        measure of the label's one-vs-rest table, which counts all of them (the label's
+        own cases are its ``prevalence`` times n, those predicted as it its ``bias``
+        times n). The ranking's summaries: the ranking's cases, the rows with a score. A
+        slice's, window's or fold's value: that slice's (fold's test) cases; a slice's
+        difference from the rest or the reference (``vs_rest.``, ``vs_reference.``,
+        ``gap.``): the slice's own, though the difference rests on the other side's too;
+        the rest of a slice search (``rest.``): the other rows; a pooled value, the folds'
+        ``mean.`` and ``std.``: every fold's test cases; a comparison: the cases every
+        model was evaluated on; a tally: the documents. docs/results.md tabulates it.
     label : str or None
         The label of a per-label value; None for a value over all labels.
     group : str or None

@@ -15,6 +15,11 @@ where their shape is the same (every kind but the two below). The slices report
 had a ``kind`` and ``"version": 1``: that version was theirs and is now the schema's, whose
 version 1 they are.
 
+The readers (`SCHEMA_ID`, `SCHEMA_VERSION`, `KINDS`, `document_version`,
+`document_kind`) are defined in `informed.io.result_documents`, below the report, so that
+``informed merge`` reads a document's exact summary as it reads any summary file; they are
+named here too, beside the writer (`stamp`) and the JSON Schema.
+
 The nested summaries keep their own format versions: a Table, Tally, Summaries, Slices or
 Folds summary (``{"kind": "informed.Table", "version": 1, ...}``) and a Ranking
 (``"schema_version"``) are read by their ``from_dict``, whatever the result's version.
@@ -27,9 +32,16 @@ from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any, Final
+from typing import Any
 
-from informed.errors import InputError, InputTypeError
+from informed.errors import InputError
+from informed.io.result_documents import (
+    KINDS,
+    SCHEMA_ID,
+    SCHEMA_VERSION,
+    document_kind,
+    document_version,
+)
 
 __all__ = [
     "KINDS",
@@ -42,36 +54,6 @@ __all__ = [
     "schema_file",
     "stamp",
 ]
-
-SCHEMA_ID: Final = "informed.result"
-"""The ``"schema"`` of every result document."""
-
-SCHEMA_VERSION: Final = 1
-"""The result schema's version this release writes, and the newest it reads."""
-
-KINDS: Final = {
-    "informed.evaluation": "informed evaluate, merge and demo; result_document",
-    "informed.slices_report": "informed evaluate --by / --by-time",
-    "informed.slice_search": "informed evaluate --find-slices",
-    "informed.folds_report": "informed evaluate --folds",
-    "informed.comparison": "informed compare",
-    "informed.fold_comparison": "informed compare --folds",
-    "informed.tally_summary": "informed tally",
-    "informed.tally_slices": "informed tally --by",
-}
-"""Each kind of result document and what writes it."""
-
-_VERSIONED_BEFORE: Final = frozenset({"informed.slices_report", "informed.tally_slices"})
-
-# the keys that tell the kind of a document written before the schema (version 0)
-_SHAPES: Final = (
-    ("informed.slice_search", {"found", "hypotheses", "measure"}),
-    ("informed.fold_comparison", {"summaries", "differences", "folds"}),
-    ("informed.folds_report", {"folds", "measures", "summary"}),
-    ("informed.comparison", {"models", "differences", "sort_by"}),
-    ("informed.tally_summary", {"micro", "macro", "per_category"}),
-    ("informed.evaluation", {"n", "positive"}),
-)
 
 
 @cache
@@ -101,70 +83,6 @@ def stamp(document: Mapping[str, Any], kind: str) -> dict[str, Any]:
         "informed_version": informed_version(),
     }
     return {**head, **document}
-
-
-def document_kind(document: Mapping[str, Any]) -> str:
-    """The kind of a result document: its ``kind``, or for a document written before the
-    schema, the kind its keys show; an InputError when none fits."""
-    kind = document.get("kind")
-    if kind in KINDS:
-        return str(kind)
-    if kind is not None:
-        raise InputError(
-            f"not a result document: its kind is {kind!r}; a result document's kind is one "
-            f"of {', '.join(KINDS)} (a Table, Ranking or other summary is read by its "
-            "from_dict)"
-        )
-    keys = set(document)
-    for found, needed in _SHAPES:
-        if needed <= keys:
-            return found
-    raise InputError(
-        "not a result document: it has no kind, and its keys "
-        f"{sorted(keys)[:8]} are those of none (informed evaluate --format json writes one)"
-    )
-
-
-def document_version(document: Any) -> int:
-    """The result schema version of `document`: 1, or 0 for a document written before the
-    schema; an InputError with the reason for one this release cannot read (another schema,
-    a newer version, a version that is not a whole number).
-
-    >>> document_version({"n": 3, "positive": "a"})
-    0
-    >>> document_version({"schema": "informed.result", "version": 2,
-    ...                   "informed_version": "9.0"})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    informed.errors.InputError: written by informed 9.0 with schema version 2; this informed ...
-    """
-    if not isinstance(document, Mapping):
-        raise InputTypeError(
-            f"a result document is a JSON object (a dict), got {type(document).__name__}"
-        )
-    schema = document.get("schema")
-    version = document.get("version")
-    if schema is None:
-        if version is None:
-            return 0
-        whole = isinstance(version, int) and not isinstance(version, bool)
-        if document.get("kind") in _VERSIONED_BEFORE and whole and version == 1:
-            return 1
-        raise InputError(
-            f"not a result document: it has a version ({version!r}) but no schema; a result "
-            f'document has "schema": "{SCHEMA_ID}"'
-        )
-    if schema != SCHEMA_ID:
-        raise InputError(f'not a result document: its schema is {schema!r}, not "{SCHEMA_ID}"')
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise InputError(f"a result document's version is a whole number from 1; got {version!r}")
-    if version > SCHEMA_VERSION:
-        writer = document.get("informed_version", "a newer release")
-        raise InputError(
-            f"written by informed {writer} with schema version {version}; this informed "
-            f"reads version {SCHEMA_VERSION} (upgrade informed to read it)."
-        )
-    return version
 
 
 def schema_file() -> Traversable:

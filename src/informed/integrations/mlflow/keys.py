@@ -2,8 +2,9 @@
 
 MLflow's metric keys may hold only letters, digits, underscores, dashes, periods, spaces
 and slashes, and a key must not change when read as a path. Labels and slice names hold
-anything. The rule: a record's key is `MeasureRecord.key` (``per_label.<label>.recall``)
-after the prefix, with each character of a label or slice name that is not a letter, a
+anything. The rule: a record's key is `MeasureRecord.key` (``per_label.<label>.recall``,
+``slice.<name>.informedness``, ``model.<name>.auc``) after the prefix, with each character
+of a label, slice (or window, or fold) name or model name that is not a letter, a
 digit, an underscore, a dash, a period or a space written as ``_`` (``"a/b"`` becomes
 ``a_b``, ``"1+1"`` becomes ``1_1``). Two values that would then share a key are refused,
 naming both labels: nothing is overwritten unseen. The full labels stay in the logged
@@ -65,11 +66,10 @@ def check_prefix(prefix: str) -> str:
 
 
 def _key(record: MeasureRecord, prefix: str) -> str:
-    label, group = record.label, record.group
-    safe_label = None if label is None else safe_name(label)
-    safe_group = None if group is None else safe_name(group)
-    if safe_label != label or safe_group != group:
-        record = dataclasses.replace(record, label=safe_label, group=safe_group)
+    names = (record.label, record.group, record.model)
+    label, group, model = (None if name is None else safe_name(name) for name in names)
+    if (label, group, model) != names:
+        record = dataclasses.replace(record, label=label, group=group, model=model)
     return prefix + record.key(".")
 
 
@@ -79,6 +79,8 @@ def _describe(record: MeasureRecord) -> str:
         parts.append(f"label {record.label!r}")
     if record.group is not None:
         parts.append(f"slice {record.group!r}")
+    if record.model is not None:
+        parts.append(f"model {record.model!r}")
     return " of ".join(parts)
 
 

@@ -18,6 +18,15 @@ What one `log` call puts in the run (``<prefix>`` is the `prefix` argument):
   and ``report.html`` (the page ``informed evaluate --html`` writes; when matplotlib is
   installed).
 
+`log` takes a result document too (`informed.report.records.result_document`, or the JSON
+a command wrote, read with `json.load`): of any kind, a slices report (``informed
+evaluate --by``) as well as an evaluation. Its values are logged by the same key rule
+(a slice's under ``slice.<name>.<measure>``, a model's under ``model.<name>.<measure>``),
+``ci_level`` and ``ci_replicates`` when every interval shares one, and the document as
+``result.json``; a document holds no Table or Ranking object, so no ``table.json``,
+``ranking.json`` or report is logged from it (the ``"summary"`` of an evaluation's document
+written with ``--summary`` stays inside ``result.json``).
+
 mlflow is imported when `log` or `load` is called, never by `import informed`.
 """
 
@@ -27,6 +36,7 @@ import importlib.util
 import json
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +44,7 @@ from informed.errors import InputError, InputTypeError
 from informed.inference.table_bootstrap import Bootstrap
 from informed.integrations.mlflow.keys import check_prefix, metric_values
 from informed.ranking.ranking import Ranking
-from informed.report.records import measure_records, result_document
+from informed.report.records import MeasureRecord, measure_records, result_document
 from informed.table.evaluation import Evaluation, evaluate
 from informed.table.table import Table
 
@@ -74,7 +84,8 @@ def _gather(
         else:
             msg = (
                 "informed.mlflow.log logs a Table, an Evaluation, a Bootstrap or a Ranking "
-                f"(their exact summary is logged with them), got {type(result).__name__}."
+                "(their exact summary is logged with them), or one result document alone, "
+                f"got {type(result).__name__}."
             )
             raise InputTypeError(msg)
     if evaluation is None and intervals is not None:
@@ -86,6 +97,19 @@ def _gather(
         msg = "the Bootstrap's table is not the Evaluation's: log the intervals of that table."
         raise InputError(msg)
     return evaluation, intervals, ranking
+
+
+def _design(records: list[MeasureRecord], prefix: str) -> dict[str, float]:
+    """``ci_level`` and ``ci_replicates`` of a document's intervals, each when every
+    interval of the document shares it (a slices report's: one level, one bootstrap)."""
+    found: dict[str, float] = {}
+    levels = {r.level for r in records if r.level is not None}
+    replicates = {r.replicates for r in records if r.replicates is not None}
+    if len(levels) == 1:
+        found[f"{prefix}ci_level"] = float(levels.pop())
+    if len(replicates) == 1:
+        found[f"{prefix}ci_replicates"] = float(replicates.pop())
+    return found
 
 
 def _want_html(html: bool | None) -> bool:
@@ -138,9 +162,10 @@ def log(
 
     Parameters
     ----------
-    *results : Table, Evaluation, Bootstrap or Ranking
+    *results : Table, Evaluation, Bootstrap or Ranking; or a result document
         At most one of each kind: a Table (evaluated here) or its Evaluation, the
-        Bootstrap of its intervals (`informed.bootstrap`), the Ranking of the scores.
+        Bootstrap of its intervals (`informed.bootstrap`), the Ranking of the scores. Or
+        one result document (a dict) of any kind, alone: its values and the document.
     prefix : str
         Put before every metric key (``"val/"``, ``"fold_1."``); the artifacts go to
         ``informed/<prefix>`` (`artifact_path`), so several results fit in one run.
@@ -180,13 +205,26 @@ def log_metrics(
     from mlflow.entities import Metric
 
     check_prefix(prefix)
-    evaluation, intervals, ranking = _gather(results, positive)
-    given = [x for x in (evaluation, intervals, ranking) if x is not None]
-    document = result_document(*given, positive=positive)
-    metrics, undefined = metric_values(measure_records(document), prefix)
-    if intervals is not None:
-        metrics[f"{prefix}ci_level"] = intervals.level
-        metrics[f"{prefix}ci_replicates"] = intervals.replicates
+    evaluation: Evaluation | None = None
+    intervals: Bootstrap | None = None
+    ranking: Ranking | None = None
+    if len(results) == 1 and isinstance(results[0], Mapping):
+        if html:
+            msg = "a result document is logged without an HTML report: pass html=None or False."
+            raise InputError(msg)
+        html = False
+        document = result_document(results[0])  # its version checked
+        records = measure_records(document)
+        metrics, undefined = metric_values(records, prefix)
+        metrics.update(_design(records, prefix))
+    else:
+        evaluation, intervals, ranking = _gather(results, positive)
+        given = [x for x in (evaluation, intervals, ranking) if x is not None]
+        document = result_document(*given, positive=positive)
+        metrics, undefined = metric_values(measure_records(document), prefix)
+        if intervals is not None:
+            metrics[f"{prefix}ci_level"] = intervals.level
+            metrics[f"{prefix}ci_replicates"] = intervals.replicates
     run, artifact_uri = _run(run_id)
     with tempfile.TemporaryDirectory(prefix="informed-mlflow-") as folder:
         out = Path(folder)
