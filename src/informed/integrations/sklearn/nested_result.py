@@ -163,7 +163,12 @@ class NestedCV:
         name of the callable given).
     estimator : str
         The estimator's class name.
-    n, folds, repetitions : int
+    n : int
+        The cases in the data.
+    folds : int
+        K, the folds of each repetition.
+    repetitions : int
+        R, the repetitions of K-fold cross-validation.
     refits : int
         The estimator's fits: K (K + 1) / 2 per repetition.
     nested_mean, cv_mean, bias, mse, inflation : float
@@ -183,6 +188,8 @@ class NestedCV:
     naive: Interval
     loss: str
     estimator: str
+    #: The cases in the data (documented as a member, so that the reference's ``n`` is
+    #: this one and not a Table's or a Ranking's).
     n: int
     folds: int
     repetitions: int
