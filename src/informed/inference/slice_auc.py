@@ -49,6 +49,7 @@ from informed.inference.checks import check_count, check_level
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import draw_counts
 from informed.inference.replicates import replicate_interval
+from informed.inference.slice_calibration import adequate_slices
 from informed.inference.slice_ranges import value_range
 from informed.ranking import RANKING_MEASURES, Ranking
 from informed.slices.slices import Slices
@@ -100,11 +101,6 @@ class AucSpread:
     replicates: int
     min_count: float
     distribution: Floats = field(repr=False)
-
-
-def _count(value: float, what: str) -> str:
-    shown = f"{int(value):,}" if float(value).is_integer() else f"{value:,.3g}"
-    return f"{shown} {what}"
 
 
 def auc_spread(
@@ -161,19 +157,7 @@ def auc_spread(
     for s, ranking in enumerate(slices.rankings):
         if not math.isnan(estimates[s]):
             drawn[:, s] = _replicates(rng, ranking, replicates)
-    positives = np.array([float(r.n_positive) for r in slices.rankings])
-    negatives = np.array([float(r.n_negative) for r in slices.rankings])
-    adequate = np.minimum(positives, negatives) >= min_count
-    m = f"{min_count:g}"
-    rule_text = f"of at least {m} real positives and {m} real negatives"
-    left_out = []
-    for s in np.flatnonzero(~adequate).tolist():
-        short = [
-            _count(count, what)
-            for count, what in ((positives[s], "real positives"), (negatives[s], "real negatives"))
-            if count < min_count
-        ]
-        left_out.append((s, ", ".join(short)))
+    adequate, rule_text, left_out = adequate_slices(slices, min_count)
     kept = np.where(adequate, estimates, math.nan)
     spread = _spread(kept, np.where(adequate, drawn, math.nan), level, f"the slices {rule_text}")
     spread_all = _spread(estimates, drawn, level, "the slices")

@@ -76,7 +76,7 @@ from informed.ranking.calibration import (
 )
 from informed.slices.slices import Slices
 
-__all__ = ["NOT_RESAMPLED", "SliceCalibration", "slice_calibration"]
+__all__ = ["NOT_RESAMPLED", "SliceCalibration", "adequate_slices", "slice_calibration"]
 
 NOT_RESAMPLED = "not resampled (replicates=0)"
 """The reason of every interval of a calibration computed without replicates."""
@@ -203,6 +203,29 @@ def _count(value: float, what: str) -> str:
     return f"{shown} {what}"
 
 
+def adequate_slices(
+    slices: Slices, min_count: float
+) -> tuple[NDArray[np.bool_], str, list[tuple[int, str]]]:
+    """Which slices' Rankings have at least `min_count` real positives and real negatives
+    (the spread of a measure is taken over those), the rule in words, and each slice left
+    out with what it lacks."""
+    assert slices.rankings is not None
+    positives = np.array([float(r.n_positive) for r in slices.rankings])
+    negatives = np.array([float(r.n_negative) for r in slices.rankings])
+    adequate = np.minimum(positives, negatives) >= min_count
+    m = f"{min_count:g}"
+    rule_text = f"of at least {m} real positives and {m} real negatives"
+    left_out = []
+    for s in np.flatnonzero(~adequate).tolist():
+        short = [
+            _count(count, what)
+            for count, what in ((positives[s], "real positives"), (negatives[s], "real negatives"))
+            if count < min_count
+        ]
+        left_out.append((s, ", ".join(short)))
+    return adequate, rule_text, left_out
+
+
 def slice_calibration(
     slices: Slices,
     *,
@@ -284,19 +307,7 @@ def slice_calibration(
             intervals.append(
                 replicate_interval(estimates[s], drawn[:, s], level, "percentile", math.nan)
             )
-    positives = np.array([float(r.n_positive) for r in slices.rankings])
-    negatives = np.array([float(r.n_negative) for r in slices.rankings])
-    adequate = np.minimum(positives, negatives) >= min_count
-    m = f"{min_count:g}"
-    rule_text = f"of at least {m} real positives and {m} real negatives"
-    left_out = []
-    for s in np.flatnonzero(~adequate).tolist():
-        short = [
-            _count(count, what)
-            for count, what in ((positives[s], "real positives"), (negatives[s], "real negatives"))
-            if count < min_count
-        ]
-        left_out.append((s, ", ".join(short)))
+    adequate, rule_text, left_out = adequate_slices(slices, min_count)
     kept = np.where(adequate, estimates, math.nan)
     resampled = np.array([why is None for why in held])
     over = f"the slices {rule_text}"
