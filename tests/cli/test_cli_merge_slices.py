@@ -268,3 +268,18 @@ def test_evaluate_refuses_summary_of_overlapping_windows(
                          "--cumulative", "--format", "json", "--summary"], capsys)  # fmt: skip
     assert code == 2
     _one_line(err, "--summary keeps the windows for informed merge", "overlap")
+
+
+def test_ci_of_unsliced_documents_is_that_of_all_the_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--ci and --seed reach the report of merged evaluations too: the intervals are
+    those of evaluate --ci on the whole file (the same Table, the same seed)."""
+    files = list(map(str, _parts(tmp_path, capsys, SCORED)))
+    more = ["--ci", "0.9", "--seed", "5", "--format", "json"]
+    code, out, err = _run(["merge", *files, *more], capsys)
+    assert code == 0, err
+    _, whole = _whole(tmp_path, capsys, SCORED, *more)
+    merged, expected = json.loads(out), json.loads(whole)
+    assert merged["intervals"] == expected["intervals"]
+    assert merged["measures"] == expected["measures"]

@@ -5,8 +5,9 @@ The files hold summaries with their coverage (`informed evaluate --partial`,
 result documents of `informed evaluate --format json --summary` (their exact summaries;
 a document without them is refused, with the reason), or sliced ones: the slices reports
 of `evaluate --by` / `--by-time` written with --summary and the folds reports of
-`--folds`, reported as `evaluate` reports all their rows (`informed.cli.merge_slices`). The merge is exact; summaries that
-record their partitions refuse a partition covered twice and report the rows they cover.
+`--folds`, reported as `evaluate` reports all their rows (`informed.cli.merge_slices`).
+The merge is exact; summaries that record their partitions refuse a partition covered
+twice and report the rows they cover.
 The report of the merged result is printed as `informed evaluate` (or `informed tally`)
 prints it; --output also writes the merged JSON (for result documents: the merged result
 document with its summaries), --dvc the files of DVC.
@@ -105,6 +106,7 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
     """The report of merged summaries: a Table's and a Ranking's as `evaluate` gives it,
     a Tally's as `tally` gives it."""
     from informed.cli.evaluate import report_summaries, source_name
+    from informed.cli.merge_slices import ranked_class
     from informed.io import Summaries
     from informed.io.result_documents import DocumentSummaries
     from informed.ranking import Ranking
@@ -118,7 +120,7 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
     ranking = merged.ranking if paired else merged
     if isinstance(ranking, Ranking):
         table = merged.table if paired else None
-        args = _ranked_class(args, ranking, name_it=table is None)
+        args = ranked_class(args, ranking, name_it=table is None)
     report = argparse.Namespace(
         **{"ci": None, "seed": 0, **vars(args)},
         quota=[],
@@ -144,25 +146,6 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
     if isinstance(merged, Ranking):
         return report_summaries(report, None, merged, 0, source)
     return _tally_output(args, merged, source)
-
-
-def _ranked_class(args: argparse.Namespace, ranking: Any, *, name_it: bool) -> argparse.Namespace:
-    """--positive checked against the class the merged Ranking ranks (the files record it);
-    when not given and no Table needs a view (`name_it`), the report names that class."""
-    from informed.coding.labels import keyed
-
-    known = ranking.positive
-    if known is None:
-        return args
-    if args.positive is None:
-        return argparse.Namespace(**{**vars(args), "positive": known}) if name_it else args
-    if keyed(args.positive) != keyed(known) and args.positive != str(known):
-        msg = (
-            f"--positive {args.positive!r} but the merged Ranking ranks the class {known!r}; "
-            f"give --positive {str(known)!r} or leave it out."
-        )
-        raise InputError(msg)
-    return args
 
 
 def _tally_output(args: argparse.Namespace, tally: Any, source: str) -> Output:

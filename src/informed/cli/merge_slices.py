@@ -13,7 +13,7 @@ from typing import Any
 from informed.errors import InputError
 from informed.io.sliced_documents import DocumentSlices
 
-__all__ = ["report_merged"]
+__all__ = ["ranked_class", "report_merged"]
 
 
 def _refused(args: argparse.Namespace, folds: bool) -> None:
@@ -34,14 +34,31 @@ def _refused(args: argparse.Namespace, folds: bool) -> None:
         raise InputError(msg)
 
 
+def ranked_class(args: argparse.Namespace, ranking: Any, *, name_it: bool) -> argparse.Namespace:
+    """--positive checked against the class the merged Ranking ranks (the files record it);
+    when not given and no Table needs a view (`name_it`), the report names that class."""
+    from informed.coding.labels import keyed
+
+    known = ranking.positive
+    if known is None:
+        return args
+    if args.positive is None:
+        return argparse.Namespace(**{**vars(args), "positive": known}) if name_it else args
+    if keyed(args.positive) != keyed(known) and args.positive != str(known):
+        msg = (
+            f"--positive {args.positive!r} but the merged Ranking ranks the class {known!r}; "
+            f"give --positive {str(known)!r} or leave it out."
+        )
+        raise InputError(msg)
+    return args
+
+
 def _positive(args: argparse.Namespace, merged: DocumentSlices) -> Any:
     """The class the report is of: --positive, else the one the documents reported; with
     scores, --positive must be the class they point to (the slices count no other)."""
-    from informed.cli.merge import _ranked_class
-
     slices = merged.slices
     if slices.overall_ranking is not None:
-        args = _ranked_class(args, slices.overall_ranking, name_it=False)
+        args = ranked_class(args, slices.overall_ranking, name_it=False)
     return merged.positive if args.positive is None else args.positive
 
 

@@ -119,8 +119,7 @@ def merge_sliced(paths: Sequence[str | Path], found: Sequence[DocumentSlices]) -
             differs = f"{first} is {_what(total)} and {path} {_what(item)}"
         elif item.slices.by != total.slices.by:
             differs = (
-                f"{first} is sliced by {list(total.slices.by)} and {path} by "
-                f"{list(item.slices.by)}"
+                f"{first} is sliced by {list(total.slices.by)} and {path} by {list(item.slices.by)}"
             )
         elif item.every != total.every:
             differs = f"{first} has time windows of {total.every} and {path} of {item.every}"
