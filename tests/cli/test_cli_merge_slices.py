@@ -221,7 +221,7 @@ def test_refusals_name_both_files_and_what_differs(
     first = str(by_region[0])
     for other, said in (
         ("by_label", ["is sliced by ['region'] and", "by ['y']"]),
-        ("ham", ["reports the positive class None and", "'ham'"]),
+        ("ham", ["reports no positive class and", "the positive class 'ham'"]),
         ("folds", ["is a slices report and", "a folds report"]),
         ("plain", ["the first holds slices", "the second the rows alone"]),
         ("bare", [SLICES_NO_SUMMARY]),

@@ -69,6 +69,10 @@ def _what(found: DocumentSlices) -> str:
     return "a folds report" if found.kind == "informed.folds_report" else "a slices report"
 
 
+def _class(positive: Label | None) -> str:
+    return "no positive class" if positive is None else f"the positive class {positive!r}"
+
+
 def document_slices(document: Mapping[str, Any]) -> DocumentSlices:
     """The exact slices of a slices report written with ``--summary``, or of a folds
     report (its Folds); refused with the reason (an InputError) when it has none."""
@@ -124,10 +128,7 @@ def merge_sliced(paths: Sequence[str | Path], found: Sequence[DocumentSlices]) -
         elif item.every != total.every:
             differs = f"{first} has time windows of {total.every} and {path} of {item.every}"
         elif not same_label(item.positive, total.positive):
-            differs = (
-                f"{first} reports the positive class {total.positive!r} and {path} "
-                f"{item.positive!r}"
-            )
+            differs = f"{first} reports {_class(total.positive)} and {path} {_class(item.positive)}"
         if differs is not None:
             raise InputError(f"cannot merge {both}: {differs}; merge documents of one report.")
         try:
