@@ -161,8 +161,10 @@ def test_a_document_without_its_summary_is_refused_with_the_reason(
     [
         ({"version": 2, "informed_version": "9.0"}, "written by informed 9.0 with schema "
          "version 2; this informed reads version 1"),
-        ({"kind": "informed.slices_report"}, "kind 'informed.slices_report' (informed "
-         "evaluate --by / --by-time) holds no summary to merge"),
+        ({"kind": "informed.comparison"}, "kind 'informed.comparison' (informed "
+         "compare) holds no summary to merge"),
+        ({"kind": "informed.slices_report"}, 'a slices report\'s "summary" is {"slices": '
+         '..., "every": ...}'),
         ({"summary": {"table": None, "ranking": None}}, "holds neither a Table nor a Ranking"),
         ({"summary": {"table": None}}, '"summary" is {"table": ..., "ranking": ...}'),
     ],

@@ -29,6 +29,7 @@ __all__ = [
     "compare_folds_file",
     "fold_measures",
     "read_folds",
+    "report_folds",
     "requested",
     "run_compare_folds",
     "run_folds",
@@ -180,7 +181,19 @@ def run_folds(args: argparse.Namespace, source: str) -> None:
             encoding=args.encoding,
         )
     _check_two(folds)
-    measures = fold_measures(args.predicted is not None, args.score is not None)
+    report_folds(args, folds, source)
+
+
+def report_folds(
+    args: argparse.Namespace, folds: Folds, source: str, *, keep: bool = False
+) -> dict[str, Any] | None:
+    """Print the folds' report as text, JSON or CSV (with --ci each fold's and the pooled
+    interval, `informed.inference.fold_intervals`) and write the HTML page with --html;
+    the report's document when printed as JSON or asked for (`keep`: `informed merge
+    --output`), else None (it holds every fold's exact summary, long for many scores)."""
+    from informed.cli import engine_options
+
+    measures = fold_measures(folds.slices.cells is not None, folds.slices.rankings is not None)
     summaries = {m: folds.measure(m, positive=args.positive) for m in measures}
     intervals = None
     if args.ci is not None:
@@ -191,8 +204,10 @@ def run_folds(args: argparse.Namespace, source: str) -> None:
         )
     from informed.report.folds import folds_csv, folds_document, folds_text
 
-    if args.format == "json":
-        document = folds_document(folds, summaries, source, intervals)
+    document = None
+    if args.format == "json" or keep:
+        document = folds_document(folds, summaries, source, intervals, positive=args.positive)
+    if document is not None and args.format == "json":
         print_document(document, "informed.folds_report")
     elif args.format == "csv":
         sys.stdout.write(folds_csv(folds, summaries, raw=args.csv_raw, intervals=intervals))
@@ -211,6 +226,7 @@ def run_folds(args: argparse.Namespace, source: str) -> None:
         engine = engine_options.requested(args)
         name = Path(source).name if len(args.file) == 1 and not engine else source
         write_folds_report(args.html, folds, summaries, intervals=intervals, source=name)
+    return document
 
 
 def _engine_folds(args: argparse.Namespace, by: list[str]) -> tuple[Folds, str]:

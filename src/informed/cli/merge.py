@@ -1,10 +1,13 @@
 """`informed merge A.json B.json ...`: summaries written by separate processes, merged.
 
 The files hold summaries with their coverage (`informed evaluate --partial`,
-`Summaries.to_json`), bare `Table`, `Ranking` or `Tally` JSON (`to_json()`), or the
+`Summaries.to_json`), bare `Table`, `Ranking` or `Tally` JSON (`to_json()`), the
 result documents of `informed evaluate --format json --summary` (their exact summaries;
-a document without them is refused, with the reason). The merge is exact; summaries that
-record their partitions refuse a partition covered twice and report the rows they cover.
+a document without them is refused, with the reason), or sliced ones: the slices reports
+of `evaluate --by` / `--by-time` written with --summary and the folds reports of
+`--folds`, reported as `evaluate` reports all their rows (`informed.cli.merge_slices`).
+The merge is exact; summaries that record their partitions refuse a partition covered
+twice and report the rows they cover.
 The report of the merged result is printed as `informed evaluate` (or `informed tally`)
 prints it; --output also writes the merged JSON (for result documents: the merged result
 document with its summaries), --dvc the files of DVC.
@@ -38,15 +41,16 @@ def add_parser(commands: Any) -> None:
         help="merge summaries written separately (JSON) and report the result",
         description="Merge the summaries of parts of one data set, written by separate "
         "processes (informed evaluate --partial, informed evaluate --format json "
-        "--summary, or Table/Ranking/Tally to_json), exactly; a partition covered twice "
-        "is refused.",
+        "--summary, with --by too, informed evaluate --folds --format json, or "
+        "Table/Ranking/Tally to_json), exactly; a partition covered twice is refused.",
     )
     me.add_argument(
         "files",
         type=input_path,
         nargs="+",
         metavar="FILE",
-        help="summary JSON files, or result documents written with --summary",
+        help="summary JSON files, or result documents written with --summary (slices "
+        "reports too; folds reports as they are)",
     )
     me.add_argument(
         "--output",
@@ -80,6 +84,21 @@ def add_parser(commands: Any) -> None:
         help='with --format json, add the merged exact summaries under "summary": the '
         "document can be merged again",
     )
+    me.add_argument(
+        "--ci",
+        type=float,
+        metavar="LEVEL",
+        help="add bootstrap confidence intervals at this level, e.g. 0.95, as informed "
+        "evaluate --ci does (slices and folds: the level of their intervals, default 0.95)",
+    )
+    me.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
+    me.add_argument(
+        "--reference",
+        metavar="SLICE",
+        help="for slices reports: the slice the others are compared with, as informed "
+        "evaluate --by --reference names it (default: the largest slice; over time, the "
+        "first window)",
+    )
     add_dvc_option(me, sliced=False)
 
 
@@ -87,6 +106,7 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
     """The report of merged summaries: a Table's and a Ranking's as `evaluate` gives it,
     a Tally's as `tally` gives it."""
     from informed.cli.evaluate import report_summaries, source_name
+    from informed.cli.merge_slices import ranked_class
     from informed.io import Summaries
     from informed.io.result_documents import DocumentSummaries
     from informed.ranking import Ranking
@@ -100,9 +120,13 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
     ranking = merged.ranking if paired else merged
     if isinstance(ranking, Ranking):
         table = merged.table if paired else None
-        args = _ranked_class(args, ranking, name_it=table is None)
+        args = ranked_class(args, ranking, name_it=table is None)
     report = argparse.Namespace(
-        **vars(args), ci=None, quota=[], bins=10, threshold=None, weights_are=None, seed=0
+        **{"ci": None, "seed": 0, **vars(args)},
+        quota=[],
+        bins=10,
+        threshold=None,
+        weights_are=None,
     )
     if isinstance(merged, Summaries):
         if merged.tally is not None:
@@ -124,32 +148,17 @@ def merge_output(args: argparse.Namespace, merged: Any) -> Output:
     return _tally_output(args, merged, source)
 
 
-def _ranked_class(args: argparse.Namespace, ranking: Any, *, name_it: bool) -> argparse.Namespace:
-    """--positive checked against the class the merged Ranking ranks (the files record it);
-    when not given and no Table needs a view (`name_it`), the report names that class."""
-    from informed.coding.labels import keyed
-
-    known = ranking.positive
-    if known is None:
-        return args
-    if args.positive is None:
-        return argparse.Namespace(**{**vars(args), "positive": known}) if name_it else args
-    if keyed(args.positive) != keyed(known) and args.positive != str(known):
-        msg = (
-            f"--positive {args.positive!r} but the merged Ranking ranks the class {known!r}; "
-            f"give --positive {str(known)!r} or leave it out."
-        )
-        raise InputError(msg)
-    return args
-
-
 def _tally_output(args: argparse.Namespace, tally: Any, source: str) -> Output:
     from informed.tally import summarize_tally
 
     if args.format == "csv":
         msg = "a Tally's report is text or json; --format csv is for a Table or a Ranking."
         raise InputError(msg)
-    for option, given in (("--summary", args.summary), ("--dvc", args.dvc is not None)):
+    for option, given in (
+        ("--summary", args.summary),
+        ("--dvc", args.dvc is not None),
+        ("--ci", args.ci is not None),
+    ):
         if given:
             msg = (
                 f"{option} is for a Table and a Ranking; the merged Tally's own JSON is "
@@ -162,12 +171,16 @@ def _tally_output(args: argparse.Namespace, tally: Any, source: str) -> Output:
 def run(args: argparse.Namespace) -> None:
     """`informed merge`: merge the files, write --output, print the report."""
     from informed.io import merge_files
+    from informed.io.sliced_documents import DocumentSlices
 
     if not 0.0 <= args.alpha <= 1.0:
         msg = f"--alpha must lie in [0, 1]; got {args.alpha}."
         raise InputError(msg)
     if args.summary and args.format != "json":
         msg = "--summary adds the summaries to --format json (--output writes them alone)."
+        raise InputError(msg)
+    if args.ci is not None and not 0.0 < args.ci < 1.0:
+        msg = f"--ci must lie strictly between 0 and 1, e.g. 0.95; got {args.ci}."
         raise InputError(msg)
     if args.output is not None:  # '' is refused by name, never taken for none
         from informed.cli.scale import check_save_path
@@ -176,6 +189,14 @@ def run(args: argparse.Namespace) -> None:
     if args.dvc is not None:
         check_dvc_path(args.dvc)
     merged = merge_files(args.files)
+    if isinstance(merged, DocumentSlices):
+        from informed.cli.merge_slices import report_merged
+
+        report_merged(args, merged)
+        return
+    if args.reference is not None:
+        msg = "--reference names a slice: it is for slices reports (informed evaluate --by)."
+        raise InputError(msg)
     output = merge_output(args, merged)
     if args.output is not None:
         write_merged(merged, output, args.output)

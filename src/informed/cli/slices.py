@@ -16,7 +16,13 @@ if TYPE_CHECKING:
     from informed.inference.slice_calibration import SliceCalibration
     from informed.slices import Slices
 
-__all__ = ["check_slice_options", "report_scored", "report_slices", "run_slices"]
+__all__ = [
+    "check_slice_options",
+    "report_scored",
+    "report_slices",
+    "run_slices",
+    "sliced_summary",
+]
 
 _NOT_YET = (
     ("--threshold", "threshold"),
@@ -44,6 +50,12 @@ def check_slice_options(args: argparse.Namespace) -> None:
     if args.rolling is not None and (args.cumulative or args.rolling < 1):
         msg = "--rolling K takes a whole number of windows >= 1, without --cumulative."
         raise InputError(msg)
+    if args.summary and (args.rolling is not None or args.cumulative):
+        msg = (
+            "--summary keeps the windows for informed merge; merged by --rolling or "
+            "--cumulative they overlap and cannot be merged again: drop one of them."
+        )
+        raise InputError(msg)
     if getattr(args, "dvc", None) is not None:
         from informed.cli.output import check_dvc_path
 
@@ -60,7 +72,6 @@ def check_slice_options(args: argparse.Namespace) -> None:
             ("--storage", args.storage != "auto"),
             ("--all-labels", args.all_labels),
             ("--bins", args.bins != 10),
-            ("--summary", args.summary),
         )
         if given
     ]
@@ -157,8 +168,16 @@ def _keep(args: argparse.Namespace, document: dict[str, Any]) -> None:
         log_document(stamped, args)
 
 
-def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
-    """Evaluate, bootstrap and compare the slices read, and print (and write --html)."""
+def sliced_summary(found: Slices, every: str | None) -> dict[str, Any]:
+    """The exact summary of a slices report (--summary): the Slices, exact and mergeable
+    (`Slices.from_dict`), and the span of the time windows (None for slices by columns),
+    which `informed merge` reads (`informed.io.sliced_documents`)."""
+    return {"slices": found.to_dict(), "every": every}
+
+
+def report_slices(args: argparse.Namespace, found: Slices, source: str) -> dict[str, Any]:
+    """Evaluate, bootstrap and compare the slices read, and print (and write --html); the
+    report's document (with --summary, the exact Slices under "summary")."""
     from informed.cli.output import terminal_width
     from informed.inference.disparities import disparities
     from informed.inference.slice_bootstrap import bootstrap_slices
@@ -166,8 +185,8 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     from informed.report.slices import slices_csv, slices_document, slices_text
 
     if found.cells is None:  # scores without predicted labels: rankings only
-        report_scored(args, found, source)
-        return
+        return report_scored(args, found, source)
+    exact = sliced_summary(found, args.every) if getattr(args, "summary", False) else None
     rows = int(found.rows.sum())
     merged = None
     if args.rolling is not None or args.cumulative:
@@ -216,6 +235,8 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
     document = slices_document(
         result, differences, source, rankings=rankings, merged=merged, calibration=calibration
     )
+    if exact is not None:
+        document["summary"] = exact
     if args.format == "json":
         print_document(document, "informed.slices_report")
     elif args.format == "csv":
@@ -253,6 +274,7 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> None:
             merged=merged,
             calibration=calibration,
         )
+    return document
 
 
 def _reference(args: argparse.Namespace, found: Slices) -> int | None:
@@ -268,10 +290,11 @@ def _reference(args: argparse.Namespace, found: Slices) -> int | None:
     return 0 if args.by_time is not None else int(found.n.argmax())
 
 
-def report_scored(args: argparse.Namespace, found: Slices, source: str) -> None:
+def report_scored(args: argparse.Namespace, found: Slices, source: str) -> dict[str, Any]:
     """The slices read with scores and no predicted labels: each slice's ranking (AUC
     with its interval, its difference from the rest and the reference, the spread of
-    AUC) and calibration within slices (`informed.report.slice_scores`)."""
+    AUC) and calibration within slices (`informed.report.slice_scores`); the report's
+    document (with --summary, the exact Slices under "summary")."""
     from informed.cli.output import terminal_width
     from informed.inference.auc_differences import auc_differences
     from informed.inference.slice_auc import auc_spread
@@ -283,6 +306,7 @@ def report_scored(args: argparse.Namespace, found: Slices, source: str) -> None:
         scored_text,
     )
 
+    exact = sliced_summary(found, args.every) if getattr(args, "summary", False) else None
     rows = int(found.rows.sum())
     merged = None
     if args.rolling is not None or args.cumulative:
@@ -307,6 +331,8 @@ def report_scored(args: argparse.Namespace, found: Slices, source: str) -> None:
     )
     order = "key" if args.by_time is not None else "auc"
     document = scored_document(scored, source)
+    if exact is not None:
+        document["summary"] = exact
     if args.format == "json":
         print_document(document, "informed.slices_report")
     elif args.format == "csv":
@@ -319,3 +345,4 @@ def report_scored(args: argparse.Namespace, found: Slices, source: str) -> None:
         from informed.report.html.page import write_scored_slices_report
 
         write_scored_slices_report(args.html, scored, order=order, source=source)
+    return document

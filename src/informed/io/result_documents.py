@@ -193,9 +193,10 @@ def document_summaries(document: Any) -> DocumentSummaries:
     `Table.from_dict` and `Ranking.from_dict`.
 
     Refused with the reason (an InputError): a document of a newer version or another
-    schema, a result document of another kind (a slices report, a comparison: they hold
-    no summary to merge), and an evaluation's document without ``"summary"``
-    (`NO_SUMMARY`).
+    schema, a result document of another kind (a comparison, a search: they hold no
+    summary to merge; a slices or folds report's is read by
+    `informed.io.sliced_documents.document_slices`), and an evaluation's document without
+    ``"summary"`` (`NO_SUMMARY`).
     """
     from informed.ranking import Ranking
     from informed.table import Table
@@ -205,7 +206,8 @@ def document_summaries(document: Any) -> DocumentSummaries:
     if kind != "informed.evaluation":
         msg = (
             f"a result document of kind {kind!r} ({KINDS[kind]}) holds no summary to merge; "
-            "merge reads the documents of informed evaluate --format json --summary"
+            "merge reads the documents of informed evaluate --format json --summary (with "
+            "--by too) and of informed evaluate --folds"
         )
         raise InputError(msg)
     exact = document.get("summary")

@@ -1,9 +1,11 @@
 """Summary files written by separate processes, read back and merged (``informed merge``).
 
 A file holds `Summaries` (`Summaries.to_json`: the summaries with the partitions they
-cover), a bare `Table`, `Ranking` or `Tally` (their `to_json`), or the result document of
+cover), a bare `Table`, `Ranking` or `Tally` (their `to_json`), the result document of
 an evaluation written with its exact summaries (``informed evaluate ... --format json
---summary``: `informed.io.result_documents.document_summaries`); its ``kind`` says which.
+--summary``: `informed.io.result_documents.document_summaries`), or a sliced one (a slices
+report written with ``--summary``, a folds report: `informed.io.sliced_documents`); its
+``kind`` says which.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from informed.io.result_documents import (
     SCHEMA_ID,
     document_kind,
     document_summaries,
+    document_version,
 )
+from informed.io.sliced_documents import SLICED_KINDS, DocumentSlices, document_slices, merge_sliced
 from informed.ranking import Ranking
 from informed.table import Table
 
@@ -32,8 +36,9 @@ __all__ = ["merge_files", "read_summary_file"]
 
 def read_summary_file(path: str | Path) -> Any:
     """The Summaries, Table, Ranking or Tally a JSON file holds (by its `kind`), or the
-    `DocumentSummaries` of a result document (refused, with the reason, when it holds
-    none: written without ``--summary``, or of a kind that has none to merge)."""
+    `DocumentSummaries` of a result document (the `DocumentSlices` of a slices or folds
+    report; refused, with the reason, when it holds none: written without ``--summary``,
+    or of a kind that has none to merge)."""
     file = Path(path)
     check_file(file)
     try:
@@ -52,6 +57,9 @@ def read_summary_file(path: str | Path) -> Any:
     kind = data.get("kind") if isinstance(data, dict) else None
     if _is_result_document(data):
         try:
+            document_version(data)
+            if document_kind(data) in SLICED_KINDS:
+                return document_slices(data)
             return document_summaries(data)
         except (InputError, InputTypeError) as exc:
             said = str(exc)
@@ -102,13 +110,25 @@ def merge_files(paths: Sequence[str | Path]) -> Any:
     holds the same kind of bare summary (Table, Ranking or Tally JSON, which records no
     coverage, so only the sums are checked), or every file is an evaluation's result
     document with its exact summaries (``--format json --summary``; merged as
-    `DocumentSummaries`, with no coverage either); a mix is refused, as its coverage could
-    not be checked.
+    `DocumentSummaries`, with no coverage either), or every file is a sliced document
+    (slices reports written with ``--summary``, folds reports; merged as `DocumentSlices`
+    by `merge_sliced`); a mix is refused, as its coverage could not be checked.
     """
     if not paths:
         msg = "name at least one summary file to merge."
         raise InputError(msg)
     found = [read_summary_file(p) for p in paths]
+    sliced = [isinstance(x, DocumentSlices) for x in found]
+    if any(sliced) and not all(sliced):
+        one, other = paths[sliced.index(True)], paths[sliced.index(False)]
+        msg = (
+            f"cannot merge {one} with {other}: the first holds slices (informed evaluate --by "
+            "or --folds) and the second the rows alone, with no slice of each; merge "
+            "sliced documents with sliced ones."
+        )
+        raise InputError(msg)
+    if all(sliced):
+        return merge_sliced(paths, found)
     kinds = {type(x).__name__ for x in found}
     if len(kinds) > 1:
         msg = (

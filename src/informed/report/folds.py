@@ -158,11 +158,14 @@ def folds_document(
     summaries: Mapping[str, FoldSummary],
     source: str,
     intervals: Mapping[str, FoldIntervals] | None = None,
+    positive: Any = None,
 ) -> dict[str, Any]:
-    """The JSON document: the folds' names and sizes, each measure's per-fold values,
-    pooled value, mean and standard deviation (with `intervals`, each fold's and the
-    pooled interval under "intervals"), and the Folds summary itself (every fold's
-    counts, exact and mergeable: `Folds.from_dict(document["summary"])`)."""
+    """The JSON document: the folds' names and sizes, the positive class the measures
+    were taken for (`positive`; else the class the scores point to, or null), each
+    measure's per-fold values, pooled value, mean and standard deviation (with
+    `intervals`, each fold's and the pooled interval under "intervals"), and the Folds
+    summary itself (every fold's counts, exact and mergeable:
+    `Folds.from_dict(document["summary"])`, which ``informed merge`` reads)."""
     found: dict[str, Any] = {}
     if intervals is not None:
         from informed.inference.fold_intervals import FOLD_INTERVALS_NOTE
@@ -174,6 +177,7 @@ def folds_document(
     return {
         "source": source,
         "by": list(folds.slices.by),
+        "positive": folds.slices.positive if positive is None else positive,
         "folds": list(folds.names),
         "test_sizes": folds.test.tolist(),
         "train_sizes": folds.train.tolist(),

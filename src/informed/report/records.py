@@ -425,5 +425,6 @@ def _single(result: Any, positive: Any) -> dict[str, Any] | None:
         names = [*(TABLE_COMPARED if found.cells is not None else ()),
                  *(RANKING_COMPARED if found.rankings is not None else ())]  # fmt: skip
         measures = {name: result.measure(name, positive=positive) for name in names}
-        return stamp(folds_document(result, measures, ""), "informed.folds_report")
+        document = folds_document(result, measures, "", positive=positive)
+        return stamp(document, "informed.folds_report")
     return None
