@@ -241,8 +241,7 @@ class Decomposition:
         names = ("score", "miscalibration", "discrimination", "uncertainty")
         values = [getattr(self, name) for name in names]
         document: dict[str, object] = {
-            name: json_number(value)
-            for name, value in zip(names, values, strict=True)
+            name: json_number(value) for name, value in zip(names, values, strict=True)
         }
         if self.reason:
             document["undefined"] = self.reason
