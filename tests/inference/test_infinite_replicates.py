@@ -25,6 +25,7 @@ from informed.inference.replicates import (
     replicate_interval,
     replicate_intervals,
 )
+from informed.integrations.dvc import metrics as dvc_metrics
 from informed.integrations.mlflow.keys import metric_values
 from informed.ranking import Ranking
 from informed.report.records import measure_records, result_document
@@ -215,7 +216,8 @@ def test_property_ends_are_the_order_statistic_rule(values: list[float], level: 
 
 def test_records_read_infinity_and_mlflow_does_not_log_it() -> None:
     """A document's "Infinity" end is read back as inf; MLflow stores inf as the largest
-    float, so the end goes to undefined.json, not to a metric."""
+    float, so the end goes to undefined.json, not to a metric; DVC's metrics.json writes
+    it "Infinity" too."""
     document = result_document(_repro(), positive=True)
     document["ranking"]["intervals"] = {"auc": [0.5, "Infinity"]}
     document["ranking"]["bootstrap"] = {"level": 0.95, "method": "percentile", "replicates": 9}
@@ -224,6 +226,8 @@ def test_records_read_infinity_and_mlflow_does_not_log_it() -> None:
     metrics, undefined = metric_values([record])
     assert metrics["auc_ci_low"] == 0.5 and "auc_ci_high" not in metrics
     assert undefined["auc_ci_high"].startswith("inf: not logged as a metric")
+    written = json.loads(json.dumps(dvc_metrics(document), allow_nan=False))
+    assert (written["auc"]["ci_low"], written["auc"]["ci_high"]) == (0.5, "Infinity")
     assert Interval(1.0, -math.inf, 2.0, 0.9, "percentile").as_list() == ["-Infinity", 2.0]
 
 
