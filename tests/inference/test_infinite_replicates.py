@@ -114,7 +114,8 @@ def test_the_order_statistic_rule(values: list[float], expected: tuple[float, fl
     found = replicate_interval(0.0, replicates, 0.95, "percentile", math.nan)
     assert (found.low, found.high) == pytest.approx(expected, nan_ok=True)
     oracle = [_end(replicates, p) for p in _tails(0.95)]
-    assert all(_same(mine, theirs) for mine, theirs in zip(oracle, (found.low, found.high)))
+    low, high = oracle
+    assert _same(found.low, low) and _same(found.high, high)
     infinite = int(np.isinf(replicates).sum())
     assert found.reason is not None and f"{infinite} of {len(values)} replicates" in found.reason
     assert math.isnan(found.standard_error)
