@@ -26,6 +26,7 @@ __all__ = [
     "check_memory",
     "json_float",
     "json_floats",
+    "json_number",
     "json_value",
     "loads_strict",
     "memory_available",
@@ -51,6 +52,20 @@ def json_float(value: Any) -> float | None:
     (True, 0.25)
     """
     number = float(value)
+    return None if math.isnan(number) else number
+
+
+def json_number(value: Any) -> float | str | None:
+    """A float for strict JSON, which has no NaN or infinity: nan becomes None (null), +-inf
+    the string "Infinity" or "-Infinity" (as a Ranking's JSON writes an infinite score,
+    and as `float` reads it back), numbers pass through.
+
+    >>> json_number(float("nan")) is None, json_number(float("-inf")), json_number(0.25)
+    (True, '-Infinity', 0.25)
+    """
+    number = float(value)
+    if math.isinf(number):
+        return "Infinity" if number > 0 else "-Infinity"
     return None if math.isnan(number) else number
 
 

@@ -164,6 +164,24 @@ def test_metric_values_of_a_document() -> None:
     assert metrics["recall_n"] == 8 and "recall_ci_low" not in metrics
 
 
+def test_an_infinite_end_is_not_logged_as_the_number_mlflow_would_keep(store: str) -> None:
+    """MLflow's store keeps inf as the largest float (a wrong number): an infinite interval
+    end goes to undefined.json instead, the finite one is logged exactly."""
+    with mlflow.start_run() as run:
+        mlflow.log_metric("probe", math.inf)
+    assert _run(run.info.run_id).data.metrics["probe"] == sys.float_info.max
+    document = result_document(Table.binary(tp=12, fp=28, fn=18, tn=42), positive="+")
+    document["intervals"] = {"informedness": [0.25, "Infinity"]}
+    document["bootstrap"] = {"level": 0.95, "method": "percentile", "replicates": 9}
+    with mlflow.start_run() as run:
+        im.log(document)
+    metrics = _run(run.info.run_id).data.metrics
+    assert metrics["informedness_ci_low"] == 0.25 and "informedness_ci_high" not in metrics
+    text = mlflow.artifacts.load_text(f"runs:/{run.info.run_id}/informed/undefined.json")
+    undefined = json.loads(text)
+    assert undefined["informedness_ci_high"].startswith("inf: not logged as a metric")
+
+
 @pytest.fixture(scope="module")
 def registered() -> None:
     """The entry point (pyproject's mlflow.model_evaluator) is read from the installed

@@ -83,6 +83,12 @@ def _numbers(result: Calibration) -> dict[str, float]:
     }
 
 
+_INFINITE = dict.fromkeys(
+    ("log", "log_miscalibration"), "drew a case given probability 0 of its outcome"
+)
+"""Why a replicate of a number is infinite: -log 0 (`replicate_interval`'s reason)."""
+
+
 def _reasons(result: Calibration) -> dict[str, str | None]:
     fit = result.recalibration.reason
     return {
@@ -260,7 +266,9 @@ def calibration_bands(
             why = why or ("no rows" if estimate.n == 0 else "undefined")
             found[name] = nan_interval(value, level, "percentile", why)
         else:
-            found[name] = replicate_interval(value, numbers[name], level, "percentile", math.nan)
+            found[name] = replicate_interval(
+                value, numbers[name], level, "percentile", math.nan, _INFINITE.get(name, "")
+            )
     mcb = observed["miscalibration"]
     exceed = int(np.count_nonzero(null_mcb >= mcb - 1e-12 * max(abs(mcb), 1e-300)))
     p_value = (1 + exceed) / (replicates + 1) if not math.isnan(mcb) else math.nan

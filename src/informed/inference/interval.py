@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import json_float
+from informed._common import json_number
 from informed._markup import fragment, header_cell, html_table, note_cell, number, text_cell
 from informed._markup import value_cell as _value_cell
 
@@ -34,7 +34,8 @@ class Interval:
     estimate : float
         The measure of the data (nan where undefined).
     low, high : float
-        The interval; nan where it cannot be computed (`reason` says why).
+        The interval; nan where it cannot be computed (`reason` says why); +-inf where it
+        falls among bootstrap replicates that are infinite (`reason` says how many).
     level : float
         Nominal coverage, e.g. 0.95.
     method : str
@@ -42,7 +43,9 @@ class Interval:
         "delong", "delong-logit".
     standard_error : float
         The standard error where the method has one (the bootstrap standard deviation,
-        the DeLong standard error); nan otherwise.
+        the DeLong standard error); nan otherwise, and nan where some bootstrap replicate
+        is infinite (their spread is then infinite: that of the finite ones alone would
+        understate it).
     reason : str or None
         Why the interval is nan, or a caveat; None when there is nothing to say.
     undefined_replicates : int
@@ -59,13 +62,16 @@ class Interval:
     reason: str | None = None
     undefined_replicates: int = 0
 
-    def as_list(self) -> list[float | None]:
-        """[low, high] with None for nan: the JSON form.
+    def as_list(self) -> list[float | str | None]:
+        """[low, high] with None for nan and "Infinity" or "-Infinity" for an infinite end
+        (`informed._common.json_number`): the JSON form.
 
         >>> Interval(0.5, 0.25, float("nan"), 0.95, "percentile").as_list()
         [0.25, None]
+        >>> Interval(math.inf, 0.25, math.inf, 0.95, "percentile").as_list()
+        [0.25, 'Infinity']
         """
-        return [json_float(self.low), json_float(self.high)]
+        return [json_number(self.low), json_number(self.high)]
 
     def __repr__(self) -> str:
         """One line: the estimate, the level and method, the bounds or why there are none.
@@ -74,6 +80,8 @@ class Interval:
         Interval(estimate 0.5000, 95 % percentile [0.2500, 0.7500])
         >>> Interval(0.5, math.nan, math.nan, 0.95, "bca", reason="no data")
         Interval(estimate 0.5000, 95 % bca undefined: no data)
+        >>> Interval(math.inf, 0.25, math.inf, 0.95, "percentile", reason="unbounded")
+        Interval(estimate ∞, 95 % percentile [0.2500, ∞]; unbounded)
         """
         return f"Interval(estimate {number(self.estimate)}, {interval_bounds(self)})"
 

@@ -12,7 +12,7 @@ Efron, B. (1987). Better bootstrap confidence intervals. J. Amer. Statist. Assoc
 from __future__ import annotations
 
 import math
-import warnings
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,20 +25,60 @@ __all__ = ["jackknife_acceleration", "percentile_band", "replicate_interval", "r
 Floats = NDArray[np.float64]
 
 
-def _quantiles(values: Floats, probabilities: Floats) -> Floats:
-    """`numpy.quantile(values, probabilities)` of replicates without NaN, in its steps
-    (linear interpolation between order statistics, `_lerp`) but from one sort: numpy
-    2.4's quantile calls `numpy.unique`, which imports numpy.ma (0.1 s) in a process
-    that had no need of it. An infinite replicate (bias_ratio with no +R) may meet
-    another one: inf - inf is left as nan."""
-    ordered = np.sort(np.asarray(values, dtype=np.float64))
-    last = ordered.size - 1
-    virtual = last * np.asarray(probabilities, dtype=np.float64)
+def _quantiles(ordered: Floats, counts: Any, probabilities: Any) -> Floats:
+    """`numpy.quantile` (linear interpolation between order statistics) of each row of
+    `ordered` (sorted along its last axis, its `counts` defined values first, NaN after),
+    at `probabilities` ([k], or one row of them per row of `ordered`), from one sort: numpy
+    2.4's quantile calls `numpy.unique`, which imports numpy.ma (0.1 s) in a process that
+    had no need of it. Finite order statistics give numpy's numbers bit for bit; infinite
+    ones are read by `_between`. A row of no defined value gives NaN."""
+    counts = np.asarray(counts)
+    last = counts - 1
+    virtual = last[..., None] * np.asarray(probabilities, dtype=np.float64)
     previous = np.floor(virtual)
-    at = np.minimum(previous, last).astype(np.intp)
-    after = np.minimum(previous + 1, last).astype(np.intp)
+    top = np.maximum(last, 0)[..., None]
+    at = np.clip(previous, 0, top).astype(np.intp)
+    after = np.clip(previous + 1, 0, top).astype(np.intp)
+    found = _between(
+        np.take_along_axis(ordered, at, axis=-1),
+        np.take_along_axis(ordered, after, axis=-1),
+        virtual - previous,
+    )
+    return np.where(counts[..., None] > 0, found, math.nan)
+
+
+def _between(a: Floats, b: Floats, t: Floats) -> Floats:
+    """The value a fraction t of the way from the order statistic a up to the next one, b:
+    numpy's linear interpolation (`_lerp`) between finite ones; a where t = 0 or a = b
+    (so inf at inf, inf); the infinite one where one is infinite (the limit of the
+    interpolation: finite to inf gives inf, -inf to finite -inf); NaN from -inf to inf,
+    where every value lies between. numpy leaves inf - inf and 0 inf as NaN instead."""
     with np.errstate(invalid="ignore"):
-        return _lerp(ordered[at], ordered[after], virtual - previous)
+        found = _lerp(a, b, t)
+    infinite = ~(np.isfinite(a) & np.isfinite(b))
+    if not infinite.any():
+        return found
+    limit = np.where(np.isneginf(a) & np.isposinf(b), math.nan, np.where(np.isneginf(a), a, b))
+    return np.where(infinite, np.where((t == 0) | (a == b), a, limit), found)
+
+
+def _infinite_reason(low: float, high: float, infinite: int, total: int, cause: str) -> str:
+    """Why an interval read from replicates of which `infinite` (of `total`) are +-inf
+    has an infinite end, or an undefined one, or why it has no standard error.
+
+    >>> _infinite_reason(0.5, math.inf, 3, 200, "")
+    'unbounded: the upper end is infinite because 3 of 200 replicates are infinite'
+    >>> _infinite_reason(0.5, 0.75, 3, 200, "")
+    '3 of 200 replicates are infinite: no standard error'
+    """
+    share = f"{infinite:,} of {total:,} replicates {cause or 'are infinite'}"
+    if math.isnan(low) or math.isnan(high):
+        return f"an end falls between replicates at -inf and inf ({share})"
+    ends = [name for name, end in (("lower", low), ("upper", high)) if math.isinf(end)]
+    if not ends:
+        return f"{share}: no standard error"
+    which = "both ends are" if len(ends) == 2 else f"the {ends[0]} end is"
+    return f"unbounded: {which} infinite because {share}"
 
 
 def replicate_interval(
@@ -47,8 +87,19 @@ def replicate_interval(
     level: float,
     method: str,
     acceleration: float,
+    infinite: str = "",
 ) -> Interval:
-    """Percentile or BCa interval from the replicate values (nan replicates left out)."""
+    """Percentile or BCa interval from the replicate values (nan replicates left out).
+
+    The ends are read from the ordered replicates as `numpy.quantile` reads them (linear
+    interpolation between order statistics), the same numbers where those are finite; an
+    end that falls among infinite replicates is infinite, a true value: the measure is
+    infinite in that share of the resamples (`_between`). With any infinite replicate the
+    standard error is NaN (the replicates' spread is infinite; one of the finite ones
+    alone would understate it), and the reason says how many replicates are infinite:
+    "N of B replicates are infinite", or "N of B replicates `infinite`" where the caller
+    knows why ("drew a case given probability 0 of its outcome").
+    """
     defined = replicates[~np.isnan(replicates)]
     undefined = int(replicates.size - defined.size)
     if defined.size == 0:
@@ -61,8 +112,8 @@ def replicate_interval(
             reason="undefined in every bootstrap replicate",
             undefined_replicates=undefined,
         )
-    finite = defined[np.isfinite(defined)]
-    se = float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan
+    unbounded = int(np.count_nonzero(np.isinf(defined)))
+    se = float(np.std(defined, ddof=1)) if defined.size > 1 and not unbounded else math.nan
     tails = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
     if method == "bca":
         below = float(np.count_nonzero(defined < estimate))
@@ -85,14 +136,18 @@ def replicate_interval(
                 undefined_replicates=undefined,
             )
         tails = normal_cdf(z0 + (z0 + z) / shrink)
-    low, high = _quantiles(defined, tails)
+    low, high = (float(end) for end in _quantiles(np.sort(defined), defined.size, tails))
+    reason = None
+    if unbounded:
+        reason = _infinite_reason(low, high, unbounded, replicates.size, infinite)
     return Interval(
         estimate,
-        float(low),
-        float(high),
+        low,
+        high,
         level,
         method,
         standard_error=se,
+        reason=reason,
         undefined_replicates=undefined,
     )
 
@@ -156,14 +211,7 @@ def replicate_intervals(
                 )
                 tails = normal_cdf(z0 + (z0 + z) / shrink)
         rows.sort(axis=1)
-        virtual = (B - 1) * np.where(usable[:, None], tails, 0.0)
-        previous = np.floor(virtual)
-        at = np.minimum(previous, B - 1).astype(np.intp)
-        after = np.minimum(previous + 1, B - 1).astype(np.intp)
-        gamma = virtual - previous
-        first = np.take_along_axis(rows, at, axis=1)
-        second = np.take_along_axis(rows, after, axis=1)
-        bounds = _lerp(first, second, gamma)
+        bounds = _quantiles(rows, np.full(columns.size, B), np.where(usable[:, None], tails, 0.0))
         for k, s in enumerate(columns.tolist()):
             if usable[k]:
                 out[s] = Interval(
@@ -193,18 +241,19 @@ def _lerp(a: Floats, b: Floats, t: Floats) -> Floats:
 
 
 def percentile_band(values: Floats, level: float) -> tuple[Floats, Floats]:
-    """The pointwise percentile band of replicate curves `values[B, points]`, read-only;
-    a point undefined (nan) in every replicate stays nan, without numpy's warning.
+    """The pointwise percentile band of replicate curves `values[B, points]`, read-only,
+    each point's ends read from its defined replicates as `replicate_interval` reads them
+    (`numpy.nanquantile`'s numbers where they are finite; an end among infinite replicates
+    infinite); a point undefined (nan) in every replicate stays nan.
 
     >>> low, high = percentile_band(np.array([[0.0, np.nan], [1.0, np.nan]]), 0.5)
     >>> low.tolist(), high.tolist()
     ([0.25, nan], [0.75, nan])
     """
-    tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
-    if not np.isnan(values).any():  # the same numbers, in one sort rather than per point
-        low, high = np.quantile(values, tails, axis=0)
-        return readonly(np.asarray(low)), readonly(np.asarray(high))
-    with warnings.catch_warnings():  # "All-NaN slice": the point is undefined, nan says so
-        warnings.simplefilter("ignore", RuntimeWarning)
-        low, high = np.nanquantile(values, tails, axis=0)
-    return readonly(np.asarray(low)), readonly(np.asarray(high))
+    tails = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    points = np.asarray(values, dtype=np.float64).T  # [points, B]: each row one point
+    counts = np.count_nonzero(~np.isnan(points), axis=1)
+    bounds = _quantiles(np.sort(points, axis=1), counts, tails)
+    return readonly(np.ascontiguousarray(bounds[:, 0])), readonly(
+        np.ascontiguousarray(bounds[:, 1])
+    )

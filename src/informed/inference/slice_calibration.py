@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import check_choice, json_float, readonly
+from informed._common import check_choice, json_number, readonly
 from informed.errors import InputError, InputTypeError
 from informed.inference.checks import check_count, check_level, check_number
 from informed.inference.interval import Interval, nan_interval
@@ -146,7 +146,7 @@ class SliceCalibration:
 
         def spread(found: Interval) -> dict[str, Any]:
             document: dict[str, Any] = {
-                "estimate": _json(found.estimate),
+                "estimate": json_number(found.estimate),
                 "interval": found.as_list(),
             }
             if found.reason:
@@ -190,12 +190,6 @@ class SliceCalibration:
             ),
             "source": "Dimitriadis et al. (2021)",
         }
-
-
-def _json(value: float) -> float | str | None:
-    """A number for JSON: +inf as "Infinity" (as `Decomposition.to_dict` writes a log
-    score's), nan as null."""
-    return "Infinity" if value == math.inf else json_float(value)
 
 
 def _count(value: float, what: str) -> str:

@@ -469,11 +469,12 @@ def intervals_report(
     method: Literal["percentile", "bca"] = "percentile",
     weights_are: Literal["frequency", "normalised"] = "frequency",
     size: int | None = None,
-) -> dict[str, list[float | None]]:
+) -> dict[str, list[float | str | None]]:
     """{measure name: [low, high]} for every registry measure: the JSON "intervals" entry.
 
     A bootstrap of `replicates` replicates (percentile by default) with a fixed `seed`, so
-    that the same table gives the same report. nan (undefined) is None. `weights_are`
+    that the same table gives the same report. nan (undefined) is None, +-inf
+    "Infinity" or "-Infinity". `weights_are`
     and `size` as in `bootstrap`; `informed.inference.bootstrap_design` describes them.
 
     >>> report = intervals_report(Table.binary(tp=12, fp=28, fn=18, tn=42), 0.95, "+")

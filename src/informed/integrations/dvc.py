@@ -7,7 +7,8 @@ Written into one folder (``informed evaluate ... --dvc DIR``, or `write`):
   "level", "method", "replicates", "n"}}`` (the interval's keys only where an interval
   was made), per label under ``per_label.<label>``; DVC flattens nested keys with ``.``
   (``informedness.value``, ``informedness.ci_low``). JSON has no NaN: an undefined value
-  is ``null`` with its reason under ``"undefined"``. Keys are registry names, but for
+  is ``null`` with its reason under ``"undefined"``; nor infinity: an infinite value or
+  interval end is the string ``"Infinity"`` (``"-Infinity"``). Keys are registry names, but for
   ``error``, which DVC reads as a failed load: ``error_rate`` (`RENAMED`).
 - ``confusion.json``: one ``{"actual", "predicted"}`` row per case, for the ``confusion``
   and ``confusion_normalized`` templates. Those templates count rows (a Vega-Lite
@@ -52,7 +53,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import json_float, json_floats, printable
+from informed._common import json_float, json_floats, json_number, printable
 from informed.errors import InputError, InputTypeError
 from informed.inference.table_bootstrap import Bootstrap
 from informed.io.output_files import check_output, write_output
@@ -136,12 +137,12 @@ class DvcFiles:
 
 
 def _entry(record: MeasureRecord) -> dict[str, Any]:
-    entry: dict[str, Any] = {"value": json_float(record.value)}
+    entry: dict[str, Any] = {"value": json_number(record.value)}
     if record.reason is not None or math.isnan(record.value):
         entry["undefined"] = record.reason or "undefined"
     if record.level is not None:
-        entry["ci_low"] = json_float(record.low)
-        entry["ci_high"] = json_float(record.high)
+        entry["ci_low"] = json_number(record.low)
+        entry["ci_high"] = json_number(record.high)
         entry["level"] = record.level
         entry["method"] = record.method
         entry["replicates"] = record.replicates

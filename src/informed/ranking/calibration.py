@@ -34,7 +34,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import json_float, readonly
+from informed._common import json_float, json_number, readonly
 from informed.errors import InputError, InputTypeError
 from informed.ranking.groups import FloatArray, groups_of
 from informed.ranking.pav import Cumulative, pav, pav_blocks
@@ -241,8 +241,7 @@ class Decomposition:
         names = ("score", "miscalibration", "discrimination", "uncertainty")
         values = [getattr(self, name) for name in names]
         document: dict[str, object] = {
-            name: "Infinity" if value == math.inf else json_float(value)
-            for name, value in zip(names, values, strict=True)
+            name: json_number(value) for name, value in zip(names, values, strict=True)
         }
         if self.reason:
             document["undefined"] = self.reason

@@ -83,19 +83,26 @@ class CalibrationReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON section: the calibration document and the decision curve at the
-        report's thresholds; with intervals, "intervals" {name: [low, high]} and how they
-        were made ("ci_level", "ci_method", "replicates", "calibration_p_value")."""
+        report's thresholds; with intervals, "intervals" {name: [low, high]} (an infinite
+        end as "Infinity"), why an interval is undefined ("intervals_undefined") or why it
+        is infinite or its replicates are ("intervals_infinite"), and how they were made
+        ("ci_level", "ci_method", "replicates", "calibration_p_value")."""
         document = {**self.calibration.to_dict(), "decision_curve": self.decision.to_dict()}
         bands = self.intervals
         if bands is not None:
             document["intervals"] = {
                 name: found.as_list() for name, found in bands.intervals.items()
             }
-            reasons = {
-                name: found.reason for name, found in bands.intervals.items() if found.reason
-            }
-            if reasons:
-                document["intervals_undefined"] = reasons
+            undefined, unbounded = {}, {}
+            for name, found in bands.intervals.items():
+                if found.reason and (math.isnan(found.low) or math.isnan(found.high)):
+                    undefined[name] = found.reason
+                elif found.reason:
+                    unbounded[name] = found.reason
+            if undefined:
+                document["intervals_undefined"] = undefined
+            if unbounded:
+                document["intervals_infinite"] = unbounded
             document["ci_level"] = bands.level
             document["ci_method"] = (
                 "percentile; a case bootstrap of the rows drawn over the tie groups "
@@ -219,12 +226,10 @@ def _intervals_part(bands: ReliabilityBands) -> list[Any]:
     reasons: dict[str, list[str]] = {}  # each reason once, with the numbers it holds for
     for name, title in INTERVAL_TITLES.items():
         found = bands.intervals[name]
-        if math.isnan(found.low):
-            shown = "—"
-            if found.reason and not math.isnan(found.estimate):
-                reasons.setdefault(found.reason, []).append(title)
-        else:
-            shown = f"[{number(found.low)}, {number(found.high)}]"
+        undefined = math.isnan(found.low) or math.isnan(found.high)
+        if found.reason and not (undefined and math.isnan(found.estimate)):
+            reasons.setdefault(found.reason, []).append(title)
+        shown = "—" if undefined else f"[{number(found.low)}, {number(found.high)}]"
         table.add_row(title, number(found.estimate), shown)
     notes = [
         f"{'no interval' if len(titles) == len(INTERVAL_TITLES) else ', '.join(titles)}: {why}"

@@ -131,8 +131,9 @@ def write_json(document: dict[str, Any], write: Callable[[str], Any], chunk: int
     write("}")
 
 
-def intervals_document(intervals: Bootstrap) -> dict[str, list[float | None]]:
-    """{measure name: [low, high]} (None where undefined): the JSON "intervals" entry."""
+def intervals_document(intervals: Bootstrap) -> dict[str, list[float | str | None]]:
+    """{measure name: [low, high]} (None where undefined, "Infinity" where infinite): the
+    JSON "intervals" entry."""
     return {name: interval.as_list() for name, interval in intervals.intervals.items()}
 
 

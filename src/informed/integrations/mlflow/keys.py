@@ -14,7 +14,11 @@ Every defined value `v` of a record is logged under its key, with ``<key>_ci_low
 ``<key>_ci_high`` when it has an interval and ``<key>_n`` (the cases, or the total weight,
 it was computed on). An undefined value (NaN) is not logged as a metric (a NaN metric
 would read as a number in MLflow's charts): `metric_values` returns its key and reason,
-which `informed.mlflow.log` writes to the ``undefined.json`` artifact.
+which `informed.mlflow.log` writes to the ``undefined.json`` artifact. Nor is an
+infinite value or interval end (a log score with a case given probability 0 of its
+outcome): MLflow's database stores inf as the largest float, 1.8e308, a wrong number; its
+key goes to ``undefined.json`` with ``INFINITE`` (the logged ``result.json`` holds it as
+"Infinity").
 """
 
 from __future__ import annotations
@@ -27,7 +31,14 @@ from collections.abc import Iterable
 from informed.errors import InputError
 from informed.report.records import MeasureRecord
 
-__all__ = ["MAX_KEY", "check_prefix", "metric_values", "safe_name"]
+__all__ = ["INFINITE", "MAX_KEY", "check_prefix", "metric_values", "safe_name"]
+
+INFINITE = (
+    "{}: not logged as a metric, as MLflow stores an infinite value as the largest float "
+    "(result.json holds it)"
+)
+"""The reason ``undefined.json`` gives for an infinite value or interval end ({} is inf
+or -inf)."""
 
 MAX_KEY = 250
 """The longest metric key MLflow stores (`mlflow.utils.validation.MAX_ENTITY_KEY_LENGTH`)."""
@@ -87,7 +98,8 @@ def _describe(record: MeasureRecord) -> str:
 def metric_values(
     records: Iterable[MeasureRecord], prefix: str = ""
 ) -> tuple[dict[str, float], dict[str, str]]:
-    """The metrics to log (key -> value) and the undefined values (key -> reason).
+    """The metrics to log (key -> value) and the values not logged (key -> reason): the
+    undefined ones and the infinite ones (`INFINITE`).
 
     Raises an InputError when two values share a key once their labels are made safe
     (`safe_name`), or when a key is longer than MLflow stores (`MAX_KEY`).
@@ -119,10 +131,16 @@ def metric_values(
         if math.isnan(record.value):
             undefined[key] = record.reason or "undefined"
             continue
-        metrics[key] = record.value
+        if math.isinf(record.value):
+            undefined[key] = INFINITE.format(record.value)
+        else:
+            metrics[key] = record.value
         if not (math.isnan(record.low) or math.isnan(record.high)):
-            metrics[key + "_ci_low"] = record.low
-            metrics[key + "_ci_high"] = record.high
+            for suffix, end in (("_ci_low", record.low), ("_ci_high", record.high)):
+                if math.isinf(end):
+                    undefined[key + suffix] = INFINITE.format(end)
+                else:
+                    metrics[key + suffix] = end
         if not math.isnan(record.n):
             metrics[key + "_n"] = record.n
     return metrics, undefined

@@ -14,7 +14,9 @@ What one `log` call puts in the run (``<prefix>`` is the `prefix` argument):
   ``informed evaluate --format json`` writes it: every value, interval and reason),
   ``table.json`` and ``ranking.json`` (the exact summaries: a Table's or a Ranking's
   ``to_json``, the files ``informed merge`` reads), ``undefined.json`` (metric key ->
-  why that value is undefined, for each value not logged as a metric because it is NaN)
+  why that value is undefined, for each value not logged as a metric because it is NaN,
+  and each value or interval end not logged because it is infinite: MLflow would store
+  inf as the largest float)
   and ``report.html`` (the page ``informed evaluate --html`` writes; when matplotlib is
   installed).
 

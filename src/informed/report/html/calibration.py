@@ -227,23 +227,30 @@ def _intervals(report: CalibrationReport) -> str:
     if bands is None:
         return ""
     rows = []
+    caveats: dict[str, list[str]] = {}  # why an end is infinite, once, with its numbers
     for name, title in INTERVAL_TITLES.items():
         found = bands.intervals[name]
-        bounds = (
-            note_cell(found.reason or "no interval")
-            if math.isnan(found.low)
-            else f'<td class="num">[{number(found.low)}, {number(found.high)}]</td>'
-        )
+        if math.isnan(found.low) or math.isnan(found.high):
+            bounds = note_cell(found.reason or "no interval")
+        else:
+            why = f' title="{escaped(found.reason)}"' if found.reason else ""
+            bounds = f'<td class="num"{why}>[{number(found.low)}, {number(found.high)}]</td>'
+            if found.reason:
+                caveats.setdefault(found.reason, []).append(title)
         rows.append(
             f'<tr data-interval="{name}"><th>{escaped(title)}</th>'
             f"{value_cell(found.estimate)}{bounds}</tr>"
         )
+    notes = "".join(
+        f'<p class="small">{escaped(", ".join(titles))}: {escaped(why)}.</p>'
+        for why, titles in caveats.items()
+    )
     level = f"{100 * bands.level:g} %"
     return (
         f"<h3>Intervals ({level})</h3>"
         '<div class="scroll"><table id="calibration-intervals"><thead><tr><th>number</th>'
         f'<th class="num">value</th><th class="num">{level} interval</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>{notes}"
         f'<p class="small">Percentile intervals, {bands.replicates:,} replicates resampling '
         "the tie groups (a case bootstrap of the rows). Test of calibration: p = "
         f'<span id="calibration-p">{bands.p_value:.3g}</span>, the share of as many outcome '
