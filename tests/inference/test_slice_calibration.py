@@ -266,3 +266,35 @@ def _brute_log_mcb(actual: np.ndarray, scores: np.ndarray) -> float:
             )
 
     return loss(scores) - loss(fitted)
+
+
+def test_the_spread_of_infinite_log_mcb_says_why_it_is_undefined() -> None:
+    """A slice whose negative is scored 1 has log MCB +inf: one such slice makes the
+    spread +inf, two leave max - min undefined, and the reason says that, not that
+    fewer than two slices have a value."""
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0, 1, 400)
+    y = rng.uniform(0, 1, 400) < p
+    by = np.repeat(["a", "b", "c", "d"], 100)
+    p[0], y[0] = 1.0, False
+    one = slice_calibration(
+        Slices.from_labels(by=by, actual=y, scores=p, positive=True),
+        rule="log",
+        replicates=50,
+        seed=0,
+    )
+    assert one.decompositions[0].miscalibration == math.inf
+    assert one.spread.estimate == math.inf
+    p[[100, 200, 300]], y[[100, 200, 300]] = 1.0, False
+    every = slice_calibration(
+        Slices.from_labels(by=by, actual=y, scores=p, positive=True),
+        rule="log",
+        replicates=50,
+        seed=0,
+    )
+    assert all(d.miscalibration == math.inf for d in every.decompositions)
+    for spread in (every.spread, every.spread_all):
+        assert math.isnan(spread.estimate)
+        assert spread.reason is not None
+        assert "MCB is infinite in 4 of the slices" in spread.reason
+        assert "fewer than two" not in spread.reason

@@ -108,8 +108,9 @@ class SliceCalibration:
         Each slice's MCB with its percentile interval.
     spread : Interval
         max - min of MCB over the slices of adequate size (`rule_text`), with its
-        interval; NaN with the reason where fewer than two have a value, or where the
-        slices are overlapping windows (`Slices.accumulated`).
+        interval; NaN with the reason where fewer than two have a value, where two are
+        infinite (the log score's MCB), or where the slices are overlapping windows
+        (`Slices.accumulated`).
     spread_all : Interval
         The same range over every slice whose MCB is defined.
     highest, lowest : int or None
@@ -346,7 +347,13 @@ def _spread(
     them has a case to resample."""
     estimate = float(value_range(estimates))
     if math.isnan(estimate):
-        why = f"MCB defined in fewer than two of {over}"
+        infinite = int(np.count_nonzero(np.isposinf(estimates)))
+        why = (
+            f"MCB is infinite in {infinite} of {over} (a case given probability 0 of its "
+            "outcome): the difference of two infinities is undefined"
+            if infinite >= 2
+            else f"MCB defined in fewer than two of {over}"
+        )
         return nan_interval(estimate, level, "percentile", why)
     if drawn.shape[0] == 0:
         return nan_interval(estimate, level, "percentile", NOT_RESAMPLED)
