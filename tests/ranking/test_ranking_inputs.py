@@ -186,6 +186,30 @@ def test_label_outside_positive_and_negative_names_the_row() -> None:
         Ranking.from_scores(actual=[1], scores=[1], positive=1, negative=1)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.float64, np.bool_, np.str_])
+def test_labels_counted_by_blocks_agree_with_the_rows(dtype: type) -> None:
+    """The labels of a typed array are checked by counting (block by block, past the
+    first block of 65,536 rows): a third label in the last row is still found and named,
+    with and without `negative=`, and two labels give the counts of the rows."""
+    rows = 70_001
+    codes = np.arange(rows) % 3 == 0
+    labels = codes.astype(np.int64).astype(dtype) if dtype is not np.bool_ else codes
+    positive, negative = labels[0].item(), labels[1].item()
+    scores = np.arange(rows, dtype=np.float64)
+    for options in ({}, {"negative": negative}):
+        ranking = Ranking.from_scores(labels, scores, positive=positive, **options)
+        assert (ranking.n_positive, ranking.n_negative) == (23_334, 46_667)
+    if dtype is np.bool_:
+        return
+    third = labels.copy()
+    third[-1] = np.array(2).astype(dtype)
+    shown = repr(third[-1].item())
+    with raises(InputError, rf"row 70001 \(index 70000\) holds {shown} besides"):
+        Ranking.from_scores(third, scores, positive=positive)
+    with raises(InputError, rf"row 70001 \(index 70000\) holds {shown}, which is neither"):
+        Ranking.from_scores(third, scores, positive=positive, negative=negative)
+
+
 def test_negative_given_allows_a_chunk_without_positives() -> None:
     ranking = Ranking.from_scores(actual=[0, 0], scores=[1, 2], positive=1, negative=0)
     assert ranking.n_positive == 0

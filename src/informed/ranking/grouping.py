@@ -25,7 +25,7 @@ from informed.coding.label_text import (
 )
 from informed.coding.labels import as_vector, check_one_kind
 from informed.errors import InputError, InputTypeError, at_row
-from informed.ranking.blocks import blocks
+from informed.ranking.blocks import BLOCK, blocks
 from informed.ranking.keys import canonical_scores, group_unweighted
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "check_exact_integers",
     "check_groups",
     "check_listed_integers",
+    "count_equal",
     "empty_counts",
     "equal_mask",
     "group_rows",
@@ -217,6 +218,19 @@ def equal_mask(array: NDArray[Any], label: Any) -> NDArray[np.bool_]:
 
 
 _ARRAY_KINDS = {"b": "bool", "i": "number", "u": "number", "f": "number", "U": "str"}
+_TYPED = "biufU"  # arrays whose == is numpy's own, transitive (NaN labels refused before)
+
+
+def count_equal(array: NDArray[Any], label: Any) -> int:
+    """The number of True in `equal_mask(array, label)` for an array of kind "biufU",
+    counted block by block in a cache-sized buffer: no mask the size of the array."""
+    if _ARRAY_KINDS.get(array.dtype.kind) != _label_kind(label):
+        return 0
+    buffer = np.empty(min(array.size, BLOCK), dtype=bool)
+    return sum(
+        int(np.count_nonzero(np.equal(array[low:high], label, out=buffer[: high - low])))
+        for low, high in blocks(array.size)
+    )
 
 
 def _label_kind(value: Any) -> str | None:
@@ -281,6 +295,9 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
         if equal_mask(np.asarray([negative], dtype=object), positive).any():
             msg = f"`positive` and `negative` must differ; both are {shown(positive)}."
             raise InputError(msg)
+        others = actual.size - int(np.count_nonzero(is_positive))
+        if actual.dtype.kind in _TYPED and count_equal(actual, negative) == others:
+            return is_positive  # no row equals both labels (== is transitive): counts will do
         inside = equal_mask(actual, negative)
         np.logical_or(inside, is_positive, out=inside)
         if not inside.all():
@@ -306,10 +323,12 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
             raise InputError(bad_text_message("actual", reference, at_row(first)))
         if actual.dtype.kind == "b":  # two values at most
             return is_positive
-        same = equal_mask(actual, reference)
         # in typed arrays == is transitive, so no row equals both labels: counting will do
-        if actual.dtype.kind in "iufU" and n_positive + np.count_nonzero(same) == actual.size:
+        if actual.dtype.kind in _TYPED and n_positive + count_equal(actual, reference) == (
+            actual.size
+        ):
             return is_positive
+        same = equal_mask(actual, reference)
         third = ~is_positive & ~same
         if third.any():
             row = int(np.argmax(third))

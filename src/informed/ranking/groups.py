@@ -72,6 +72,13 @@ class Groups:
     unit: bool = False
 
     @cached_property
+    def running_positives_sum(self) -> int:
+        """P_1 + ... + P_U, the running count of positives summed over every group end:
+        the summaries that read the positions of the positives share it
+        (`informed.ranking.sums.positions_of_positives`); exact under `exact_integers`."""
+        return int(np.sum(self.cumulative_positives[1:]))
+
+    @cached_property
     def exact_integers(self) -> bool:
         """Whether sums of products of two counts or positions are exact in float64:
         whole counts (integers, or integer-valued weights, which must give exactly the
@@ -88,12 +95,15 @@ class Groups:
 _FLOAT_EXACT_ROOT = float(1 << 26)
 
 
-def build_groups(positives: CountArray, negatives: CountArray) -> Groups:
+def build_groups(
+    positives: CountArray, negatives: CountArray, n_negative: int | None = None
+) -> Groups:
     """The float64 group arrays of the counts per group (descending order of score).
 
     Integer counts are summed in int64 (exact, and faster than a float64 running sum)
     and converted once; groups of one unweighted row each (no ties) need no sum of sizes
     at all: their positions are 0, 1, 2, ... and every size is 1 (a read-only view).
+    `n_negative`: the sum of integer `negatives`, when known (not read again).
 
     >>> groups = build_groups(np.array([1, 0, 2]), np.array([1, 3, 0]))
     >>> groups.size.tolist(), groups.start.tolist(), groups.n_positive, groups.unit
@@ -103,7 +113,9 @@ def build_groups(positives: CountArray, negatives: CountArray) -> Groups:
     cumulative_positives = np.empty(groups + 1)
     if positives.dtype.kind != "f" and negatives.dtype.kind != "f":
         n_positive = _running_sum(positives, cumulative_positives)
-        if n_positive + int(np.sum(negatives)) == groups:  # every group holds one row
+        if n_negative is None:
+            n_negative = int(np.sum(negatives))
+        if n_positive + n_negative == groups:  # every group holds one row
             total = np.arange(groups + 1, dtype=np.float64)
             return _groups(
                 positives,

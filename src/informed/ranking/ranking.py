@@ -342,16 +342,19 @@ class Ranking(OperatingPoints, RankingMeasures):
 
     @cached_property
     def _totals(self) -> tuple[int, int] | tuple[float, float]:
-        """(n+, n-): exact integers for counts; for weights, the curves' own float sums."""
+        """(n+, n-): exact integers for counts (the groups' once built); weights' float sums."""
         if self.weighted:
-            groups = self._groups
-            return groups.n_positive, groups.n_negative
+            return self._groups.n_positive, self._groups.n_negative
+        groups = self.__dict__.get("_groups")
+        if groups is not None and groups.n < 2.0**53:
+            return int(groups.n_positive), int(groups.n_negative)
         return int(np.sum(self.positives)), int(np.sum(self.negatives))
 
     @cached_property
     def _groups(self) -> Groups:
         """Float64 group arrays shared by the curves and summaries (built once)."""
-        return build_groups(self.positives, self.negatives)
+        known = not self.weighted and "_totals" in self.__dict__  # n- not summed again
+        return build_groups(self.positives, self.negatives, int(self.n_negative) if known else None)
 
     def _cuts(self) -> tuple[FloatArray, Groups, bool]:
         """What the threshold methods (`best_threshold`, `at_threshold`) read."""

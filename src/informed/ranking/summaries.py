@@ -290,8 +290,8 @@ def pem_areas(ranking: Ranking) -> tuple[float, float, float]:
             return float(np.sum(np.maximum(gap, 0.0, out=gap)))
 
         above = float(sum(positive_part(low, high) for low, high in blocks(groups.size.size)))
-        # sum_j (n P_j - n+ j) for j = 1..U, in integers
-        total = n * int(np.sum(running[1:])) - n_pos * (n * (n + 1) // 2)
+        # sum_j (n P_j - n+ j) for j = 1..U, in integers (the sum of P shared with AUC)
+        total = n * groups.running_positives_sum - n_pos * (n * (n + 1) // 2)
         return above / (n * n_pos), (above - total) / (n * n_pos), s3
     # Groups of one position (the common case) contribute their gap at that position.
     gap = groups.cumulative_positives[1:] / groups.n_positive

@@ -137,6 +137,8 @@ def positions_of_positives(groups: Groups, stop: int) -> int:
     sum_{g<k} (P_g+1 - P_g) g = k P_k - sum_{j=1..k} P_j (summation by parts), a sum of
     integers below 2**53 (callers check `Groups.exact_integers`)."""
     running = groups.cumulative_positives
+    if stop == groups.size.size:  # every group: AUC, PEM and average Qrecall share the sum
+        return stop * int(running[stop]) - groups.running_positives_sum
     return stop * int(running[stop]) - int(np.sum(running[1 : stop + 1]))
 
 
