@@ -38,6 +38,7 @@ __all__ = [
     "input_path",
     "output_document",
     "print_document",
+    "seed_option",
     "terminal_width",
     "write_dvc",
     "write_html",
@@ -245,6 +246,19 @@ def input_path(text: str) -> str:
         msg = "an empty path names no file; give a file name"
         raise argparse.ArgumentTypeError(msg)
     return text
+
+
+def seed_option(text: str) -> int:
+    """The argparse type of --seed: a non-negative integer (what numpy's generators take),
+    refused in one line naming the value rather than with numpy's error after the work."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        msg = f"the seed must be a non-negative integer, such as 0; got {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return seed
 
 
 def measure_option(choices: Sequence[str]) -> Callable[[str], str]:
