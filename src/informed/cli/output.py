@@ -153,9 +153,19 @@ def coverage_line(coverage: dict[str, Any]) -> str:
 def _text(output: Output, color: bool, width: int) -> Iterator[str]:
     """The text report in pieces, to print one after another; with --all-labels on many
     labels, the per-label rows come one line at a time (`informed.report.rows`)."""
-    texts = [output.preamble] if output.preamble else []
+    import textwrap
+
+    from informed._terminal import MIN_WIDTH
+
+    def wrapped(text: str) -> str:  # each line of it wrapped at the report's width
+        return "\n".join(
+            textwrap.fill(line, max(width, MIN_WIDTH), break_on_hyphens=False)
+            for line in text.splitlines()
+        )
+
+    texts = [wrapped(output.preamble)] if output.preamble else []
     if output.coverage is not None:
-        texts.append(coverage_line(output.coverage))
+        texts.append(wrapped(coverage_line(output.coverage)))
     if output.tally is not None:  # its own light module: the others' are not loaded
         from informed.report.tally_text import render_tally
 
