@@ -25,6 +25,7 @@ from informed._common import printable
 
 __all__ = [
     "MIN_WIDTH",
+    "PROSE",
     "WIDTH",
     "console",
     "fits",
@@ -131,13 +132,25 @@ def _with_columns(table: RichTable, columns: Sequence[Column], keys: int) -> Ric
     return out
 
 
+PROSE = 20
+"""The columns a column of prose (a note, a formula) needs beside the numbers to be read."""
+
+
+def _prose(table: RichTable, column: Column) -> bool:
+    """Whether `column` holds prose that takes the room left (`ratio` in an expanded table)
+    or wraps (folded and not aligned right), rather than values to keep whole."""
+    folds = not column.no_wrap and column.overflow == "fold" and column.justify != "right"
+    return bool(table.expand and column.ratio) or folds
+
+
 def narrow(table: RichTable, width: int) -> list[RichTable]:
     """`table` if its columns fit in `width` at their natural width, else its columns
     packed in order into as few tables as fit, each repeating the key columns (the
     leading ones not aligned right: labels, names), whose text wraps if they and one
-    column are still too wide: numbers are never cut. Columns that take the room left
-    (`ratio`, in an expanded table: formulas, notes) are not measured; they come last, in
-    a table of their own where their text wraps.
+    column are still too wide: numbers are never cut. Columns of prose, which take the
+    room left (`ratio`, in an expanded table) or wrap (folded, not aligned right), are not
+    measured: they keep their place while `PROSE` columns are left for each; else they
+    come last, in a table of their own where their text wraps.
 
     >>> t = grid()
     >>> for name in ("measure", "value", "interval"):
@@ -151,8 +164,10 @@ def narrow(table: RichTable, width: int) -> list[RichTable]:
     while keys < len(columns) - 1 and columns[keys].justify != "right":
         keys += 1
     key, rest = columns[:keys], columns[keys:]
-    fixed = [c for c in rest if not (table.expand and c.ratio)]
-    if not rest or _natural(_with_columns(table, [*key, *fixed], 0)) <= width:
+    flexible = [c for c in rest if _prose(table, c)]
+    fixed = [c for c in rest if not _prose(table, c)]
+    room = width - PROSE * len(flexible)
+    if not rest or _natural(_with_columns(table, [*key, *fixed], 0)) <= room:
         return [table]
     groups: list[list[Column]] = [[]]
     for column in fixed:
@@ -161,7 +176,6 @@ def narrow(table: RichTable, width: int) -> list[RichTable]:
             groups.append([])
         groups[-1].append(column)
     tables = [_with_columns(table, [*key, *group], keys) for group in groups if group]
-    flexible = [c for c in rest if table.expand and c.ratio]
     if flexible:  # their text wraps too, whole, rather than cut to the room left
         tables.append(_with_columns(table, [*key, *flexible], keys + len(flexible)))
         tables[-1].expand = False  # the widest column is narrowed first: theirs

@@ -158,10 +158,9 @@ def _text(output: Output, color: bool, width: int) -> Iterator[str]:
     from informed._terminal import MIN_WIDTH
 
     def wrapped(text: str) -> str:  # each line of it wrapped at the report's width
-        return "\n".join(
-            textwrap.fill(line, max(width, MIN_WIDTH), break_on_hyphens=False)
-            for line in text.splitlines()
-        )
+        lines = text.split("\n")  # a last "" keeps a final newline
+        fill = max(width, MIN_WIDTH)
+        return "\n".join(textwrap.fill(x, fill, break_on_hyphens=False) for x in lines)
 
     texts = [wrapped(output.preamble)] if output.preamble else []
     if output.coverage is not None:
