@@ -247,7 +247,7 @@ def test_every_seeded_function_is_covered() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
-def test_a_good_seed_runs_and_repeats(name: str) -> None:
+def test_a_good_seed_or_generator_runs(name: str) -> None:
     """The calls are right: with a good seed each runs (a bad seed's error is the seed's)."""
     CALLS[name](0)
     CALLS[name](np.random.default_rng(0))
