@@ -138,8 +138,7 @@ def check_cases(total: float, advice: str = RESCALE, does: str = "the bootstrap 
     total = int(total) if isinstance(total, int | np.integer) else float(total)
     if not total <= MOST_CASES:
         msg = (
-            f"{does} whole cases: a total weight of {total:.3g} exceeds "
-            f"2**63 - 1 cases; {advice}."
+            f"{does} whole cases: a total weight of {total:.3g} exceeds 2**63 - 1 cases; {advice}."
         )
         raise InputError(msg)
     return round(total)
