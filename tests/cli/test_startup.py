@@ -14,15 +14,7 @@ import pytest
 import informed
 
 HEAVY = (
-    "numpy",
-    "scipy",
-    "rich",
-    "pyarrow",
-    "matplotlib",
-    "pandas",
-    "polars",
-    "torch",
-    "torchmetrics",
+    "numpy", "scipy", "rich", "pyarrow", "matplotlib", "pandas", "polars", "torch", "torchmetrics"
 )
 ENGINES = ("narwhals", "duckdb", "pyspark", "ibis", "dask", "distributed", "informed.engines")
 
