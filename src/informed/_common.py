@@ -10,6 +10,7 @@ import json
 import math
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,6 +20,7 @@ from numpy.typing import NDArray
 from informed.errors import InputError, InputTypeError, MemoryLimitError
 
 __all__ = [
+    "READ_EVERY",
     "byte_size",
     "check_choice",
     "check_float_total",
@@ -327,10 +329,24 @@ def memory_available() -> int | None:
     return min(room) if room else None
 
 
+READ_EVERY = 1.0
+"""Seconds a reading of `memory_available` serves `memory_budget`: reading the system
+(/proc/meminfo, the control group, /proc/self/status) costs about 0.3 ms, so calls in a
+burst share one reading; a process that runs for hours still sees the memory freed or
+taken since, where a reading kept for the whole process would refuse, or allow, on what
+was true when it was taken."""
+
+_reading: list[tuple[float, int | None]] = []  # (time.monotonic(), bytes) of the last read
+
+
 def memory_budget() -> int | None:
-    """The bytes `check_memory` allows: the memory available, or INFORMED_MEMORY_LIMIT
-    (bytes) when that is smaller; None where neither is known."""
-    budget = memory_available()
+    """The bytes `check_memory` allows: the memory available (read at most once every
+    `READ_EVERY` seconds), or INFORMED_MEMORY_LIMIT (bytes, read at every call) when that
+    is smaller; None where neither is known."""
+    now = time.monotonic()
+    if not _reading or not 0 <= now - _reading[0][0] < READ_EVERY:
+        _reading[:] = [(now, memory_available())]
+    budget = _reading[0][1]
     override = os.environ.get("INFORMED_MEMORY_LIMIT", "")
     if override.isdigit():
         budget = int(override) if budget is None else min(budget, int(override))

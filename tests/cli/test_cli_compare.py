@@ -215,21 +215,21 @@ def test_example_net_benefit_section(capsys: pytest.CaptureFixture[str]) -> None
         )  # fmt: skip
 
 
-def test_example_at_60_columns_cuts_no_number(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("width", [60, 40])
+def test_example_in_a_narrow_terminal_cuts_no_number(
+    width: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """In a terminal 60 columns wide (drawn at the narrowest width, MIN_WIDTH) the
-    leaderboard and the paired differences share their columns out over tables that fit,
-    each repeating its key columns: no line is wider, no cell is cut to "…", and every
-    difference and bound the JSON gives is shown whole beside its model and measure."""
-    from informed._terminal import MIN_WIDTH
+    """In a terminal 60 or 40 columns wide the leaderboard and the paired differences
+    share their columns out over tables that fit, each repeating its key columns: no line
+    is wider, no cell is cut to "…", and every difference and bound the JSON gives is
+    shown whole beside its model and measure."""
     from informed.cli import output
     from informed.comparison.result import measure_title
 
-    monkeypatch.setattr(output, "terminal_width", lambda: 60)
+    monkeypatch.setattr(output, "terminal_width", lambda: width)
     code, out, _ = _run(_example("--seed", "3"), capsys)
     assert code == 0
-    assert max(len(line) for line in out.splitlines()) <= MIN_WIDTH
+    assert max(len(line) for line in out.splitlines()) <= width
     assert "…" not in out
     _, text, _ = _run(_example("--seed", "3", "--format", "json"), capsys)
     document: dict[str, Any] = json.loads(text)
@@ -237,7 +237,10 @@ def test_example_at_60_columns_cuts_no_number(
     for model, by_measure in document["differences"].items():
         for measure, found in by_measure.items():
             low, high = found["interval"]
-            row = next(line for line in lines
-                       if line.split()[:1] == [model] and f" {measure_title(measure)} " in line
-                       and f"{found['estimate']:.4f}" in line)  # fmt: skip
-            assert f"[{low:.4f}, {high:.4f}]" in row
+            # the difference and its interval each on a row of its model and measure (in
+            # one table when they fit beside the keys, in two otherwise); at 40 columns
+            # the measure's name wraps beside the interval
+            title = f" {measure_title(measure)} " if width == 60 else " "
+            rows = [line for line in lines if line.split()[:1] == [model] and title in line]
+            assert any(f"{found['estimate']:.4f}" in row for row in rows)
+            assert any(f"[{low:.4f}, {high:.4f}]" in row for row in rows)

@@ -4,6 +4,8 @@ reported (issue 10, item 11). Weights of 0.01 on 500 rows were 5 cases, silently
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -235,3 +237,77 @@ def test_the_command_line_refuses_a_total_weight_beyond_int64_cases(
     table = ["evaluate", str(path), "--actual", "y", "--predicted", "yhat", "--weight", "w"]
     code = main([*table, "--ci", "0.95", "--weights-are", "normalised"])
     assert code == 0, capsys.readouterr().err
+
+
+def test_paired_draws_beyond_int64_cases_are_refused_in_one_line() -> None:
+    """compare's paired bootstrap (`draw_cells`), the net benefit difference and the paired
+    permutation test drew from 7 x 1.5e18 cases with numpy's raw OverflowError ("Python
+    int too large to convert to C long"); they now say why, and draw up to the limit."""
+    from informed.comparison import compare, net_benefit_difference, paired_permutation
+    from informed.comparison.joint import joint_outcomes
+
+    actual, a, b = ACTUAL[:7], PREDICTED[:7], 1 - PREDICTED[:7]
+    scores = {"a": np.linspace(0.1, 0.9, 7), "b": np.linspace(0.9, 0.1, 7)}
+    weights = np.full(7, _HEAVY)
+    joint = joint_outcomes(actual, {"a": a, "b": b}, weights)
+    calls: list[tuple[str, Callable[[], object]]] = [
+        ("bootstrap draws", lambda: compare(
+            actual, {"a": a, "b": b}, weights=weights, replicates=20, permutations=9, seed=0
+        )),
+        ("bootstrap draws", lambda: net_benefit_difference(
+            actual, scores, positive=1, weights=weights, replicates=20, seed=0
+        )),
+        ("permutation test swaps", lambda: paired_permutation(
+            joint, "a", "b", permutations=9, seed=0
+        )),
+    ]  # fmt: skip
+    for does, call in calls:
+        with pytest.raises(
+            InputError,
+            match="^"
+            + re.escape(
+                f"the {does} whole cases: a total weight of 1.05e+19 exceeds 2**63 - 1 cases; "
+            ),
+        ) as raised:
+            call()
+        assert "\n" not in str(raised.value)
+    six = np.full(6, _HEAVY)  # 9e18 cases: drawn
+    found = compare(actual[:6], {"a": a[:6], "b": b[:6]}, weights=six, replicates=20, seed=0)
+    assert found is not None
+    joint = joint_outcomes(actual[:6], {"a": a[:6], "b": b[:6]}, six)
+    assert 0 < paired_permutation(joint, "a", "b", permutations=9, seed=0).pvalue <= 1
+
+
+def test_a_tally_of_more_than_int64_documents_is_refused_and_one_of_2_63_minus_1_drawn() -> None:
+    """The pooled table of a Tally can hold more than 2**63 - 1 documents in all (each cell
+    within int64): its bootstrap cast the size to int64 and numpy said "n < 0". A table
+    of exactly 2**63 - 1 documents is drawn: its size is summed exactly, not in float."""
+    from informed.inference import tally_intervals
+    from informed.tally import Tally
+
+    half = 2**61
+    pooled_too_big = Tally.from_counts(["x", "y"], [[[half, 0], [0, half]]] * 2)
+    with pytest.raises(
+        InputError,
+        match=re.escape(
+            "total weight of 9.22e+18 exceeds 2**63 - 1 cases; split the documents into "
+            "smaller tallies"
+        ),
+    ) as raised:
+        tally_intervals(pooled_too_big, replicates=20, seed=0)
+    assert "\n" not in str(raised.value)
+    at_limit = Tally.from_counts(["x"], [[[2**62, 0], [0, 2**62 - 1]]])
+    found = tally_intervals(at_limit, ["accuracy", "informedness"], replicates=20, seed=0)
+    assert found.micro["informedness"].low == found.micro["informedness"].high == 1.0
+
+
+def test_the_compare_command_refuses_a_total_weight_beyond_int64_cases(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "heavy.csv"
+    rows = "".join(f"{i % 2},{(i + 1) % 2},{i % 2},{_HEAVY}\n" for i in range(7))
+    path.write_text("y,a,b,w\n" + rows)
+    code = main(["compare", str(path), "--actual", "y", "--predicted", "a", "b", "--weight", "w"])
+    err = capsys.readouterr().err
+    assert code != 0 and "Traceback" not in err
+    assert "the bootstrap draws whole cases: a total weight of 1.05e+19 exceeds 2**63 - 1" in err

@@ -53,9 +53,10 @@ def test_the_terminal_section_shows_the_difference_and_its_ranges(comparison: Co
                    and f"{found.difference[i]:.4f}" in line)  # fmt: skip
         assert f"[{low[i]:.4f}, {high[i]:.4f}]" in row
     assert f"{comparison.reference} beats {model} for p_t in" in text
-    narrow = render_comparison(comparison, "x.csv", width=60)  # drawn MIN_WIDTH wide
-    assert max(len(line) for line in narrow.splitlines()) <= MIN_WIDTH
-    assert "…" not in narrow.split("Net benefit,")[1]
+    for width in (60, MIN_WIDTH):  # 40 columns: the narrowest drawn
+        narrow = render_comparison(comparison, "x.csv", width=width)
+        assert max(len(line) for line in narrow.splitlines()) <= width
+        assert "…" not in narrow.split("Net benefit,")[1]
 
 
 def test_the_page_has_the_figure_and_the_table(page: Node, comparison: Comparison) -> None:

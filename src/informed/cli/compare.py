@@ -7,7 +7,13 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any, Literal
 
-from informed.cli.output import OUTPUT_FILE, input_path, measure_option, print_document
+from informed.cli.output import (
+    OUTPUT_FILE,
+    input_path,
+    measure_option,
+    print_document,
+    seed_option,
+)
 from informed.errors import InputError
 
 if TYPE_CHECKING:
@@ -91,7 +97,7 @@ def add_parser(commands: Any) -> None:
     co.add_argument(
         "--alpha", type=float, default=0.5, help="F-measure weight, 1/(1+beta^2) (default 0.5)"
     )
-    co.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    co.add_argument("--seed", type=seed_option, default=0, help="random seed (default 0)")
     co.add_argument(
         "--format", choices=["text", "json"], default="text", help="text (default) or JSON"
     )

@@ -16,6 +16,7 @@ from informed.cli.output import (
     emit,
     input_path,
     measure_option,
+    seed_option,
     write_dvc,
     write_html,
 )
@@ -104,7 +105,9 @@ def add_parser(commands: Any) -> None:
         metavar="LEVEL",
         help="add bootstrap confidence intervals at this level, e.g. 0.95",
     )
-    ev.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
+    ev.add_argument(
+        "--seed", type=seed_option, default=0, help="random seed of the bootstrap (default 0)"
+    )
     ev.add_argument(
         "--weights-are",
         choices=["frequency", "normalised"],

@@ -38,6 +38,7 @@ __all__ = [
     "input_path",
     "output_document",
     "print_document",
+    "seed_option",
     "terminal_width",
     "write_dvc",
     "write_html",
@@ -152,9 +153,18 @@ def coverage_line(coverage: dict[str, Any]) -> str:
 def _text(output: Output, color: bool, width: int) -> Iterator[str]:
     """The text report in pieces, to print one after another; with --all-labels on many
     labels, the per-label rows come one line at a time (`informed.report.rows`)."""
-    texts = [output.preamble] if output.preamble else []
+    import textwrap
+
+    from informed._terminal import MIN_WIDTH
+
+    def wrapped(text: str) -> str:  # each line of it wrapped at the report's width
+        lines = text.split("\n")  # a last "" keeps a final newline
+        fill = max(width, MIN_WIDTH)
+        return "\n".join(textwrap.fill(x, fill, break_on_hyphens=False) for x in lines)
+
+    texts = [wrapped(output.preamble)] if output.preamble else []
     if output.coverage is not None:
-        texts.append(coverage_line(output.coverage))
+        texts.append(wrapped(coverage_line(output.coverage)))
     if output.tally is not None:  # its own light module: the others' are not loaded
         from informed.report.tally_text import render_tally
 
@@ -245,6 +255,19 @@ def input_path(text: str) -> str:
         msg = "an empty path names no file; give a file name"
         raise argparse.ArgumentTypeError(msg)
     return text
+
+
+def seed_option(text: str) -> int:
+    """The argparse type of --seed: a non-negative integer (what numpy's generators take),
+    refused in one line naming the value rather than with numpy's error after the work."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        msg = f"the seed must be a non-negative integer, such as 0; got {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return seed
 
 
 def measure_option(choices: Sequence[str]) -> Callable[[str], str]:

@@ -6,7 +6,14 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from informed.cli.output import OUTPUT_FILE, Output, emit, input_path, print_document
+from informed.cli.output import (
+    OUTPUT_FILE,
+    Output,
+    emit,
+    input_path,
+    print_document,
+    seed_option,
+)
 
 if TYPE_CHECKING:
     from informed.tally import Tally
@@ -79,7 +86,10 @@ def add_parser(commands: Any) -> None:
         help="the level of the page's intervals (default 0.95); needs --html",
     )
     ta.add_argument(
-        "--seed", type=int, default=0, help="random seed of the page's bootstraps (default 0)"
+        "--seed",
+        type=seed_option,
+        default=0,
+        help="random seed of the page's bootstraps (default 0)",
     )
 
 

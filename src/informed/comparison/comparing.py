@@ -42,7 +42,7 @@ from informed.comparison.paired import (
 )
 from informed.comparison.result import Comparison, ModelResult
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level
+from informed.inference.checks import check_count, check_level, check_seed
 from informed.inference.delong import delong_test
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import RANKING_SUMMARIES
@@ -190,6 +190,7 @@ def compare(
         raise InputError(msg)
     level = check_level(level)
     replicates = check_count(replicates, "replicates", 2)
+    rng = check_seed(seed)
     permutations = check_count(permutations, "permutations", 1)
     correction = check_choice(correction, ("holm", "none"), "correction")
     actual_array = as_vector(actual, "actual")
@@ -244,7 +245,6 @@ def compare(
     order = sorted(names, key=lambda x: _sort_key(estimates[x][sort_by], names.index(x)))
     reference = order[0]
 
-    rng = np.random.default_rng(seed)
     distribution: dict[str, dict[str, Floats]] = {name: {} for name in names}
     if joint is not None and table_names:
         cells = joint.cells

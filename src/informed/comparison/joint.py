@@ -33,6 +33,7 @@ from informed.coding.labels import (
     sort_labels,
 )
 from informed.errors import InputError, InputTypeError
+from informed.inference.ranking_bootstrap import draw_counts
 from informed.table.counting import check_weights
 from informed.table.table import Table
 
@@ -118,14 +119,11 @@ def draw_cells(rng: np.random.Generator, cells: JointCells, count: int) -> Float
     """`count` case-bootstrap replicates of the cells: shape (count, cells).
 
     Multinomial(n, counts / n); weighted cells are read as frequency weights, drawn as
-    round(total) cases and scaled back to the total (as `informed.inference.bootstrap`).
+    round(total) cases and scaled back to the total (as `informed.inference.bootstrap`);
+    more than 2**63 - 1 cases are refused in one line (`draw_counts`).
     """
-    total = cells.n
-    draws = round(total)
-    if draws == 0:
-        return np.zeros((count, cells.counts.size))
-    drawn = rng.multinomial(draws, cells.counts / total, size=count).astype(np.float64)
-    return drawn * (total / draws) if cells.weighted else drawn
+    drawn, scale = draw_counts(rng, cells.counts, count)
+    return drawn * scale if cells.weighted else drawn
 
 
 def reduce_cells(values: Floats, index: Codes, size: int) -> Floats:

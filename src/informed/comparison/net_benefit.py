@@ -44,7 +44,7 @@ from informed.coding.labels import as_label, as_vector
 from informed.comparison.joint import draw_cells
 from informed.comparison.paired import JointScores, joint_scores, positive_rows
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level
+from informed.inference.checks import check_count, check_level, check_seed
 from informed.inference.decision_bands import CURVE_POINTS, band_thresholds
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import percentile_band, replicate_interval
@@ -304,7 +304,7 @@ def paired_net_benefit(
         check_probabilities(joint.rankings[name], "the net benefit difference")
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
-    rng = np.random.default_rng(seed)
+    rng = check_seed(seed)
     a, b = joint.rankings[reference], joint.rankings[model]
     points = difference_thresholds(a, b) if thresholds is None else check_thresholds(thresholds)
     union, at_points, at_scores = _sums(joint, model, reference, points)

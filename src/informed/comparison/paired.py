@@ -34,6 +34,7 @@ from informed._common import readonly
 from informed.coding.labels import Label, code_labels, keyed, sort_labels
 from informed.comparison.joint import JointCells, JointOutcomes, joint_cells, reduce_cells
 from informed.errors import InputError
+from informed.inference.checks import check_cases, check_seed
 from informed.inference.mcnemar import mcnemar
 from informed.inference.ranking_bootstrap import RANKING_SUMMARIES
 from informed.inference.significance import Significance
@@ -209,11 +210,14 @@ def paired_permutation(
     Two-sided: p = (1 + #{|d*| >= |d|}) / (1 + R), never 0 (Phipson & Smyth 2010).
     """
     measure = measure_name(measure)  # any name of the measure: "youden", "MCC"
+    rng = check_seed(seed)
     null = f"the two classifiers' predictions are exchangeable case by case (equal {measure})"
     counts = joint.cells.counts
     if not np.all(np.equal(np.mod(counts, 1.0), 0.0)):
         why = "a permutation test swaps cases; these weights are not whole numbers"
         return Significance(math.nan, math.nan, "paired-permutation", null, reason=why)
+    heavy = "weights so heavy are not counts of cases"
+    check_cases(float(counts.sum()), heavy, "the permutation test swaps")
     m, r = 1 + joint.models.index(model), 1 + joint.models.index(reference)
     labels = sort_labels((*joint.model_labels[model], *joint.model_labels[reference]))
     position = np.array(
@@ -232,7 +236,6 @@ def paired_permutation(
         why = f"{measure} is undefined for one of the two tables"
         return Significance(math.nan, math.nan, "paired-permutation", null, reason=why)
     apart = p != q
-    rng = np.random.default_rng(seed)
     stats = np.empty(permutations)
     step = max(1, _BLOCK_CELLS // (size * size * 4 + int(apart.sum())))
     for start in range(0, permutations, step):

@@ -44,8 +44,8 @@ TABLE_WAY_OUT = (
 )
 RANKING_WAY_OUT = (
     "round the scores on the engine first, e.g. ROUND(score, 4) (at most 10,001 distinct "
-    "values in [0, 1]) or CAST(score AS FLOAT) (float32), or raise INFORMED_MEMORY_LIMIT; "
-    "informed never bins scores silently"
+    "values in [0, 1]) or CAST(score AS FLOAT) (float32), or run where more memory is "
+    "free; informed never bins scores silently"
 )
 
 

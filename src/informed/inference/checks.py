@@ -122,20 +122,23 @@ def check_seed(seed: Any) -> np.random.Generator:
         raise InputError(msg) from None
 
 
-def check_cases(total: float, advice: str = RESCALE) -> int:
+def check_cases(total: float, advice: str = RESCALE, does: str = "the bootstrap draws") -> int:
     """The whole cases a case bootstrap draws from weights of `total` (frequency weights:
     round(total)), refused in one line when numpy's multinomial cannot count them (more
-    than 2**63 - 1), with `advice`, rather than numpy's raw OverflowError.
+    than 2**63 - 1), with `advice`, rather than numpy's raw OverflowError. `does` says
+    what takes whole cases ("the permutation test swaps").
 
     >>> check_cases(1.2e19)
     Traceback (most recent call last):
     ...
     informed.errors.InputError: the bootstrap draws whole cases: a total weight of 1.2e+19 ...
     """
-    if not total < MOST_CASES:  # 2**63 - 1 is 2**63 as a float: a total of 2**63 is too many
+    # Python compares an int with a float exactly (numpy would round 2**63 - 1 to 2**63):
+    # an int total of 2**63 - 1 is drawn, a float one of 2**63 refused
+    total = int(total) if isinstance(total, int | np.integer) else float(total)
+    if not total <= MOST_CASES:
         msg = (
-            f"the bootstrap draws whole cases: a total weight of {total:.3g} exceeds "
-            f"2**63 - 1 cases; {advice}."
+            f"{does} whole cases: a total weight of {total:.3g} exceeds 2**63 - 1 cases; {advice}."
         )
         raise InputError(msg)
     return round(total)

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import json_floats, readonly
-from informed.inference.checks import check_count, check_level
+from informed.inference.checks import check_count, check_level, check_seed
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import draw_counts
 from informed.inference.replicates import percentile_band, replicate_interval
@@ -130,7 +130,7 @@ def decision_curve_bands(
     check_probabilities(ranking, "decision_curve_bands")
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
-    rng = np.random.default_rng(seed)
+    rng = check_seed(seed)
     points = band_thresholds(ranking) if thresholds is None else thresholds
     curve = decision_curve(ranking, points)
     shown = curve.thresholds

@@ -18,7 +18,7 @@ from scipy import stats
 
 from informed._common import check_choice, check_memory, readonly
 from informed.errors import InputError
-from informed.inference.checks import check_count, check_table, label_index
+from informed.inference.checks import check_count, check_seed, check_table, label_index
 from informed.inference.significance import Significance
 from informed.measures import measure_name
 from informed.table.evaluation import evaluate, measure_values
@@ -100,6 +100,7 @@ def permutation_test(
     table = check_table(table)
     measure = measure_name(measure)  # any name of the measure: "youden", "MCC"
     permutations = check_count(permutations, "permutations", 1)
+    rng = check_seed(seed)
     check_choice(alternative, ALTERNATIVES, "alternative")
     check_choice(undefined, ("propagate", "omit"), "undefined")
     counts = table.counts
@@ -124,7 +125,6 @@ def permutation_test(
     )
     index = label_index(labels, evaluation.positive)
     square_int = np.rint(square).astype(np.int64)
-    rng = np.random.default_rng(seed)
     tables = stats.random_table.rvs(
         square_int.sum(axis=1),
         square_int.sum(axis=0),

@@ -16,7 +16,13 @@ from numpy.typing import NDArray
 
 from informed._common import readonly
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_cases, check_count, check_level, check_ranking
+from informed.inference.checks import (
+    check_cases,
+    check_count,
+    check_level,
+    check_ranking,
+    check_seed,
+)
 from informed.inference.display import intervals_html, intervals_lines
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
@@ -162,6 +168,7 @@ def bootstrap_ranking(
     ranking = check_ranking(ranking)
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
+    rng = check_seed(seed)
     if not isinstance(stratified, bool):
         msg = f"`stratified` must be True or False; got {stratified!r}."
         raise InputTypeError(msg)
@@ -170,7 +177,6 @@ def bootstrap_ranking(
         if not 0.0 <= q <= float(ranking.n) or math.isnan(q):
             msg = f"`quota` must lie between 0 and n = {float(ranking.n):g}; got {q:g}."
             raise InputError(msg)
-    rng = np.random.default_rng(seed)
     positives = np.asarray(ranking.positives, dtype=np.float64)
     negatives = np.asarray(ranking.negatives, dtype=np.float64)
     groups = positives.size

@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 
 from informed._common import readonly
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level
+from informed.inference.checks import check_count, check_level, check_seed
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import draw_counts
 from informed.inference.replicates import replicate_interval
@@ -144,11 +144,11 @@ def auc_spread(
         raise InputError(msg)
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
+    rng = check_seed(seed)
     min_count = float(min_count)
     if not min_count >= 0:
         msg = f"`min_count` must be a number >= 0; got {min_count!r}."
         raise InputError(msg)
-    rng = np.random.default_rng(seed)
     area = RANKING_MEASURES["auc"].function
     assert area is not None
     S = len(slices.keys)

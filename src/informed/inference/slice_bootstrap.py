@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 
 from informed._common import check_choice, check_memory
 from informed.errors import InputError
-from informed.inference.checks import check_cases, check_count, check_level
+from informed.inference.checks import check_cases, check_count, check_level, check_seed
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import no_case_reason
 from informed.inference.replicates import replicate_intervals
@@ -128,6 +128,7 @@ def slice_replicates(
     A slice whose weights round to no case (`no_cases_reason`) draws none: it keeps its own
     cells in every replicate, so that the rest of the rows keeps its weight, and its
     intervals say why they are none."""
+    rng = check_seed(seed)
     S = len(slices.keys)
     _, cells = slices.square_cells(0, S)
     totals = cells.values.sum(axis=-1, dtype=np.float64)
@@ -143,7 +144,6 @@ def slice_replicates(
     if M:
         probabilities[empty, 0] = 1.0  # an empty slice draws nothing; pvals must sum to 1
     held = empty & (totals > 0)
-    rng = np.random.default_rng(seed)
     step = max(1, _BATCH_VALUES // max(1, S * M))
     check_memory(8 * min(step, replicates) * S * max(M, 1), "a batch of replicates", "use fewer")
 
@@ -216,6 +216,7 @@ def bootstrap_slices(
     names = _names(measures)
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
+    seed = check_seed(seed)
     method = check_choice(method, ("bca", "percentile"), "method")
     evaluation = evaluate_slices(
         slices, positive=positive, alpha=alpha, undefined=undefined, min_count=min_count

@@ -59,7 +59,7 @@ from numpy.typing import NDArray
 
 from informed._common import check_choice, json_number, readonly
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level, check_number
+from informed.inference.checks import check_count, check_level, check_number, check_seed
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import draw_counts
 from informed.inference.replicates import replicate_interval
@@ -272,13 +272,13 @@ def slice_calibration(
         msg = "`replicates` must be 0 (the estimates alone) or an integer >= 2; got 1."
         raise InputError(msg)
     level = check_level(level)
+    rng = check_seed(seed)
     min_count = check_number(min_count, "min_count", 0)
     for key, ranking in zip(slices.keys, slices.rankings, strict=True):
         try:
             check_probabilities(ranking, "slice_calibration")
         except InputError as error:
             raise InputError(f"slice {slices.name(key)!r}: {error}") from None
-    rng = np.random.default_rng(seed)
     S = len(slices.keys)
     found = tuple(score_decomposition(r, rule) for r in slices.rankings)  # type: ignore[arg-type]
     estimates = np.array([d.miscalibration for d in found], dtype=np.float64)

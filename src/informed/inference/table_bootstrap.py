@@ -36,6 +36,7 @@ from informed.inference.checks import (
     case_count,
     check_count,
     check_level,
+    check_seed,
     check_table,
     frequency_hint,
     label_index,
@@ -319,6 +320,7 @@ def bootstrap(
     names = _check_names(measures)
     replicates = check_count(replicates, "replicates", 2)
     level = check_level(level)
+    rng = check_seed(seed)
     method = check_choice(method, BOOTSTRAP_METHODS, "method")
     check_choice(undefined, ("propagate", "omit"), "undefined")
     draws = case_count(table, size, weights_are)
@@ -371,7 +373,6 @@ def bootstrap(
             acceleration={},
         )
 
-    rng = np.random.default_rng(seed)
     # only the non-zero cells are drawn from: a zero cell stays zero in every replicate
     probabilities = cells.values / total
     scale = total / draws

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from informed._common import check_memory
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_count, check_level
+from informed.inference.checks import check_cases, check_count, check_level, check_seed
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.proportions import wilson_interval
 from informed.inference.replicates import replicate_interval
@@ -147,14 +147,18 @@ def _wilson(counts: Floats, name: str, level: float) -> Interval:
     )
 
 
-def _draws(counts: Floats, replicates: int, rng: np.random.Generator) -> Floats:
-    """`replicates` resamples of each table of `counts[..., 2, 2]`: each a multinomial of
-    its table's size with its cells' proportions; shape (replicates, ..., 2, 2)."""
+def _draws(counts: NDArray[Any], replicates: int, rng: np.random.Generator) -> Floats:
+    """`replicates` resamples of each table of whole `counts[..., 2, 2]`: each a multinomial
+    of its table's size with its cells' proportions; shape (replicates, ..., 2, 2). A table
+    of more than 2**63 - 1 documents (the pooled one can be) is refused in one line; the
+    sizes are summed exactly, not in int64 or float64."""
     flat = counts.reshape(-1, 4)
-    n = flat.sum(axis=1)
+    sizes = flat.sum(axis=1, dtype=object).tolist()  # Python numbers: no overflow, exact
+    check_cases(max(sizes, default=0), "split the documents into smaller tallies")
+    n = np.array([round(size) for size in sizes], dtype=np.int64)
     probabilities = flat / np.maximum(n, 1)[:, None]  # an empty table's cells are all 0
     probabilities[n == 0, 0] = 1.0  # an empty table draws nothing; pvals must sum to 1
-    draws = rng.multinomial(n.astype(np.int64), probabilities, size=(replicates, n.size))
+    draws = rng.multinomial(n, probabilities, size=(replicates, n.size))
     return draws.reshape(replicates, *counts.shape).astype(np.float64)
 
 
@@ -224,10 +228,10 @@ def tally_intervals(
         raise InputError(msg)
     level = check_level(level)
     replicates = check_count(replicates, "replicates", 2)
+    rng = check_seed(seed)
     if undefined not in ("propagate", "omit"):
         msg = f"`undefined` must be 'propagate' or 'omit'; got {undefined!r}."
         raise InputError(msg)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     conventions = tally.conventions
     counts = tally.counts.astype(np.float64)
     pooled = np.asarray(tally.pooled, dtype=np.float64)
@@ -237,9 +241,9 @@ def tally_intervals(
         f"the bootstrap of {len(categories):,} categories' tables",
         "ask for fewer `replicates`",
     )
-    category_draws = _draws(counts, replicates, rng)  # (B, C, 2, 2)
+    category_draws = _draws(tally.counts, replicates, rng)  # (B, C, 2, 2)
     whole = bool(np.all(pooled == np.round(pooled)))
-    pooled_draws = _draws(pooled, replicates, rng) if whole else None
+    pooled_draws = _draws(np.asarray(tally.pooled), replicates, rng) if whole else None
     micro: dict[str, Interval] = {}
     macro: dict[str, Interval] = {}
     per_category: dict[str, dict[str, Interval]] = {c: {} for c in categories}

@@ -26,7 +26,13 @@ from numpy.typing import NDArray
 
 from informed.coding.labels import Label, code_labels, keyed
 from informed.errors import InputError, InputTypeError
-from informed.inference.checks import check_cases, check_count, check_level, check_ranking
+from informed.inference.checks import (
+    check_cases,
+    check_count,
+    check_level,
+    check_ranking,
+    check_seed,
+)
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval
 from informed.ranking import Ranking
@@ -96,6 +102,7 @@ def threshold_interval(
     ranking = check_ranking(ranking)
     level = check_level(level)
     replicates = check_count(replicates, "replicates", 2)
+    rng = check_seed(seed)
     if not isinstance(stratified, bool):
         msg = f"`stratified` must be True or False; got {stratified!r}."
         raise InputTypeError(msg)
@@ -106,7 +113,6 @@ def threshold_interval(
     if math.isnan(point.value):
         return nan_interval(math.nan, level, "percentile", point.reason or "undefined")
     measure = point.measure  # the registry's name of the criterion ("youden": informedness)
-    rng = np.random.default_rng(seed)
     positives = np.asarray(ranking.positives, dtype=np.float64)
     negatives = np.asarray(ranking.negatives, dtype=np.float64)
     groups = positives.size
