@@ -9,7 +9,8 @@ forecast risk matches the observed rate, positive when the scores underestimate 
 
 The rows of a tie group share their covariate, so the likelihood is a sum over groups of
 binomial terms (positives out of rows): Newton's iterations on the groups, each O(groups),
-with step halving so that the likelihood never decreases.
+started from the fit on bins of consecutive groups, so that two passes over the groups
+usually reach the maximum; a step that overshoots is halved.
 
 References
 ----------
@@ -22,6 +23,7 @@ Calibration: the Achilles heel of predictive analytics. BMC Medicine 17:230.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +38,8 @@ __all__ = ["Recalibration", "recalibration", "recalibration_of_groups"]
 
 _ITERATIONS = 100
 _TOLERANCE = 1e-12
+_SCALE_FREE = 256
+"""Weights whose total lies within 2**+-this are fitted unscaled (no sum overflows)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,14 @@ arrays of the size of the groups would be written to memory (and page-faulted) w
 _START_BINS = 1 << 12
 """Bins of consecutive groups whose fit starts Newton's iterations on all the groups."""
 
+_EXP_LIMIT = 700.0
+"""The largest linear predictor a pass takes the exp of (it overflows past 709.78);
+beyond it, or for an intercept beyond it, the pass takes the tanh of half of it."""
+
+Pass = Callable[[FloatArray], tuple[FloatArray, FloatArray]]
+"""The gradient (g0, g1) and the information (h00, h01, h11: the Hessian's negation) of
+a log likelihood at (intercept, slope); g1, h01 and h11 are 0 when the slope is held."""
+
 
 def _chunks(size: int) -> range:
     return range(0, size, _CHUNK)
@@ -97,8 +109,8 @@ def _derivatives(
     centre: float,
     fit_slope: bool,
 ) -> tuple[FloatArray, FloatArray]:
-    """The gradient and the Hessian (both of minus the log likelihood's negation: the
-    information) of the binomial log likelihood at `beta`, in one pass over the groups.
+    """The gradient and the information of the binomial log likelihood at `beta`, in one
+    pass over the groups, for any linear predictor.
 
     logit p = beta[0] + beta[1] * (x - centre) when `fit_slope`, else beta[0] + x. The
     gradient is sum(positives - rows p) and sum((positives - rows p) z); the information
@@ -133,6 +145,49 @@ def _derivatives(
     return np.array([g0, g1]), np.array([h00, h01, h11])
 
 
+def _odds_derivatives(
+    beta: FloatArray,
+    covariate: FloatArray,
+    squares: FloatArray | None,
+    rows: FloatArray,
+    hits: tuple[float, float],
+) -> tuple[FloatArray, FloatArray]:
+    """`_derivatives` in fewer operations a group, with p = t / (1 + t), 1 - p = 1 / (1 + t)
+    and the positives' sums `hits` (sum(positives), sum(positives z)) computed once.
+
+    With `squares` (those of `covariate` = z, the centred logits), logit p = beta[0] +
+    beta[1] z and t = e^eta: one exp a group (`_derivatives` takes a tanh and more
+    passes). Without, `covariate` is the odds score / (1 - score) and logit p = beta[0] +
+    logit(score) (the slope held at 1): t = e^beta[0] odds, no exp a group. The caller
+    keeps t finite (`_EXP_LIMIT`)."""
+    a, b = float(beta[0]), float(beta[1])
+    factor = math.exp(a)
+    e0 = e1 = h00 = h01 = h11 = 0.0
+    t, u = np.empty(min(_CHUNK, rows.size)), np.empty(min(_CHUNK, rows.size))
+    for start in _chunks(rows.size):
+        end = start + _CHUNK
+        zs = covariate[start:end]
+        t_, u_ = t[: zs.size], u[: zs.size]
+        if squares is None:
+            np.multiply(zs, factor, out=t_)
+        else:
+            np.multiply(zs, b, out=t_)
+            t_ += a
+            np.exp(t_, out=t_)
+        np.add(t_, 1.0, out=u_)
+        np.divide(t_, u_, out=t_)  # p
+        t_ *= rows[start:end]  # rows p
+        e0 += float(t_.sum())
+        if squares is not None:
+            e1 += dot(t_, zs)
+        t_ /= u_  # rows p (1 - p)
+        h00 += float(t_.sum())
+        if squares is not None:
+            h01 += dot(t_, zs)
+            h11 += dot(t_, squares[start:end])
+    return np.array([hits[0] - e0, hits[1] - e1]), np.array([h00, h01, h11])
+
+
 def _log_likelihood(
     beta: FloatArray,
     x: FloatArray,
@@ -156,58 +211,56 @@ def _log_likelihood(
     return total
 
 
+def _step(g: FloatArray, h: FloatArray, fit_slope: bool) -> FloatArray | None:
+    """Newton's step, the information's inverse times the gradient; None where the
+    information is not positive definite or the step not finite."""
+    h00, h01, h11 = (float(v) for v in h)
+    if fit_slope:
+        determinant = h00 * h11 - h01 * h01
+        if not determinant > 0:
+            return None
+        step = np.array([(h11 * g[0] - h01 * g[1]), (h00 * g[1] - h01 * g[0])]) / determinant
+    elif h00 > 0:
+        step = np.array([g[0] / h00, 0.0])
+    else:
+        return None
+    return step if np.all(np.isfinite(step)) else None
+
+
 def _newton(
-    x: FloatArray,
-    positives: FloatArray,
-    rows: FloatArray,
+    derivatives: Pass,
+    likelihood: Callable[[FloatArray], float],
+    beta: FloatArray,
     fit_slope: bool,
-    start: tuple[float, float] | None = None,
-) -> tuple[float, float] | None:
-    """Maximum likelihood (intercept, slope) of logit p = intercept + slope * x, or of
-    logit p = intercept + x (the slope held at 1) when not `fit_slope`; None if the
+) -> FloatArray | None:
+    """The maximum of a concave log likelihood by Newton's steps from `beta`; None if the
     iterations do not converge.
 
-    Newton's steps from `start` (an (intercept, slope), else the prevalence); a step is
-    kept when the likelihood still rises at its end (concave along the step, so it rose
-    all the way: no likelihood to evaluate), else when the likelihood there is no lower
-    than rounding explains, else halved. Converged when a step moves no parameter by more
-    than 1e-12 of its size."""
-    # the covariate centred (for the slope) so that the two parameters are nearly
-    # orthogonal; the offset model starts from the forecasts as given
-    centre = dot(rows, x) / float(rows.sum()) if fit_slope else 0.0
-    if start is not None:
-        beta = np.array([start[0] + start[1] * centre, start[1] if fit_slope else 0.0])
-    else:
-        rate = float(positives.sum() / rows.sum())
-        beta = np.array([math.log(rate / (1.0 - rate)) if fit_slope else 0.0, 0.0])
-
-    def derivatives(b: FloatArray) -> tuple[FloatArray, FloatArray]:
-        return _derivatives(b, x, positives, rows, centre, fit_slope)
-
-    def likelihood(b: FloatArray) -> float:
-        return _log_likelihood(b, x, positives, rows, centre, fit_slope)
-
-    g, (h00, h01, h11) = derivatives(beta)
+    A step is kept, with no likelihood to evaluate, when the likelihood still rises at
+    its end (concave along the step, so it rose all the way) or when Newton's decrement
+    (g' H^-1 g, the step's length in the information's metric) at its end is at most a
+    quarter of the one at its start (Deuflhard's natural monotonicity test: the steps
+    shrink geometrically, so the iterates converge, to where the gradient is 0, the
+    maximum); else when the likelihood there is no lower than rounding explains; else it
+    is halved. Converged when a step moves no parameter by more than 1e-12 of its size:
+    near the maximum each step lands on the next iterate, one pass over the groups each."""
+    g, h = derivatives(beta)
+    step = _step(g, h, fit_slope)
     for _ in range(_ITERATIONS):
-        if fit_slope:
-            determinant = h00 * h11 - h01 * h01
-            if not determinant > 0:
-                return None
-            step = np.array([(h11 * g[0] - h01 * g[1]), (h00 * g[1] - h01 * g[0])]) / determinant
-        elif h00 > 0:
-            step = np.array([g[0] / h00, 0.0])
-        else:
-            return None
-        if not np.all(np.isfinite(step)):
+        if step is None:
             return None
         if np.all(np.abs(step) <= _TOLERANCE * (1.0 + np.abs(beta))):
             beta = beta + step
-            break
+            return beta if np.all(np.isfinite(beta)) else None
+        decrement = float(g @ step)
         current = None
         for _ in range(60):
             trial = beta + step
             g_trial, h_trial = derivatives(trial)
+            following = _step(g_trial, h_trial, fit_slope)
             if float(g_trial @ step) >= 0:  # still rising at the end of the step
+                break
+            if following is not None and 4.0 * float(g_trial @ following) <= decrement:
                 break
             if current is None:
                 current = likelihood(beta)
@@ -217,39 +270,114 @@ def _newton(
             step = step / 2.0
         else:
             return None
-        beta, g, (h00, h01, h11) = trial, g_trial, h_trial
-    else:
+        beta, g, step = trial, g_trial, following
+    return None
+
+
+def _tanh_fit(
+    x: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    fit_slope: bool,
+) -> tuple[float, float] | None:
+    """Maximum likelihood (intercept, slope) of logit p = intercept + slope * x, or of
+    logit p = intercept + x (the slope held at 1) when not `fit_slope`, from the
+    prevalence, by `_derivatives`: the fit on the bins that starts the fits on the groups
+    (`_in_the_large`, `_slope_fit`)."""
+    # the covariate centred (for the slope) so that the two parameters are nearly
+    # orthogonal; the offset model starts from the forecasts as given
+    centre = dot(rows, x) / float(rows.sum()) if fit_slope else 0.0
+    rate = float(positives.sum() / rows.sum())
+    beta = np.array([math.log(rate / (1.0 - rate)) if fit_slope else 0.0, 0.0])
+    found = _newton(
+        lambda b: _derivatives(b, x, positives, rows, centre, fit_slope),
+        lambda b: _log_likelihood(b, x, positives, rows, centre, fit_slope),
+        beta,
+        fit_slope,
+    )
+    if found is None:
         return None
-    if not np.all(np.isfinite(beta)):
-        return None
-    if fit_slope:
-        return float(beta[0] - beta[1] * centre), float(beta[1])
-    return float(beta[0]), 1.0
+    return float(found[0] - found[1] * centre), float(found[1]) if fit_slope else 1.0
 
 
 Bins = tuple[FloatArray, FloatArray, FloatArray]
 
 
 def _bins(x: FloatArray, positives: FloatArray, rows: FloatArray) -> Bins | None:
-    """`_START_BINS` bins of consecutive groups: each bin's mean covariate, positives and
-    rows; None where the groups are few."""
+    """`_START_BINS` bins of consecutive groups, as many in each (the last takes the rest):
+    each bin's mean covariate, positives and rows; None where the groups are few."""
     if x.size <= 4 * _START_BINS:
         return None
-    cuts = np.linspace(0, x.size, _START_BINS + 1).astype(np.intp)[:-1]
-    bin_rows = np.add.reduceat(rows, cuts)
-    bin_x = np.add.reduceat(rows * x, cuts) / bin_rows
-    return bin_x, np.add.reduceat(positives, cuts), bin_rows
+    width = x.size // _START_BINS
+    whole = width * _START_BINS
+
+    def sums(values: FloatArray) -> FloatArray:
+        found = values[:whole].reshape(_START_BINS, width).sum(axis=1)
+        found[-1] += float(values[whole:].sum())
+        return found
+
+    bin_rows = sums(rows)
+    bin_x = np.einsum(
+        "ij,ij->i", rows[:whole].reshape(_START_BINS, width), x[:whole].reshape(_START_BINS, width)
+    )
+    bin_x[-1] += dot(rows[whole:], x[whole:])
+    bin_x /= bin_rows
+    return bin_x, sums(positives), bin_rows
 
 
-def _fit(
-    x: FloatArray, positives: FloatArray, rows: FloatArray, fit_slope: bool, bins: Bins | None
+def _in_the_large(
+    x: FloatArray, odds: FloatArray, positives: FloatArray, rows: FloatArray, bins: Bins | None
+) -> float:
+    """Calibration-in-the-large, the intercept of logit p = intercept + x, x = log(odds)
+    (ascending); NaN if Newton's iterations do not converge. They start from the fit on
+    the bins of consecutive groups (`_bins`, each bin's rows at its mean covariate),
+    which lies close to the groups' own, so the passes over all the groups are few."""
+    start = None if bins is None else _tanh_fit(*bins, False)
+    hits = (float(positives.sum()), 0.0)
+
+    def derivatives(beta: FloatArray) -> tuple[FloatArray, FloatArray]:
+        if abs(beta[0]) < _EXP_LIMIT and beta[0] + x[-1] < _EXP_LIMIT:
+            return _odds_derivatives(beta, odds, None, rows, hits)
+        return _derivatives(beta, x, positives, rows, 0.0, False)
+
+    found = _newton(
+        derivatives,
+        lambda b: _log_likelihood(b, x, positives, rows, 0.0, False),
+        np.array([0.0 if start is None else start[0], 0.0]),
+        False,
+    )
+    return math.nan if found is None else float(found[0])
+
+
+def _slope_fit(
+    x: FloatArray, positives: FloatArray, rows: FloatArray, bins: Bins | None
 ) -> tuple[float, float] | None:
-    """`_newton` on the groups, started from its fit on the bins of consecutive groups
-    (`_bins`, each bin's rows at its mean covariate): that fit lies close to the groups'
-    own, so the iterations over all the groups are few. Where the groups are few, or the
-    bins' fit fails, Newton's iterations start from the prevalence."""
-    start = None if bins is None else _newton(*bins, fit_slope)
-    return _newton(x, positives, rows, fit_slope, start)
+    """The maximum likelihood (intercept, slope) of logit p = intercept + slope * x (`x`
+    ascending, overwritten), started as `_in_the_large`; None if the iterations do not
+    converge."""
+    start = None if bins is None else _tanh_fit(*bins, True)
+    # the covariate centred so that the two parameters are nearly orthogonal
+    centre = dot(rows, x) / float(rows.sum())
+    z = np.subtract(x, centre, out=x)
+    squares = np.square(z)
+    hits = (float(positives.sum()), dot(positives, z))
+    if start is None:
+        rate = hits[0] / float(rows.sum())
+        beta = np.array([math.log(rate / (1.0 - rate)), 0.0])
+    else:
+        beta = np.array([start[0] + start[1] * centre, start[1]])
+
+    def derivatives(b: FloatArray) -> tuple[FloatArray, FloatArray]:
+        if max(b[0] + b[1] * z[0], b[0] + b[1] * z[-1]) < _EXP_LIMIT:
+            return _odds_derivatives(b, z, squares, rows, hits)
+        return _derivatives(b, z, positives, rows, 0.0, True)
+
+    found = _newton(
+        derivatives, lambda b: _log_likelihood(b, z, positives, rows, 0.0, True), beta, True
+    )
+    if found is None:
+        return None
+    return float(found[0] - found[1] * centre), float(found[1])
 
 
 def _overlap(x: FloatArray, positives: FloatArray, negatives: NDArray[np.bool_]) -> bool:
@@ -331,17 +459,17 @@ def recalibration_of_groups(
         return Recalibration(
             nan, nan, nan, reason="only one class among the rows scored inside (0, 1)", note=note
         )
-    x = scores / (1.0 - scores if complement is None else complement)
-    np.log(x, out=x)
+    odds = scores / (1.0 - scores if complement is None else complement)
+    x = np.log(odds)
     # The fit does not depend on the weights' scale (the maximum likelihood of weights c w
-    # is that of w), but its sums do: weights of 1e160 overflowed the information matrix.
-    # Scaled by the power of two that brings their total into [1, 2): exact in floating
-    # point, so ordinary weights fit as before, and no sum overflows whatever their scale.
+    # is that of w), nor does Newton's step (a power of two scales every sum exactly), but
+    # the sums overflow for weights of 1e160: weights whose total lies far from 1 are
+    # scaled by the power of two that brings it into [1, 2), exact in floating point.
     shift = 1 - math.frexp(float(rows.sum()))[1]
-    positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
+    if abs(shift) > _SCALE_FREE:
+        positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
     bins = _bins(x, positives, rows)  # both fits start from the fit on these
-    large = _fit(x, positives, rows, False, bins)
-    in_the_large = nan if large is None else large[0]
+    in_the_large = _in_the_large(x, odds, positives, rows, bins)
     if not _overlap(x, positives, negatives):
         why = (
             "one distinct score: no slope to fit"
@@ -349,7 +477,7 @@ def recalibration_of_groups(
             else "a threshold on the score separates the classes: the slope is infinite"
         )
         return Recalibration(nan, nan, in_the_large, reason=why, note=note)
-    fitted = _fit(x, positives, rows, True, bins)
+    fitted = _slope_fit(x, positives, rows, bins)
     if fitted is None:
         return Recalibration(nan, nan, in_the_large, reason="Newton's iterations did not converge")
     intercept, slope = fitted
