@@ -34,9 +34,11 @@ from informed.inference.interval import Interval, nan_interval
 from informed.inference.ranking_bootstrap import draw_counts, no_case_reason
 from informed.inference.replicates import percentile_band, replicate_interval
 from informed.ranking import Ranking
-from informed.ranking.binned import row_quantiles
-from informed.ranking.calibration import ascending, check_probabilities, decompose_groups, pav
+from informed.ranking.binned import BINNINGS, binned_of_groups, row_quantiles
+from informed.ranking.calibration import ascending, check_probabilities, decompose_blocks, pav
 from informed.ranking.calibration_summary import Calibration, calibration
+from informed.ranking.pav import pav_blocks
+from informed.ranking.recalibration import Recalibration, recalibration_of_groups
 
 __all__ = ["BAND_POINTS", "CALIBRATION_INTERVALS", "ReliabilityBands", "calibration_bands"]
 
@@ -160,8 +162,55 @@ def band_points(ranking: Ranking, points: Any = None, limit: int = BAND_POINTS) 
 def _curve_at(scores: Floats, positives: Floats, rows: Floats, points: Floats) -> Floats:
     """The PAV fit of groups (ascending, every one with rows) read at `points`."""
     values, starts, _ = pav(positives, rows)
-    fitted = np.repeat(values, np.diff(np.append(starts, scores.size)))
-    return np.asarray(np.interp(points, scores, fitted))
+    return _read_at(scores, values, starts, points)
+
+
+def _read_at(scores: Floats, values: Floats, starts: NDArray[np.intp], points: Floats) -> Floats:
+    """PAV blocks (each block's value and first group) over ascending scores read at
+    `points`: `np.interp(points, scores, fitted)` of every group's fitted value, from the
+    groups on either side of each point alone (the same pairs, so the same numbers)."""
+    last = scores.size - 1
+    after = np.searchsorted(scores, points)
+    knots = np.unique(np.concatenate((np.clip(after - 1, 0, last), np.minimum(after, last))))
+    fitted = values[np.searchsorted(starts, knots, side="right") - 1]
+    return np.asarray(np.interp(points, scores[knots], fitted))
+
+
+def _replicate_numbers(
+    scores: Floats,
+    positives: Floats,
+    rows: Floats,
+    blocks: tuple[Floats, Floats, Floats],
+    start: Recalibration,
+    bins: int,
+) -> dict[str, float]:
+    """`_numbers(calibration(Ranking of these groups))` from the groups (ascending, each
+    with rows) and their PAV blocks' (values, positives, rows), with no Ranking built and
+    no PAV refitted; the logistic fits start from the estimate's (`start`)."""
+    complement = 1.0 - scores
+    brier, log = decompose_blocks(scores, positives, rows, blocks, ("brier", "log"), complement)
+    n = float(rows.sum())
+    n_positive = float(positives.sum())
+    if n_positive == 0 or n_positive == n:
+        fit = Recalibration(math.nan, math.nan, math.nan)
+    else:
+        fit = recalibration_of_groups(scores, positives, rows, complement=complement, start=start)
+    scored = rows * scores
+    ece = [binned_of_groups(scores, positives, rows, n, bins, name, scored) for name in BINNINGS]
+    return {
+        "brier": brier.score,
+        "miscalibration": brier.miscalibration,
+        "discrimination": brier.discrimination,
+        "uncertainty": brier.uncertainty,
+        "log": log.score,
+        "log_miscalibration": log.miscalibration,
+        "log_discrimination": log.discrimination,
+        "slope": fit.slope,
+        "intercept": fit.intercept,
+        "in_the_large": fit.in_the_large,
+        "ece": ece[0].expected_error,
+        "ece_quantile": ece[1].expected_error,
+    }
 
 
 def calibration_bands(
@@ -223,6 +272,7 @@ def calibration_bands(
     numbers = {name: np.full(replicates, math.nan) for name in CALIBRATION_INTERVALS}
     null_mcb = np.full(replicates, math.nan)
     trials = np.maximum(np.rint(rows), 1.0)
+    whole_trials, trial_share = trials.astype(np.int64), rows / trials
     cells = np.concatenate([positives, negatives])
     for b in range(replicates):
         if scores.size == 0:
@@ -230,24 +280,22 @@ def calibration_bands(
         drawn, scale = draw_counts(rng, cells, 1)
         pos, neg = drawn[0, : scores.size] * scale, drawn[0, scores.size :] * scale
         size = pos + neg
-        keep = size > 0
-        if keep.any():
-            confidence[b] = _curve_at(scores[keep], pos[keep], size[keep], shown)
-        if keep.any() and intervals:
-            counts_p, counts_n = (pos, neg) if ranking.weighted else (np.rint(pos), np.rint(neg))
-            replicate = Ranking(
-                scores[keep][::-1],
-                (counts_p if ranking.weighted else counts_p.astype(np.int64))[keep][::-1],
-                (counts_n if ranking.weighted else counts_n.astype(np.int64))[keep][::-1],
-            )
-            with np.errstate(divide="ignore", invalid="ignore"):
-                for name, value in _numbers(calibration(replicate, bins)).items():
+        keep = np.flatnonzero(size > 0)
+        if keep.size:
+            kept = (scores[keep], pos[keep], size[keep])
+            values, starts, block_rows, block_positives = pav_blocks(kept[1], kept[2])
+            confidence[b] = _read_at(kept[0], values, starts, shown)
+            if intervals:
+                blocks = (values, block_positives, block_rows)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    found = _replicate_numbers(*kept, blocks, estimate.recalibration, bins)
+                for name, value in found.items():
                     numbers[name][b] = value
-        hits = rng.binomial(trials.astype(np.int64), scores) * (rows / trials)
-        values, starts, _ = pav(hits, rows)
-        fitted = np.repeat(values, np.diff(np.append(starts, scores.size)))
-        consistency[b] = np.interp(shown, scores, fitted)
-        null_mcb[b] = decompose_groups("brier", scores, hits, rows, starts, values)[1]
+        hits = rng.binomial(whole_trials, scores) * trial_share
+        values, starts, block_rows, block_positives = pav_blocks(hits, rows)
+        consistency[b] = _read_at(scores, values, starts, shown)
+        blocks = (values, block_positives, block_rows)
+        null_mcb[b] = decompose_blocks(scores, hits, rows, blocks, ("brier",))[0].miscalibration
     observed = _numbers(estimate)
     reasons = _reasons(estimate)
     total = float(cells.sum())
