@@ -92,9 +92,16 @@ _EXP_LIMIT = 700.0
 """The largest linear predictor a pass takes the exp of (it overflows past 709.78);
 beyond it, or for an intercept beyond it, the pass takes the tanh of half of it."""
 
-Pass = Callable[[FloatArray], tuple[FloatArray, FloatArray]]
-"""The gradient (g0, g1) and the information (h00, h01, h11: the Hessian's negation) of
-a log likelihood at (intercept, slope); g1, h01 and h11 are 0 when the slope is held."""
+_SIMPLIFIED = 1e-5
+"""A step that moves no parameter by more than this much of its size barely changes the
+information: the pass at its end sums the gradient alone, and the next step reuses the
+information at its start (the simplified Newton step; Deuflhard 2004, Newton Methods for
+Nonlinear Problems)."""
+
+Pass = Callable[[FloatArray, bool], tuple[FloatArray, FloatArray | None]]
+"""The gradient (g0, g1) and, when asked (True), the information (h00, h01, h11: the
+Hessian's negation; else None) of a log likelihood at (intercept, slope); g1, h01 and h11
+are 0 when the slope is held."""
 
 
 def _chunks(size: int) -> range:
@@ -151,7 +158,8 @@ def _odds_derivatives(
     squares: FloatArray | None,
     rows: FloatArray,
     hits: tuple[float, float],
-) -> tuple[FloatArray, FloatArray]:
+    information: bool = True,
+) -> tuple[FloatArray, FloatArray | None]:
     """`_derivatives` in fewer operations a group, with p = t / (1 + t), 1 - p = 1 / (1 + t)
     and the positives' sums `hits` (sum(positives), sum(positives z)) computed once.
 
@@ -159,7 +167,7 @@ def _odds_derivatives(
     beta[1] z and t = e^eta: one exp a group (`_derivatives` takes a tanh and more
     passes). Without, `covariate` is the odds score / (1 - score) and logit p = beta[0] +
     logit(score) (the slope held at 1): t = e^beta[0] odds, no exp a group. The caller
-    keeps t finite (`_EXP_LIMIT`)."""
+    keeps t finite (`_EXP_LIMIT`). Without `information`, the gradient alone (None)."""
     a, b = float(beta[0]), float(beta[1])
     factor = math.exp(a)
     e0 = e1 = h00 = h01 = h11 = 0.0
@@ -180,12 +188,15 @@ def _odds_derivatives(
         e0 += float(t_.sum())
         if squares is not None:
             e1 += dot(t_, zs)
+        if not information:
+            continue
         t_ /= u_  # rows p (1 - p)
         h00 += float(t_.sum())
         if squares is not None:
             h01 += dot(t_, zs)
             h11 += dot(t_, squares[start:end])
-    return np.array([hits[0] - e0, hits[1] - e1]), np.array([h00, h01, h11])
+    gradient = np.array([hits[0] - e0, hits[1] - e1])
+    return gradient, np.array([h00, h01, h11]) if information else None
 
 
 def _log_likelihood(
@@ -243,8 +254,11 @@ def _newton(
     shrink geometrically, so the iterates converge, to where the gradient is 0, the
     maximum); else when the likelihood there is no lower than rounding explains; else it
     is halved. Converged when a step moves no parameter by more than 1e-12 of its size:
-    near the maximum each step lands on the next iterate, one pass over the groups each."""
-    g, h = derivatives(beta)
+    near the maximum each step lands on the next iterate, one pass over the groups each
+    (after a small step, `_SIMPLIFIED`, a pass for the gradient alone)."""
+    g, h = derivatives(beta, True)
+    if h is None:
+        return None
     step = _step(g, h, fit_slope)
     for _ in range(_ITERATIONS):
         if step is None:
@@ -253,10 +267,12 @@ def _newton(
             beta = beta + step
             return beta if np.all(np.isfinite(beta)) else None
         decrement = float(g @ step)
+        small = bool(np.all(np.abs(step) <= _SIMPLIFIED * (1.0 + np.abs(beta))))
         current = None
         for _ in range(60):
             trial = beta + step
-            g_trial, h_trial = derivatives(trial)
+            g_trial, h_found = derivatives(trial, not small)
+            h_trial = h if h_found is None else h_found
             following = _step(g_trial, h_trial, fit_slope)
             if float(g_trial @ step) >= 0:  # still rising at the end of the step
                 break
@@ -270,7 +286,7 @@ def _newton(
             step = step / 2.0
         else:
             return None
-        beta, g, step = trial, g_trial, following
+        beta, g, h, step = trial, g_trial, h_trial, following
     return None
 
 
@@ -290,7 +306,7 @@ def _tanh_fit(
     rate = float(positives.sum() / rows.sum())
     beta = np.array([math.log(rate / (1.0 - rate)) if fit_slope else 0.0, 0.0])
     found = _newton(
-        lambda b: _derivatives(b, x, positives, rows, centre, fit_slope),
+        lambda b, _: _derivatives(b, x, positives, rows, centre, fit_slope),
         lambda b: _log_likelihood(b, x, positives, rows, centre, fit_slope),
         beta,
         fit_slope,
@@ -339,9 +355,9 @@ def _in_the_large(
     (`start`: that fit, or one of similar groups; None: from 0)."""
     hits = (float(positives.sum()), 0.0)
 
-    def derivatives(beta: FloatArray) -> tuple[FloatArray, FloatArray]:
+    def derivatives(beta: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
         if abs(beta[0]) < _EXP_LIMIT and beta[0] + x[-1] < _EXP_LIMIT:
-            return _odds_derivatives(beta, odds, None, rows, hits)
+            return _odds_derivatives(beta, odds, None, rows, hits, information)
         return _derivatives(beta, x, positives, rows, 0.0, False)
 
     found = _newton(
@@ -373,9 +389,9 @@ def _slope_fit(
     else:
         beta = np.array([start[0] + start[1] * centre, start[1]])
 
-    def derivatives(b: FloatArray) -> tuple[FloatArray, FloatArray]:
+    def derivatives(b: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
         if max(b[0] + b[1] * z[0], b[0] + b[1] * z[-1]) < _EXP_LIMIT:
-            return _odds_derivatives(b, z, squares, rows, hits)
+            return _odds_derivatives(b, z, squares, rows, hits, information)
         return _derivatives(b, z, positives, rows, 0.0, True)
 
     found = _newton(
