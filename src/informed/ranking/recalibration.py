@@ -155,7 +155,7 @@ def _derivatives(
 def _odds_derivatives(
     beta: FloatArray,
     covariate: FloatArray,
-    squares: FloatArray | None,
+    slope: bool,
     rows: FloatArray,
     hits: tuple[float, float],
     information: bool = True,
@@ -163,9 +163,9 @@ def _odds_derivatives(
     """`_derivatives` in fewer operations a group, with p = t / (1 + t), 1 - p = 1 / (1 + t)
     and the positives' sums `hits` (sum(positives), sum(positives z)) computed once.
 
-    With `squares` (those of `covariate` = z, the centred logits), logit p = beta[0] +
-    beta[1] z and t = e^eta: one exp a group (`_derivatives` takes a tanh and more
-    passes). Without, `covariate` is the odds score / (1 - score) and logit p = beta[0] +
+    With `slope`, `covariate` is z, the centred logits, logit p = beta[0] + beta[1] z and
+    t = e^eta: one exp a group (`_derivatives` takes a tanh and more passes). Without,
+    `covariate` is the odds score / (1 - score) and logit p = beta[0] +
     logit(score) (the slope held at 1): t = e^beta[0] odds, no exp a group. The caller
     keeps t finite (`_EXP_LIMIT`). Without `information`, the gradient alone (None)."""
     a, b = float(beta[0]), float(beta[1])
@@ -176,7 +176,7 @@ def _odds_derivatives(
         end = start + _CHUNK
         zs = covariate[start:end]
         t_, u_ = t[: zs.size], u[: zs.size]
-        if squares is None:
+        if not slope:
             np.multiply(zs, factor, out=t_)
         else:
             np.multiply(zs, b, out=t_)
@@ -186,15 +186,16 @@ def _odds_derivatives(
         np.divide(t_, u_, out=t_)  # p
         t_ *= rows[start:end]  # rows p
         e0 += float(t_.sum())
-        if squares is not None:
+        if slope:
             e1 += dot(t_, zs)
         if not information:
             continue
         t_ /= u_  # rows p (1 - p)
         h00 += float(t_.sum())
-        if squares is not None:
+        if slope:
             h01 += dot(t_, zs)
-            h11 += dot(t_, squares[start:end])
+            t_ *= zs
+            h11 += dot(t_, zs)
     gradient = np.array([hits[0] - e0, hits[1] - e1])
     return gradient, np.array([h00, h01, h11]) if information else None
 
@@ -357,7 +358,7 @@ def _in_the_large(
 
     def derivatives(beta: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
         if abs(beta[0]) < _EXP_LIMIT and beta[0] + x[-1] < _EXP_LIMIT:
-            return _odds_derivatives(beta, odds, None, rows, hits, information)
+            return _odds_derivatives(beta, odds, False, rows, hits, information)
         return _derivatives(beta, x, positives, rows, 0.0, False)
 
     found = _newton(
@@ -381,7 +382,6 @@ def _slope_fit(
     # the covariate centred so that the two parameters are nearly orthogonal
     centre = dot(rows, x) / float(rows.sum())
     z = np.subtract(x, centre, out=x)
-    squares = np.square(z)
     hits = (float(positives.sum()), dot(positives, z))
     if start is None:
         rate = hits[0] / float(rows.sum())
@@ -391,7 +391,7 @@ def _slope_fit(
 
     def derivatives(b: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
         if max(b[0] + b[1] * z[0], b[0] + b[1] * z[-1]) < _EXP_LIMIT:
-            return _odds_derivatives(b, z, squares, rows, hits, information)
+            return _odds_derivatives(b, z, True, rows, hits, information)
         return _derivatives(b, z, positives, rows, 0.0, True)
 
     found = _newton(
@@ -402,21 +402,35 @@ def _slope_fit(
     return float(found[0] - found[1] * centre), float(found[1])
 
 
-def _overlap(x: FloatArray, positives: FloatArray, negatives: NDArray[np.bool_]) -> bool:
+def _overlap(x: FloatArray, positives: tuple[int, int], negatives: tuple[int, int]) -> bool:
     """Whether the maximum likelihood slope exists: the positives' and the negatives'
-    covariates (`x` ascending; `negatives` marks the groups with one) overlap (no
-    threshold puts all positives on one side, negatives on the other, ties allowed)."""
-    with_positives = positives > 0
-    first_positive, last_positive = (
-        _first(with_positives),
-        x.size - 1 - _first(with_positives[::-1]),
-    )
-    first_negative, last_negative = _first(negatives), x.size - 1 - _first(negatives[::-1])
-    return bool(x[first_positive] < x[last_negative] and x[first_negative] < x[last_positive])
+    covariates (`x` ascending; the first and the last group with a positive, with a
+    negative) overlap (no threshold puts all positives on one side, negatives on the
+    other, ties allowed)."""
+    return bool(x[positives[0]] < x[negatives[1]] and x[negatives[0]] < x[positives[1]])
 
 
-def _first(mask: NDArray[np.bool_]) -> int:
-    return int(np.argmax(mask))
+def _ends(values: FloatArray, below: FloatArray | None) -> tuple[int, int] | None:
+    """The first and the last index where `values` > `below` (> 0 if None; None if
+    nowhere), a chunk at a time from either end: each scan stops at the first chunk that
+    holds one, so the groups are read whole only where one class is rare."""
+
+    def where(start: int) -> NDArray[np.intp]:
+        chunk = values[start : start + _CHUNK]
+        return np.flatnonzero(chunk > (0.0 if below is None else below[start : start + _CHUNK]))
+
+    for start in _chunks(values.size):
+        found = where(start)
+        if found.size:
+            first = start + int(found[0])
+            break
+    else:
+        return None
+    for start in reversed(_chunks(values.size)):
+        found = where(start)
+        if found.size:
+            return first, start + int(found[-1])
+    return None  # pragma: no cover - the forward scan found one
 
 
 def _finite(value: float) -> float | None:
@@ -484,8 +498,9 @@ def recalibration_of_groups(
         )
         scores, positives, rows = scores[low:high], positives[low:high], rows[low:high]
         complement = None if complement is None else complement[low:high]
-    negatives = rows > positives
-    if not np.any(positives > 0) or not np.any(negatives):
+    with_positives = _ends(positives, None)
+    with_negatives = _ends(rows, positives)
+    if with_positives is None or with_negatives is None:
         return Recalibration(
             nan, nan, nan, reason="only one class among the rows scored inside (0, 1)", note=note
         )
@@ -505,7 +520,7 @@ def recalibration_of_groups(
     else:
         large_start = _finite(start.in_the_large if start else math.nan)
     in_the_large = _in_the_large(x, odds, positives, rows, large_start)
-    if not _overlap(x, positives, negatives):
+    if not _overlap(x, with_positives, with_negatives):
         why = (
             "one distinct score: no slope to fit"
             if scores.size == 1
