@@ -4,13 +4,15 @@ were the scores calibrated), percentile intervals of every calibration number, a
 test of calibration that the consistency resamples give.
 
 Confidence: a case bootstrap of the rows is a multinomial draw over the 2 x groups cells
-(positives and negatives of each distinct score, `draw_counts`), as
-`informed.inference.bootstrap_ranking` draws it, unstratified, since the prevalence is
-part of what calibration measures. Consistency (Dimitriadis, Gneiting & Jordan 2021):
-under the hypothesis of calibration each row's outcome is Bernoulli(its score), so each
-group's positives are Binomial(rows, score), the scores kept as observed. Each replicate
-is refitted by PAV over its groups and read at the same points (linear between its
-fitted scores, as scikit-learn's `IsotonicRegression.predict`).
+(positives and negatives of each distinct score), as `informed.inference.bootstrap_ranking`
+draws it, unstratified, since the prevalence is part of what calibration measures; whole
+counts of few cases a cell draw it a case at a time (`_case_draws`). Consistency
+(Dimitriadis, Gneiting & Jordan 2021): under the hypothesis of calibration each row's
+outcome is Bernoulli(its score), so each group's positives are Binomial(rows, score), the
+scores kept as observed. Each replicate is refitted by PAV over its groups and read at the
+same points (linear between its fitted scores, as scikit-learn's
+`IsotonicRegression.predict`); the confidence replicate's PAV gives its calibration
+numbers too, from its groups, with no Ranking built.
 
 References
 ----------
@@ -294,9 +296,11 @@ def calibration_bands(
     Notes
     -----
     O(replicates x groups): each replicate is refitted by PAV and its calibration
-    numbers recomputed from its groups. Weighted Rankings are read as frequency weights,
-    as in `bootstrap_ranking`: round(total) cases are drawn and the counts scaled back;
-    under calibration a group of w rows draws Binomial(max(round(w), 1), score) scaled to w.
+    numbers recomputed from its groups (about 0.25 CPU seconds per 100 replicates at
+    10,000 distinct scores on a loaded two-core machine). Weighted Rankings are read as
+    frequency weights, as in `bootstrap_ranking`: round(total) cases are drawn and the
+    counts scaled back; under calibration a group of w rows draws Binomial(max(round(w),
+    1), score) scaled to w.
 
     >>> r = Ranking.from_scores([0, 1, 0, 1, 1, 0, 1, 1], [.1, .2, .3, .4, .6, .7, .8, .9],
     ...                         positive=1)

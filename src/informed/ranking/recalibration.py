@@ -23,7 +23,6 @@ Calibration: the Achilles heel of predictive analytics. BMC Medicine 17:230.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,12 +31,20 @@ from numpy.typing import NDArray
 from informed._common import json_float
 from informed.ranking.calibration import ascending, check_probabilities, dot
 from informed.ranking.groups import FloatArray
+from informed.ranking.newton import (
+    CHUNK,
+    EXP_LIMIT,
+    chunks,
+    derivatives,
+    log_likelihood,
+    newton,
+    odds_derivatives,
+    tanh_fit,
+)
 from informed.ranking.ranking import Ranking
 
 __all__ = ["Recalibration", "recalibration", "recalibration_of_groups"]
 
-_ITERATIONS = 100
-_TOLERANCE = 1e-12
 _SCALE_FREE = 256
 """Weights whose total lies within 2**+-this are fitted unscaled (no sum overflows)."""
 
@@ -81,241 +88,8 @@ class Recalibration:
         return document
 
 
-_CHUNK = 1 << 15
-"""Groups a pass over the groups takes at a time: its temporaries stay in the cache, where
-arrays of the size of the groups would be written to memory (and page-faulted) whole."""
-
 _START_BINS = 1 << 12
 """Bins of consecutive groups whose fit starts Newton's iterations on all the groups."""
-
-_EXP_LIMIT = 700.0
-"""The largest linear predictor a pass takes the exp of (it overflows past 709.78);
-beyond it, or for an intercept beyond it, the pass takes the tanh of half of it."""
-
-_SIMPLIFIED = 1e-5
-"""A step that moves no parameter by more than this much of its size barely changes the
-information: the pass at its end sums the gradient alone, and the next step reuses the
-information at its start (the simplified Newton step; Deuflhard 2004, Newton Methods for
-Nonlinear Problems)."""
-
-Pass = Callable[[FloatArray, bool], tuple[FloatArray, FloatArray | None]]
-"""The gradient (g0, g1) and, when asked (True), the information (h00, h01, h11: the
-Hessian's negation; else None) of a log likelihood at (intercept, slope); g1, h01 and h11
-are 0 when the slope is held."""
-
-
-def _chunks(size: int) -> range:
-    return range(0, size, _CHUNK)
-
-
-def _derivatives(
-    beta: FloatArray,
-    x: FloatArray,
-    positives: FloatArray,
-    rows: FloatArray,
-    centre: float,
-    fit_slope: bool,
-) -> tuple[FloatArray, FloatArray]:
-    """The gradient and the information of the binomial log likelihood at `beta`, in one
-    pass over the groups, for any linear predictor.
-
-    logit p = beta[0] + beta[1] * (x - centre) when `fit_slope`, else beta[0] + x. The
-    gradient is sum(positives - rows p) and sum((positives - rows p) z); the information
-    sum(rows p (1 - p)) times 1, z, z^2; p = (1 + tanh(eta / 2)) / 2."""
-    g0 = g1 = h00 = h01 = h11 = 0.0
-    half0, half1 = 0.5 * float(beta[0]), 0.5 * float(beta[1])
-    for start in _chunks(x.size):
-        end = start + _CHUNK
-        xs, hits, size = x[start:end], positives[start:end], rows[start:end]
-        if fit_slope:
-            z = xs - centre
-            p = z * half1
-            p += half0
-        else:
-            z = xs
-            p = xs * 0.5
-            p += half0
-        np.tanh(p, out=p)
-        p += 1.0
-        p *= 0.5
-        expected = size * p
-        residual = hits - expected
-        g0 += float(residual.sum())
-        np.subtract(1.0, p, out=p)
-        expected *= p  # rows p (1 - p)
-        h00 += float(expected.sum())
-        if fit_slope:
-            g1 += dot(residual, z)
-            expected *= z
-            h01 += float(expected.sum())
-            h11 += dot(expected, z)
-    return np.array([g0, g1]), np.array([h00, h01, h11])
-
-
-def _odds_derivatives(
-    beta: FloatArray,
-    covariate: FloatArray,
-    slope: bool,
-    rows: FloatArray,
-    hits: tuple[float, float],
-    information: bool = True,
-) -> tuple[FloatArray, FloatArray | None]:
-    """`_derivatives` in fewer operations a group, with p = t / (1 + t), 1 - p = 1 / (1 + t)
-    and the positives' sums `hits` (sum(positives), sum(positives z)) computed once.
-
-    With `slope`, `covariate` is z, the centred logits, logit p = beta[0] + beta[1] z and
-    t = e^eta: one exp a group (`_derivatives` takes a tanh and more passes). Without,
-    `covariate` is the odds score / (1 - score) and logit p = beta[0] +
-    logit(score) (the slope held at 1): t = e^beta[0] odds, no exp a group. The caller
-    keeps t finite (`_EXP_LIMIT`). Without `information`, the gradient alone (None)."""
-    a, b = float(beta[0]), float(beta[1])
-    factor = math.exp(a)
-    e0 = e1 = h00 = h01 = h11 = 0.0
-    t, u = np.empty(min(_CHUNK, rows.size)), np.empty(min(_CHUNK, rows.size))
-    for start in _chunks(rows.size):
-        end = start + _CHUNK
-        zs = covariate[start:end]
-        t_, u_ = t[: zs.size], u[: zs.size]
-        if not slope:
-            np.multiply(zs, factor, out=t_)
-        else:
-            np.multiply(zs, b, out=t_)
-            t_ += a
-            np.exp(t_, out=t_)
-        np.add(t_, 1.0, out=u_)
-        np.divide(t_, u_, out=t_)  # p
-        t_ *= rows[start:end]  # rows p
-        e0 += float(t_.sum())
-        if slope:
-            e1 += dot(t_, zs)
-        if not information:
-            continue
-        t_ /= u_  # rows p (1 - p)
-        h00 += float(t_.sum())
-        if slope:
-            h01 += dot(t_, zs)
-            t_ *= zs
-            h11 += dot(t_, zs)
-    gradient = np.array([hits[0] - e0, hits[1] - e1])
-    return gradient, np.array([h00, h01, h11]) if information else None
-
-
-def _log_likelihood(
-    beta: FloatArray,
-    x: FloatArray,
-    positives: FloatArray,
-    rows: FloatArray,
-    centre: float,
-    fit_slope: bool,
-) -> float:
-    """The binomial log likelihood at `beta` (as in `_derivatives`), chunk by chunk."""
-    # log sigma(eta) = -(log1p(e^-|eta|) + max(-eta, 0)); log(1 - sigma) = log sigma - eta
-    total = 0.0
-    for start in _chunks(x.size):
-        end = start + _CHUNK
-        xs = x[start:end]
-        eta = (xs - centre) * float(beta[1]) if fit_slope else xs.copy()
-        eta += float(beta[0])
-        softplus = np.log1p(np.exp(-np.abs(eta)))
-        softplus += np.maximum(-eta, 0.0)
-        negatives = rows[start:end] - positives[start:end]
-        total -= dot(rows[start:end], softplus) + dot(negatives, eta)
-    return total
-
-
-def _step(g: FloatArray, h: FloatArray, fit_slope: bool) -> FloatArray | None:
-    """Newton's step, the information's inverse times the gradient; None where the
-    information is not positive definite or the step not finite."""
-    h00, h01, h11 = (float(v) for v in h)
-    if fit_slope:
-        determinant = h00 * h11 - h01 * h01
-        if not determinant > 0:
-            return None
-        step = np.array([(h11 * g[0] - h01 * g[1]), (h00 * g[1] - h01 * g[0])]) / determinant
-    elif h00 > 0:
-        step = np.array([g[0] / h00, 0.0])
-    else:
-        return None
-    return step if np.all(np.isfinite(step)) else None
-
-
-def _newton(
-    derivatives: Pass,
-    likelihood: Callable[[FloatArray], float],
-    beta: FloatArray,
-    fit_slope: bool,
-) -> FloatArray | None:
-    """The maximum of a concave log likelihood by Newton's steps from `beta`; None if the
-    iterations do not converge.
-
-    A step is kept, with no likelihood to evaluate, when the likelihood still rises at
-    its end (concave along the step, so it rose all the way) or when Newton's decrement
-    (g' H^-1 g, the step's length in the information's metric) at its end is at most a
-    quarter of the one at its start (Deuflhard's natural monotonicity test: the steps
-    shrink geometrically, so the iterates converge, to where the gradient is 0, the
-    maximum); else when the likelihood there is no lower than rounding explains; else it
-    is halved. Converged when a step moves no parameter by more than 1e-12 of its size:
-    near the maximum each step lands on the next iterate, one pass over the groups each
-    (after a small step, `_SIMPLIFIED`, a pass for the gradient alone)."""
-    g, h = derivatives(beta, True)
-    if h is None:
-        return None
-    step = _step(g, h, fit_slope)
-    for _ in range(_ITERATIONS):
-        if step is None:
-            return None
-        if np.all(np.abs(step) <= _TOLERANCE * (1.0 + np.abs(beta))):
-            beta = beta + step
-            return beta if np.all(np.isfinite(beta)) else None
-        decrement = float(g @ step)
-        small = bool(np.all(np.abs(step) <= _SIMPLIFIED * (1.0 + np.abs(beta))))
-        current = None
-        for _ in range(60):
-            trial = beta + step
-            g_trial, h_found = derivatives(trial, not small)
-            h_trial = h if h_found is None else h_found
-            following = _step(g_trial, h_trial, fit_slope)
-            if float(g_trial @ step) >= 0:  # still rising at the end of the step
-                break
-            if following is not None and 4.0 * float(g_trial @ following) <= decrement:
-                break
-            if current is None:
-                current = likelihood(beta)
-            value = likelihood(trial)
-            if value >= current - 1e-12 * (1.0 + abs(current)):  # rounding of the sums
-                break
-            step = step / 2.0
-        else:
-            return None
-        beta, g, h, step = trial, g_trial, h_trial, following
-    return None
-
-
-def _tanh_fit(
-    x: FloatArray,
-    positives: FloatArray,
-    rows: FloatArray,
-    fit_slope: bool,
-) -> tuple[float, float] | None:
-    """Maximum likelihood (intercept, slope) of logit p = intercept + slope * x, or of
-    logit p = intercept + x (the slope held at 1) when not `fit_slope`, from the
-    prevalence, by `_derivatives`: the fit on the bins that starts the fits on the groups
-    (`_in_the_large`, `_slope_fit`)."""
-    # the covariate centred (for the slope) so that the two parameters are nearly
-    # orthogonal; the offset model starts from the forecasts as given
-    centre = dot(rows, x) / float(rows.sum()) if fit_slope else 0.0
-    rate = float(positives.sum() / rows.sum())
-    beta = np.array([math.log(rate / (1.0 - rate)) if fit_slope else 0.0, 0.0])
-    found = _newton(
-        lambda b, _: _derivatives(b, x, positives, rows, centre, fit_slope),
-        lambda b: _log_likelihood(b, x, positives, rows, centre, fit_slope),
-        beta,
-        fit_slope,
-    )
-    if found is None:
-        return None
-    return float(found[0] - found[1] * centre), float(found[1]) if fit_slope else 1.0
-
 
 Bins = tuple[FloatArray, FloatArray, FloatArray]
 
@@ -356,14 +130,14 @@ def _in_the_large(
     (`start`: that fit, or one of similar groups; None: from 0)."""
     hits = (float(positives.sum()), 0.0)
 
-    def derivatives(beta: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
-        if abs(beta[0]) < _EXP_LIMIT and beta[0] + x[-1] < _EXP_LIMIT:
-            return _odds_derivatives(beta, odds, False, rows, hits, information)
-        return _derivatives(beta, x, positives, rows, 0.0, False)
+    def one_pass(beta: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
+        if abs(beta[0]) < EXP_LIMIT and beta[0] + x[-1] < EXP_LIMIT:
+            return odds_derivatives(beta, odds, False, rows, hits, information)
+        return derivatives(beta, x, positives, rows, 0.0, False)
 
-    found = _newton(
-        derivatives,
-        lambda b: _log_likelihood(b, x, positives, rows, 0.0, False),
+    found = newton(
+        one_pass,
+        lambda b: log_likelihood(b, x, positives, rows, 0.0, False),
         np.array([0.0 if start is None else start, 0.0]),
         False,
     )
@@ -389,14 +163,12 @@ def _slope_fit(
     else:
         beta = np.array([start[0] + start[1] * centre, start[1]])
 
-    def derivatives(b: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
-        if max(b[0] + b[1] * z[0], b[0] + b[1] * z[-1]) < _EXP_LIMIT:
-            return _odds_derivatives(b, z, True, rows, hits, information)
-        return _derivatives(b, z, positives, rows, 0.0, True)
+    def one_pass(b: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
+        if max(b[0] + b[1] * z[0], b[0] + b[1] * z[-1]) < EXP_LIMIT:
+            return odds_derivatives(b, z, True, rows, hits, information)
+        return derivatives(b, z, positives, rows, 0.0, True)
 
-    found = _newton(
-        derivatives, lambda b: _log_likelihood(b, z, positives, rows, 0.0, True), beta, True
-    )
+    found = newton(one_pass, lambda b: log_likelihood(b, z, positives, rows, 0.0, True), beta, True)
     if found is None:
         return None
     return float(found[0] - found[1] * centre), float(found[1])
@@ -416,17 +188,17 @@ def _ends(values: FloatArray, below: FloatArray | None) -> tuple[int, int] | Non
     holds one, so the groups are read whole only where one class is rare."""
 
     def where(start: int) -> NDArray[np.intp]:
-        chunk = values[start : start + _CHUNK]
-        return np.flatnonzero(chunk > (0.0 if below is None else below[start : start + _CHUNK]))
+        chunk = values[start : start + CHUNK]
+        return np.flatnonzero(chunk > (0.0 if below is None else below[start : start + CHUNK]))
 
-    for start in _chunks(values.size):
+    for start in chunks(values.size):
         found = where(start)
         if found.size:
             first = start + int(found[0])
             break
     else:
         return None
-    for start in reversed(_chunks(values.size)):
+    for start in reversed(chunks(values.size)):
         found = where(start)
         if found.size:
             return first, start + int(found[-1])
@@ -515,7 +287,7 @@ def recalibration_of_groups(
         positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
     bins = None if start is not None else _bins(x, positives, rows)
     if bins is not None:  # both fits start from the fits on these
-        fit = _tanh_fit(*bins, False)
+        fit = tanh_fit(*bins, False)
         large_start = None if fit is None else fit[0]
     else:
         large_start = _finite(start.in_the_large if start else math.nan)
@@ -528,7 +300,7 @@ def recalibration_of_groups(
         )
         return Recalibration(nan, nan, in_the_large, reason=why, note=note)
     if bins is not None:
-        slope_start = _tanh_fit(*bins, True)
+        slope_start = tanh_fit(*bins, True)
     elif start is not None and math.isfinite(start.intercept + start.slope):
         slope_start = (start.intercept, start.slope)
     else:
