@@ -342,8 +342,8 @@ def calibration_bands(
             if intervals:
                 blocks = (values, block_positives, block_rows)
                 with np.errstate(divide="ignore", invalid="ignore"):
-                    found = _replicate_numbers(*kept, blocks, estimate.recalibration, bins)
-                for name, value in found.items():
+                    replicate = _replicate_numbers(*kept, blocks, estimate.recalibration, bins)
+                for name, value in replicate.items():
                     numbers[name][b] = value
         hits = _calibrated_hits(rng, scores, whole_trials, single) * trial_share
         values, starts, block_rows, block_positives = pav_blocks(hits, rows)

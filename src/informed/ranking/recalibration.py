@@ -103,7 +103,7 @@ def _bins(x: FloatArray, positives: FloatArray, rows: FloatArray) -> Bins | None
     whole = width * _START_BINS
 
     def sums(values: FloatArray) -> FloatArray:
-        found = values[:whole].reshape(_START_BINS, width).sum(axis=1)
+        found: FloatArray = values[:whole].reshape(_START_BINS, width).sum(axis=1)
         found[-1] += float(values[whole:].sum())
         return found
 
