@@ -91,7 +91,10 @@ def _parts(ranking: Ranking, repeat: int) -> list[tuple[str, float]]:
         (
             "two binned tables",
             best(
-                lambda: [binned_of_groups(*groups, n, 10, s) for s in ("uniform", "quantile")],
+                lambda: [
+                    binned_of_groups(*groups, n, 10, s, None, cumulative)
+                    for s in ("uniform", "quantile")
+                ],
                 repeat,
             )[0],
         ),

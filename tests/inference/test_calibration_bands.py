@@ -148,3 +148,59 @@ def test_weights_that_round_to_no_case_say_so() -> None:
     for name, found in bands.intervals.items():
         assert math.isnan(found.low), name
         assert "sum to 0.4, read as 0 cases (frequency weights)" in (found.reason or ""), name
+
+
+def test_cases_drawn_one_by_one_are_the_multinomial() -> None:
+    """Whole counts draw their cases one by one: each cell's count has the multinomial's
+    mean N p and variance N p (1 - p), and two cells' covariance -N p q (the formulas,
+    over 20,000 draws); weights fall back to numpy's multinomial."""
+    from informed.inference.calibration_bands import _case_draws
+
+    cells = np.array([5.0, 0.0, 3.0, 1.0, 11.0])
+    cases, p = cells.sum(), cells / cells.sum()
+    draw = _case_draws(np.random.default_rng(0), cells, weighted=False)
+    drawn = np.array([draw()[0] for _ in range(20_000)])
+    assert np.all(drawn.sum(axis=1) == cases) and np.all(drawn[:, 1] == 0)
+    np.testing.assert_allclose(drawn.mean(axis=0), cases * p, atol=0.05)
+    np.testing.assert_allclose(drawn.var(axis=0), cases * p * (1 - p), rtol=0.05, atol=1e-12)
+    covariance = np.mean((drawn[:, 0] - cases * p[0]) * (drawn[:, 4] - cases * p[4]))
+    assert covariance == pytest.approx(-cases * p[0] * p[4], rel=0.05)
+    weighted = _case_draws(np.random.default_rng(0), cells / 2, weighted=True)()
+    expected = np.random.default_rng(0).multinomial(10, cells / cells.sum()) * 1.0
+    np.testing.assert_array_equal(weighted[0], expected)
+
+
+def test_calibrated_outcomes_have_the_binomial_mean() -> None:
+    """Under calibration a group of t trials has Binomial(t, score) positives: one trial
+    a uniform below the score, several numpy's binomial; the mean t score (formula)."""
+    from informed.inference.calibration_bands import _calibrated_hits
+
+    scores = np.array([0.0, 0.1, 0.5, 0.9, 1.0, 0.3])
+    trials = np.array([1, 1, 1, 1, 1, 4])
+    rng = np.random.default_rng(1)
+    hits = np.array([_calibrated_hits(rng, scores, trials, trials == 1) for _ in range(20_000)])
+    assert np.all(hits[:, 0] == 0) and np.all(hits[:, 4] == 1) and hits[:, 5].max() <= 4
+    np.testing.assert_allclose(hits.mean(axis=0), trials * scores, atol=0.02)
+
+
+def test_a_replicate_s_numbers_are_the_calibration_of_its_ranking() -> None:
+    """Each replicate's numbers come from its groups and its PAV, with no Ranking built:
+    they are `calibration` of the replicate's Ranking (the fits to 1e-12)."""
+    from informed.inference.calibration_bands import _numbers, _replicate_numbers
+    from informed.ranking import calibration
+    from informed.ranking.pav import pav_blocks
+
+    rng = np.random.default_rng(7)
+    scores = np.sort(rng.uniform(0.01, 0.99, 30_000))
+    rows = rng.integers(1, 4, scores.size).astype(float)
+    positives = rng.binomial(rows.astype(int), scores**1.3).astype(float)
+    ranking = Ranking(scores[::-1], positives[::-1], (rows - positives)[::-1])
+    estimate = calibration(Ranking(scores[::-1], rows[::-1] // 2, (rows - rows // 2)[::-1]))
+    values, _, block_rows, block_positives = pav_blocks(positives, rows)
+    found = _replicate_numbers(
+        scores, positives, rows, (values, block_positives, block_rows),
+        estimate.recalibration, 10,
+    )  # fmt: skip
+    expected = _numbers(calibration(ranking))
+    for name, value in expected.items():
+        assert found[name] == pytest.approx(value, rel=1e-12, abs=1e-15), name

@@ -229,19 +229,6 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
 
 CALLS = _calls()
 
-# informed.inference.calibration_bands (and the two entries that call it) still hands the
-# seed to numpy: its file belongs to another branch; the fix is there a one-line
-# `rng = check_seed(seed)`. Strict, so that the fix makes these fail until this goes.
-THROUGH_CALIBRATION_BANDS = {
-    "informed.inference.calibration_bands.calibration_bands",
-    "informed.plots.calibration.plot_reliability",
-    "informed.report.calibration.calibration_report",
-}
-PENDING = pytest.mark.xfail(
-    strict=True, reason="calibration_bands passes `seed` to numpy unchecked (other branch)"
-)
-
-
 def test_every_seeded_function_is_covered() -> None:
     assert _seeded() == set(CALLS)
 
@@ -256,10 +243,7 @@ def test_a_good_seed_or_generator_runs(name: str) -> None:
 @pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
 @pytest.mark.parametrize(
     "name",
-    [
-        pytest.param(n, marks=PENDING) if n in THROUGH_CALIBRATION_BANDS else n
-        for n in sorted(CALLS)
-    ],
+    sorted(CALLS),
 )
 def test_a_bad_seed_is_refused_naming_seed_and_value(name: str, seed: Any) -> None:
     with pytest.raises((InputError, InputTypeError)) as raised:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from informed import Ranking
 from informed.ranking import recalibration
 from informed.ranking.calibration import pav
-from informed.ranking.recalibration import _START_BINS
+from informed.ranking.recalibration import _START_BINS, Recalibration, recalibration_of_groups
 
 
 def _fitted(positives: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -200,3 +200,26 @@ def test_recalibration_does_not_depend_on_the_weights_scale(scale: float, groups
         assert fit.slope == pytest.approx(slope, abs=1e-9)
         assert fit.in_the_large == pytest.approx(large, abs=1e-9)
     assert scaled.slope == pytest.approx(plain.slope, rel=1e-12)
+
+
+@pytest.mark.parametrize("start", [False, True])
+def test_steep_fits_beyond_the_exponential_s_range_equal_statsmodels(start: bool) -> None:
+    """Scores from 1e-15 to 1 - 1e-15 (logits +-34.5) and a true slope of 25: the linear
+    predictor passes 700 at the ends, where the passes with one exp a group would
+    overflow, so Newton's iterations take the tanh there. Started from the bins or from
+    a given fit (as a bootstrap replicate is), the maximum is statsmodels' to 1e-9."""
+    rng = np.random.default_rng(25)
+    logit = np.sort(rng.uniform(-34.5, 34.5, 5 * _START_BINS))
+    scores = 1 / (1 + np.exp(-logit))
+    truth = 1 / (1 + np.exp(-np.clip(0.3 + 25 * logit, -700, 700)))
+    rows = np.full(scores.size, 3.0)
+    positives = rng.binomial(3, truth).astype(float)
+    negatives = rows - positives
+    given_start = Recalibration(0.0, 20.0, 1.0) if start else None
+    fit = recalibration_of_groups(scores, positives, rows, start=given_start)
+    with np.errstate(over="ignore"):  # statsmodels' inverse link takes exp(-eta) as is
+        intercept, slope, large = _statsmodels_fits(scores, positives, negatives)
+    assert fit.reason is None, fit.reason
+    assert fit.slope == pytest.approx(slope, rel=1e-9)
+    assert fit.intercept == pytest.approx(intercept, abs=1e-9 * slope)
+    assert fit.in_the_large == pytest.approx(large, abs=1e-9)

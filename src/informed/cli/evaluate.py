@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from informed.inference import Interval
     from informed.io import Summaries
     from informed.ranking import OperatingPoint, Ranking
+    from informed.report.calibration import CalibrationReport
     from informed.table import Table
 
 __all__ = [
@@ -368,14 +369,35 @@ def report_summaries(
 
         _check_quotas(args.quota, ranking.n)
         output.summary = summarize_ranking(ranking, quotas=tuple(args.quota), bins=args.bins)
-        from informed.report.calibration import calibration_report
-
         # scores that are probabilities: their calibration and decision curve (else none);
-        # with --ci, the intervals of the calibration numbers from the tie groups resampled
-        output.calibration = calibration_report(ranking, level=args.ci, seed=args.seed)
+        # with --ci, the intervals of the calibration numbers from the tie groups resampled,
+        # with a progress line (seconds for a million distinct scores)
+        output.calibration = _calibration_with_progress(args, ranking)
         if args.threshold is not None:
             output.threshold, output.threshold_interval = _operating_point(args, ranking)
     return output
+
+
+def _calibration_with_progress(
+    args: argparse.Namespace, ranking: Ranking
+) -> CalibrationReport | None:
+    """`calibration_report` of the ranking; with --ci, its bootstrap's progress line."""
+    from informed.report.calibration import REPLICATES, calibration_report
+
+    if args.ci is None:
+        return calibration_report(ranking)
+    from informed.report.progress import Progress
+
+    line = Progress(
+        "the calibration", REPLICATES, enabled=not args.quiet, verb="bootstrapping",
+        unit="replicates",
+    )  # fmt: skip
+    try:
+        return calibration_report(
+            ranking, level=args.ci, seed=args.seed, progress=lambda done: line.update(done, done)
+        )
+    finally:
+        line.close()
 
 
 def _operating_point(

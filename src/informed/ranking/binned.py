@@ -30,6 +30,7 @@ from informed._common import json_floats
 from informed.errors import InputError, InputTypeError
 from informed.ranking.calibration import ascending, check_probabilities, dot
 from informed.ranking.groups import FloatArray
+from informed.ranking.pav import Cumulative
 from informed.ranking.ranking import Ranking
 
 __all__ = [
@@ -107,10 +108,15 @@ def row_quantiles(ranking: Ranking, probabilities: FloatArray) -> FloatArray:
 
 
 def quantiles_of_groups(
-    scores: FloatArray, rows: FloatArray, probabilities: FloatArray
+    scores: FloatArray,
+    rows: FloatArray,
+    probabilities: FloatArray,
+    cumulative: Cumulative | None = None,
 ) -> FloatArray:
-    """`row_quantiles` of tie groups in ascending order of score (`ascending`)."""
-    ends = np.cumsum(rows)
+    """`row_quantiles` of tie groups in ascending order of score (`ascending`); with
+    `cumulative`, whole counts summed after each group, the rows up to each group are
+    read off them (exact, so the same floats as summing the rows)."""
+    ends = np.cumsum(rows) if cumulative is None else cumulative[1][0] - cumulative[1][1:]
     n = float(ends[-1])
     q = np.true_divide(np.asarray(probabilities, dtype=np.float64) * 100, 100)
     virtual = (n - 1) * q  # numpy's virtual index of the linear rule
@@ -166,20 +172,31 @@ def binned_of_groups(
     bins: int,
     strategy: str,
     scored: FloatArray | None = None,
+    cumulative: Cumulative | None = None,
 ) -> BinnedCalibration:
     """`binned_calibration` of tie groups in ascending order of score (`ascending`), with
     rows: the scores ascend, so each bin is a run of consecutive groups, summed in place.
-    `scored` is rows * scores, when already computed."""
+    `scored` is rows * scores, when already computed; `cumulative`, whole counts summed
+    after each group (`informed.ranking.pav.Cumulative`): each bin's rows and positives
+    are read off them (exact), with no pass over the groups."""
     fractions = np.linspace(0.0, 1.0, bins + 1)
-    edges = fractions if strategy == "uniform" else quantiles_of_groups(scores, rows, fractions)
+    edges = (
+        fractions
+        if strategy == "uniform"
+        else quantiles_of_groups(scores, rows, fractions, cumulative)
+    )
     # a score on an inner edge falls in the bin below: bin j holds edge_j < score <= edge_j+1
     cuts = np.searchsorted(scores, edges[1:-1], side="right")
     starts = np.concatenate(([0], cuts)).astype(np.intp)
     kept = np.concatenate((cuts, [scores.size])) > starts
     first = starts[kept]
-    total = np.add.reduceat(rows, first)
+    if cumulative is None:
+        total, hits = np.add.reduceat(rows, first), np.add.reduceat(positives, first)
+    else:
+        bounds = np.append(first, scores.size)
+        after_positives, after_rows = cumulative[0][bounds], cumulative[1][bounds]
+        total, hits = after_rows[:-1] - after_rows[1:], after_positives[:-1] - after_positives[1:]
     scored = np.add.reduceat(rows * scores if scored is None else scored, first)
-    hits = np.add.reduceat(positives, first)
     observed = hits / total
     mean_score = scored / total
     gaps = np.abs(observed - mean_score)

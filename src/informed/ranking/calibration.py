@@ -47,6 +47,7 @@ __all__ = [
     "check_probabilities",
     "cumulative_counts",
     "curve_of_groups",
+    "decompose_blocks",
     "decompose_curve",
     "decompose_groups",
     "dot",
@@ -336,19 +337,31 @@ def decompose_curve(
     """`score_decomposition` by each rule from a curve with rows, the passes over the
     groups shared: 1 - score (`complement`, if given) the negatives and the totals are
     computed once, the terms written to one buffer, and the blocks' sums are the curve's."""
-    scores, positives, rows = curve.scores, curve.positives, curve.rows
+    blocks = (curve.block_values, curve.block_positives, curve.block_rows)
+    return decompose_blocks(curve.scores, curve.positives, curve.rows, blocks, rules, complement)
+
+
+def decompose_blocks(
+    scores: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    blocks: tuple[FloatArray, FloatArray, FloatArray],
+    rules: Sequence[str],
+    complement: FloatArray | None = None,
+) -> list[Decomposition]:
+    """`decompose_curve` from tie groups in ascending order of score, with rows, and their
+    PAV blocks' (values, positives, rows) (`informed.ranking.pav.pav_blocks`)."""
+    block_values, block_positives, block_rows = blocks
     n = float(rows.sum())
     negatives = rows - positives
     complement = 1.0 - scores if complement is None else complement
     buffer = np.empty_like(scores)
-    block_negatives = curve.block_rows - curve.block_positives
+    block_negatives = block_rows - block_positives
     n_positive = float(positives.sum())
     found = []
     for rule in rules:
         score = _mean_loss(rule, scores, positives, negatives, n, complement, buffer)
-        recalibrated = _mean_loss(
-            rule, curve.block_values, curve.block_positives, block_negatives, n
-        )
+        recalibrated = _mean_loss(rule, block_values, block_positives, block_negatives, n)
         marginal = _marginal_loss(rule, n_positive, n)
         found.append(
             Decomposition(rule, score, score - recalibrated, marginal - recalibrated, marginal)

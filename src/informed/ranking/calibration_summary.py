@@ -160,7 +160,8 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
     check_bins(bins)
     n = float(ranking.n)
     groups = ascending(ranking)  # every part reads these arrays: copied once
-    curve = curve_of_groups(*groups, cumulative_counts(ranking))
+    cumulative = cumulative_counts(ranking)  # whole counts: the sums after each group
+    curve = curve_of_groups(*groups, cumulative)
     if not n:
         return _without_rows(ranking, curve, bins)
     mean_score = dot(curve.rows, curve.scores) / n
@@ -170,7 +171,9 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
     else:
         fit = recalibration_of_groups(*groups, complement=complement)
     scored = groups[2] * groups[0]  # rows x score, summed per bin by both binnings
-    binned = {name: binned_of_groups(*groups, n, bins, name, scored) for name in BINNINGS}
+    binned = {
+        name: binned_of_groups(*groups, n, bins, name, scored, cumulative) for name in BINNINGS
+    }
     brier, log = decompose_curve(curve, ("brier", "log"), complement)
     return Calibration(
         n=n,

@@ -9,7 +9,8 @@ forecast risk matches the observed rate, positive when the scores underestimate 
 
 The rows of a tie group share their covariate, so the likelihood is a sum over groups of
 binomial terms (positives out of rows): Newton's iterations on the groups, each O(groups),
-with step halving so that the likelihood never decreases.
+started from the fit on bins of consecutive groups, so that two passes over the groups
+usually reach the maximum; a step that overshoots is halved.
 
 References
 ----------
@@ -30,12 +31,22 @@ from numpy.typing import NDArray
 from informed._common import json_float
 from informed.ranking.calibration import ascending, check_probabilities, dot
 from informed.ranking.groups import FloatArray
+from informed.ranking.newton import (
+    CHUNK,
+    EXP_LIMIT,
+    chunks,
+    derivatives,
+    log_likelihood,
+    newton,
+    odds_derivatives,
+    tanh_fit,
+)
 from informed.ranking.ranking import Ranking
 
 __all__ = ["Recalibration", "recalibration", "recalibration_of_groups"]
 
-_ITERATIONS = 100
-_TOLERANCE = 1e-12
+_SCALE_FREE = 256
+"""Weights whose total lies within 2**+-this are fitted unscaled (no sum overflows)."""
 
 
 @dataclass(frozen=True)
@@ -77,196 +88,125 @@ class Recalibration:
         return document
 
 
-_CHUNK = 1 << 15
-"""Groups a pass over the groups takes at a time: its temporaries stay in the cache, where
-arrays of the size of the groups would be written to memory (and page-faulted) whole."""
-
 _START_BINS = 1 << 12
 """Bins of consecutive groups whose fit starts Newton's iterations on all the groups."""
-
-
-def _chunks(size: int) -> range:
-    return range(0, size, _CHUNK)
-
-
-def _derivatives(
-    beta: FloatArray,
-    x: FloatArray,
-    positives: FloatArray,
-    rows: FloatArray,
-    centre: float,
-    fit_slope: bool,
-) -> tuple[FloatArray, FloatArray]:
-    """The gradient and the Hessian (both of minus the log likelihood's negation: the
-    information) of the binomial log likelihood at `beta`, in one pass over the groups.
-
-    logit p = beta[0] + beta[1] * (x - centre) when `fit_slope`, else beta[0] + x. The
-    gradient is sum(positives - rows p) and sum((positives - rows p) z); the information
-    sum(rows p (1 - p)) times 1, z, z^2; p = (1 + tanh(eta / 2)) / 2."""
-    g0 = g1 = h00 = h01 = h11 = 0.0
-    half0, half1 = 0.5 * float(beta[0]), 0.5 * float(beta[1])
-    for start in _chunks(x.size):
-        end = start + _CHUNK
-        xs, hits, size = x[start:end], positives[start:end], rows[start:end]
-        if fit_slope:
-            z = xs - centre
-            p = z * half1
-            p += half0
-        else:
-            z = xs
-            p = xs * 0.5
-            p += half0
-        np.tanh(p, out=p)
-        p += 1.0
-        p *= 0.5
-        expected = size * p
-        residual = hits - expected
-        g0 += float(residual.sum())
-        np.subtract(1.0, p, out=p)
-        expected *= p  # rows p (1 - p)
-        h00 += float(expected.sum())
-        if fit_slope:
-            g1 += dot(residual, z)
-            expected *= z
-            h01 += float(expected.sum())
-            h11 += dot(expected, z)
-    return np.array([g0, g1]), np.array([h00, h01, h11])
-
-
-def _log_likelihood(
-    beta: FloatArray,
-    x: FloatArray,
-    positives: FloatArray,
-    rows: FloatArray,
-    centre: float,
-    fit_slope: bool,
-) -> float:
-    """The binomial log likelihood at `beta` (as in `_derivatives`), chunk by chunk."""
-    # log sigma(eta) = -(log1p(e^-|eta|) + max(-eta, 0)); log(1 - sigma) = log sigma - eta
-    total = 0.0
-    for start in _chunks(x.size):
-        end = start + _CHUNK
-        xs = x[start:end]
-        eta = (xs - centre) * float(beta[1]) if fit_slope else xs.copy()
-        eta += float(beta[0])
-        softplus = np.log1p(np.exp(-np.abs(eta)))
-        softplus += np.maximum(-eta, 0.0)
-        negatives = rows[start:end] - positives[start:end]
-        total -= dot(rows[start:end], softplus) + dot(negatives, eta)
-    return total
-
-
-def _newton(
-    x: FloatArray,
-    positives: FloatArray,
-    rows: FloatArray,
-    fit_slope: bool,
-    start: tuple[float, float] | None = None,
-) -> tuple[float, float] | None:
-    """Maximum likelihood (intercept, slope) of logit p = intercept + slope * x, or of
-    logit p = intercept + x (the slope held at 1) when not `fit_slope`; None if the
-    iterations do not converge.
-
-    Newton's steps from `start` (an (intercept, slope), else the prevalence); a step is
-    kept when the likelihood still rises at its end (concave along the step, so it rose
-    all the way: no likelihood to evaluate), else when the likelihood there is no lower
-    than rounding explains, else halved. Converged when a step moves no parameter by more
-    than 1e-12 of its size."""
-    # the covariate centred (for the slope) so that the two parameters are nearly
-    # orthogonal; the offset model starts from the forecasts as given
-    centre = dot(rows, x) / float(rows.sum()) if fit_slope else 0.0
-    if start is not None:
-        beta = np.array([start[0] + start[1] * centre, start[1] if fit_slope else 0.0])
-    else:
-        rate = float(positives.sum() / rows.sum())
-        beta = np.array([math.log(rate / (1.0 - rate)) if fit_slope else 0.0, 0.0])
-
-    def derivatives(b: FloatArray) -> tuple[FloatArray, FloatArray]:
-        return _derivatives(b, x, positives, rows, centre, fit_slope)
-
-    def likelihood(b: FloatArray) -> float:
-        return _log_likelihood(b, x, positives, rows, centre, fit_slope)
-
-    g, (h00, h01, h11) = derivatives(beta)
-    for _ in range(_ITERATIONS):
-        if fit_slope:
-            determinant = h00 * h11 - h01 * h01
-            if not determinant > 0:
-                return None
-            step = np.array([(h11 * g[0] - h01 * g[1]), (h00 * g[1] - h01 * g[0])]) / determinant
-        elif h00 > 0:
-            step = np.array([g[0] / h00, 0.0])
-        else:
-            return None
-        if not np.all(np.isfinite(step)):
-            return None
-        if np.all(np.abs(step) <= _TOLERANCE * (1.0 + np.abs(beta))):
-            beta = beta + step
-            break
-        current = None
-        for _ in range(60):
-            trial = beta + step
-            g_trial, h_trial = derivatives(trial)
-            if float(g_trial @ step) >= 0:  # still rising at the end of the step
-                break
-            if current is None:
-                current = likelihood(beta)
-            value = likelihood(trial)
-            if value >= current - 1e-12 * (1.0 + abs(current)):  # rounding of the sums
-                break
-            step = step / 2.0
-        else:
-            return None
-        beta, g, (h00, h01, h11) = trial, g_trial, h_trial
-    else:
-        return None
-    if not np.all(np.isfinite(beta)):
-        return None
-    if fit_slope:
-        return float(beta[0] - beta[1] * centre), float(beta[1])
-    return float(beta[0]), 1.0
-
 
 Bins = tuple[FloatArray, FloatArray, FloatArray]
 
 
 def _bins(x: FloatArray, positives: FloatArray, rows: FloatArray) -> Bins | None:
-    """`_START_BINS` bins of consecutive groups: each bin's mean covariate, positives and
-    rows; None where the groups are few."""
+    """`_START_BINS` bins of consecutive groups, as many in each (the last takes the rest):
+    each bin's mean covariate, positives and rows; None where the groups are few."""
     if x.size <= 4 * _START_BINS:
         return None
-    cuts = np.linspace(0, x.size, _START_BINS + 1).astype(np.intp)[:-1]
-    bin_rows = np.add.reduceat(rows, cuts)
-    bin_x = np.add.reduceat(rows * x, cuts) / bin_rows
-    return bin_x, np.add.reduceat(positives, cuts), bin_rows
+    width = x.size // _START_BINS
+    whole = width * _START_BINS
 
+    def sums(values: FloatArray) -> FloatArray:
+        found: FloatArray = values[:whole].reshape(_START_BINS, width).sum(axis=1)
+        found[-1] += float(values[whole:].sum())
+        return found
 
-def _fit(
-    x: FloatArray, positives: FloatArray, rows: FloatArray, fit_slope: bool, bins: Bins | None
-) -> tuple[float, float] | None:
-    """`_newton` on the groups, started from its fit on the bins of consecutive groups
-    (`_bins`, each bin's rows at its mean covariate): that fit lies close to the groups'
-    own, so the iterations over all the groups are few. Where the groups are few, or the
-    bins' fit fails, Newton's iterations start from the prevalence."""
-    start = None if bins is None else _newton(*bins, fit_slope)
-    return _newton(x, positives, rows, fit_slope, start)
-
-
-def _overlap(x: FloatArray, positives: FloatArray, negatives: NDArray[np.bool_]) -> bool:
-    """Whether the maximum likelihood slope exists: the positives' and the negatives'
-    covariates (`x` ascending; `negatives` marks the groups with one) overlap (no
-    threshold puts all positives on one side, negatives on the other, ties allowed)."""
-    with_positives = positives > 0
-    first_positive, last_positive = (
-        _first(with_positives),
-        x.size - 1 - _first(with_positives[::-1]),
+    bin_rows = sums(rows)
+    bin_x = np.einsum(
+        "ij,ij->i", rows[:whole].reshape(_START_BINS, width), x[:whole].reshape(_START_BINS, width)
     )
-    first_negative, last_negative = _first(negatives), x.size - 1 - _first(negatives[::-1])
-    return bool(x[first_positive] < x[last_negative] and x[first_negative] < x[last_positive])
+    bin_x[-1] += dot(rows[whole:], x[whole:])
+    bin_x /= bin_rows
+    return bin_x, sums(positives), bin_rows
 
 
-def _first(mask: NDArray[np.bool_]) -> int:
-    return int(np.argmax(mask))
+def _in_the_large(
+    x: FloatArray,
+    odds: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    start: float | None,
+) -> float:
+    """Calibration-in-the-large, the intercept of logit p = intercept + x, x = log(odds)
+    (ascending); NaN if Newton's iterations do not converge. They start from the fit on
+    the bins of consecutive groups (`_bins`, each bin's rows at its mean covariate),
+    which lies close to the groups' own, so the passes over all the groups are few
+    (`start`: that fit, or one of similar groups; None: from 0)."""
+    hits = (float(positives.sum()), 0.0)
+
+    def one_pass(beta: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
+        if abs(beta[0]) < EXP_LIMIT and beta[0] + x[-1] < EXP_LIMIT:
+            return odds_derivatives(beta, odds, False, rows, hits, information)
+        return derivatives(beta, x, positives, rows, 0.0, False)
+
+    found = newton(
+        one_pass,
+        lambda b: log_likelihood(b, x, positives, rows, 0.0, False),
+        np.array([0.0 if start is None else start, 0.0]),
+        False,
+    )
+    return math.nan if found is None else float(found[0])
+
+
+def _slope_fit(
+    x: FloatArray,
+    positives: FloatArray,
+    rows: FloatArray,
+    start: tuple[float, float] | None,
+) -> tuple[float, float] | None:
+    """The maximum likelihood (intercept, slope) of logit p = intercept + slope * x (`x`
+    ascending, overwritten), started as `_in_the_large`; None if the iterations do not
+    converge. `start`: the (intercept, slope) to start from; None: the prevalence."""
+    # the covariate centred so that the two parameters are nearly orthogonal
+    centre = dot(rows, x) / float(rows.sum())
+    z = np.subtract(x, centre, out=x)
+    hits = (float(positives.sum()), dot(positives, z))
+    if start is None:
+        rate = hits[0] / float(rows.sum())
+        beta = np.array([math.log(rate / (1.0 - rate)), 0.0])
+    else:
+        beta = np.array([start[0] + start[1] * centre, start[1]])
+
+    def one_pass(b: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
+        if max(b[0] + b[1] * z[0], b[0] + b[1] * z[-1]) < EXP_LIMIT:
+            return odds_derivatives(b, z, True, rows, hits, information)
+        return derivatives(b, z, positives, rows, 0.0, True)
+
+    found = newton(one_pass, lambda b: log_likelihood(b, z, positives, rows, 0.0, True), beta, True)
+    if found is None:
+        return None
+    return float(found[0] - found[1] * centre), float(found[1])
+
+
+def _overlap(x: FloatArray, positives: tuple[int, int], negatives: tuple[int, int]) -> bool:
+    """Whether the maximum likelihood slope exists: the positives' and the negatives'
+    covariates (`x` ascending; the first and the last group with a positive, with a
+    negative) overlap (no threshold puts all positives on one side, negatives on the
+    other, ties allowed)."""
+    return bool(x[positives[0]] < x[negatives[1]] and x[negatives[0]] < x[positives[1]])
+
+
+def _ends(values: FloatArray, below: FloatArray | None) -> tuple[int, int] | None:
+    """The first and the last index where `values` > `below` (> 0 if None; None if
+    nowhere), a chunk at a time from either end: each scan stops at the first chunk that
+    holds one, so the groups are read whole only where one class is rare."""
+
+    def where(start: int) -> NDArray[np.intp]:
+        chunk = values[start : start + CHUNK]
+        return np.flatnonzero(chunk > (0.0 if below is None else below[start : start + CHUNK]))
+
+    for start in chunks(values.size):
+        found = where(start)
+        if found.size:
+            first = start + int(found[0])
+            break
+    else:
+        return None
+    for start in reversed(chunks(values.size)):
+        found = where(start)
+        if found.size:
+            return first, start + int(found[-1])
+    return None  # pragma: no cover - the forward scan found one
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
 
 
 def recalibration(ranking: Ranking) -> Recalibration:
@@ -302,9 +242,13 @@ def recalibration_of_groups(
     rows: FloatArray,
     *,
     complement: FloatArray | None = None,
+    start: Recalibration | None = None,
 ) -> Recalibration:
     """`recalibration` of tie groups in ascending order of score (`ascending`), both
-    classes among them; `complement` is 1 - scores, when already computed."""
+    classes among them; `complement` is 1 - scores, when already computed. Newton's
+    iterations start from the fit on bins of the groups, or from `start`'s finite values
+    (the fit of similar groups, such as a bootstrap replicate's estimate): the maximum
+    is the same, reached in fewer passes."""
     nan = math.nan
     # the scores ascend: those of 0 come first, those of 1 last
     low = int(np.searchsorted(scores, 0.0, side="right"))
@@ -326,30 +270,42 @@ def recalibration_of_groups(
         )
         scores, positives, rows = scores[low:high], positives[low:high], rows[low:high]
         complement = None if complement is None else complement[low:high]
-    negatives = rows > positives
-    if not np.any(positives > 0) or not np.any(negatives):
+    with_positives = _ends(positives, None)
+    with_negatives = _ends(rows, positives)
+    if with_positives is None or with_negatives is None:
         return Recalibration(
             nan, nan, nan, reason="only one class among the rows scored inside (0, 1)", note=note
         )
-    x = scores / (1.0 - scores if complement is None else complement)
-    np.log(x, out=x)
+    odds = scores / (1.0 - scores if complement is None else complement)
+    x = np.log(odds)
     # The fit does not depend on the weights' scale (the maximum likelihood of weights c w
-    # is that of w), but its sums do: weights of 1e160 overflowed the information matrix.
-    # Scaled by the power of two that brings their total into [1, 2): exact in floating
-    # point, so ordinary weights fit as before, and no sum overflows whatever their scale.
+    # is that of w), nor does Newton's step (a power of two scales every sum exactly), but
+    # the sums overflow for weights of 1e160: weights whose total lies far from 1 are
+    # scaled by the power of two that brings it into [1, 2), exact in floating point.
     shift = 1 - math.frexp(float(rows.sum()))[1]
-    positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
-    bins = _bins(x, positives, rows)  # both fits start from the fit on these
-    large = _fit(x, positives, rows, False, bins)
-    in_the_large = nan if large is None else large[0]
-    if not _overlap(x, positives, negatives):
+    if abs(shift) > _SCALE_FREE:
+        positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
+    bins = None if start is not None else _bins(x, positives, rows)
+    if bins is not None:  # both fits start from the fits on these
+        fit = tanh_fit(*bins, False)
+        large_start = None if fit is None else fit[0]
+    else:
+        large_start = _finite(start.in_the_large if start else math.nan)
+    in_the_large = _in_the_large(x, odds, positives, rows, large_start)
+    if not _overlap(x, with_positives, with_negatives):
         why = (
             "one distinct score: no slope to fit"
             if scores.size == 1
             else "a threshold on the score separates the classes: the slope is infinite"
         )
         return Recalibration(nan, nan, in_the_large, reason=why, note=note)
-    fitted = _fit(x, positives, rows, True, bins)
+    if bins is not None:
+        slope_start = tanh_fit(*bins, True)
+    elif start is not None and math.isfinite(start.intercept + start.slope):
+        slope_start = (start.intercept, start.slope)
+    else:
+        slope_start = None
+    fitted = _slope_fit(x, positives, rows, slope_start)
     if fitted is None:
         return Recalibration(nan, nan, in_the_large, reason="Newton's iterations did not converge")
     intercept, slope = fitted

@@ -10,7 +10,7 @@ such section; its JSON says why.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -121,11 +121,13 @@ def calibration_report(
     level: float | None = None,
     seed: int | None = 0,
     replicates: int = REPLICATES,
+    progress: Callable[[int], None] | None = None,
 ) -> CalibrationReport | None:
     """The calibration and the decision curve at `REPORT_THRESHOLDS` and the prevalence,
     or None when the scores are not probabilities or there are no rows; with a `level`,
     the intervals of the calibration numbers and the test of calibration
-    (`informed.inference.calibration_bands`, `replicates` of the tie groups, `seed`)."""
+    (`informed.inference.calibration_bands`, `replicates` of the tie groups, `seed`;
+    `progress` is called with the replicates done)."""
     if ranking.n == 0 or not is_probability_ranking(ranking):
         return None
     prevalence = float(ranking.n_positive) / float(ranking.n)
@@ -134,7 +136,9 @@ def calibration_report(
     if level is not None:
         from informed.inference.calibration_bands import calibration_bands
 
-        bands = calibration_bands(ranking, replicates=replicates, level=level, seed=seed, bins=bins)
+        bands = calibration_bands(
+            ranking, replicates=replicates, level=level, seed=seed, bins=bins, progress=progress
+        )
     return CalibrationReport(calibration(ranking, bins), decision_curve(ranking, thresholds), bands)
 
 
