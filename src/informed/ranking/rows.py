@@ -85,13 +85,29 @@ def merge_groups(left: Grouped, right: Grouped) -> Grouped:
     """The union of two Rankings' scores (both descending), counts added where a score is
     in both."""
     scores = np.concatenate([left[0], right[0]])
-    # Both inputs are descending, so a stable sort of -scores merges two runs.
-    order = np.argsort(-scores, kind="stable")
+    # Both inputs are descending, so a stable sort of -scores merges two runs (numpy's
+    # stable sort finds the runs): each score of one input is then next to its equal in
+    # the other, left's first.
+    order = np.argsort(np.negative(scores), kind="stable")
     ordered = scores[order]
-    starts = np.concatenate(([0], np.flatnonzero(ordered[1:] != ordered[:-1]) + 1))
-    positives = np.add.reduceat(np.concatenate([left[1], right[1]])[order], starts)
-    negatives = np.add.reduceat(np.concatenate([left[2], right[2]])[order], starts)
-    return canonical_scores(ordered[starts]), positives, negatives
+    positives = np.concatenate([left[1], right[1]])[order]
+    negatives = np.concatenate([left[2], right[2]])[order]
+    same = ordered[1:] == ordered[:-1]
+    if not same.any():  # no score in both: nothing to add (continuous scores, mostly)
+        return canonical_scores(ordered), positives, negatives
+    twice = np.flatnonzero(same)
+    if np.any(twice[1:] == twice[:-1] + 1):  # a score thrice: an input with ties
+        starts = np.flatnonzero(np.concatenate(([True], ~same)))
+        return (
+            canonical_scores(ordered[starts]),
+            np.add.reduceat(positives, starts),
+            np.add.reduceat(negatives, starts),
+        )
+    positives[twice] += positives[twice + 1]
+    negatives[twice] += negatives[twice + 1]
+    keep = np.ones(ordered.size, dtype=bool)
+    keep[twice + 1] = False
+    return canonical_scores(ordered[keep]), positives[keep], negatives[keep]
 
 
 def one_vs_rest_groups(
