@@ -215,9 +215,7 @@ class _Overall:
         self.negatives = np.asarray(ranking.negatives, dtype=np.float64)
         weighted = bool(ranking.weighted)
         self.by_positive = _Side(self.positives, self.negatives, weighted)
-        self.by_negative = _Side(
-            self.negatives[::-1].copy(), self.positives[::-1].copy(), weighted
-        )
+        self.by_negative = _Side(self.negatives[::-1].copy(), self.positives[::-1].copy(), weighted)
 
 
 @dataclass(frozen=True)
@@ -264,8 +262,12 @@ def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Au
     first = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.intp)
     scores = np.concatenate([np.asarray(r.scores, dtype=np.float64) for r in rankings])
     size = overall.negated.size
-    idx = _groups_of(overall.negated, scores)
-    missing = (idx >= size) | (overall.negated[np.minimum(idx, max(size - 1, 0))] != -scores)
+    idx, every = _groups_of(overall.negated, scores)
+    missing = (
+        np.zeros(0, dtype=bool)
+        if every
+        else (idx >= size) | (overall.negated[np.minimum(idx, max(size - 1, 0))] != -scores)
+    )
     if missing.any():
         where = int(np.searchsorted(first, int(np.argmax(missing)), side="right")) - 1
         msg = f"slice {names[where]} holds scores the overall Ranking does not hold."
@@ -306,10 +308,11 @@ def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Au
     return own, rest
 
 
-def _groups_of(negated: Floats, scores: Floats) -> NDArray[np.intp]:
+def _groups_of(negated: Floats, scores: Floats) -> tuple[NDArray[np.intp], bool]:
     """The overall group (of `negated`, the overall scores negated: ascending) of each of
-    the slices' scores (descending within each slice): where a score is not among the
-    overall ones, a group whose score differs (the caller checks)."""
+    the slices' scores (descending within each slice), and whether the slices' scores are
+    the overall ones exactly; if not, a score that is not among them has a group whose
+    score differs (the caller checks)."""
     # the slices' scores in ascending order (runs already sorted: a quick sort)
     order = np.argsort(-scores, kind="stable")
     ordered = -scores[order]
@@ -321,9 +324,9 @@ def _groups_of(negated: Floats, scores: Floats) -> NDArray[np.intp]:
         # every overall score is a slice's (the overall Ranking merges the slices'): a
         # score's group is the number of distinct scores below it, no search needed
         idx[order] = np.cumsum(new) - 1
-    else:
-        idx[order] = np.searchsorted(negated, ordered)
-    return idx
+        return idx, True
+    idx[order] = np.searchsorted(negated, ordered)
+    return idx, False
 
 
 def _left(total: Floats, part: Floats) -> Floats:
