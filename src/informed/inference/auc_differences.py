@@ -201,8 +201,9 @@ class _Side:
         self.auc = self.pairs / product if product > 0 else math.nan
         with np.errstate(invalid="ignore", divide="ignore"):
             self.u = self.placed / self.y_total - self.auc
-        self.cx = np.concatenate(([0.0], np.cumsum(x)))
-        self.cxu = np.concatenate(([0.0], np.cumsum(x * self.u)))
+        self.cx, self.cxu = np.zeros(x.size + 1), np.zeros(x.size + 1)
+        np.cumsum(x, out=self.cx[1:])
+        np.cumsum(x * self.u, out=self.cxu[1:])
         self.xu2 = float(np.dot(x, self.u * self.u))
 
 
@@ -241,8 +242,9 @@ class _Points:
     def after(self, values: Floats) -> Floats:
         """At each point, the sum of `values` at the slice's later points."""
         running = np.cumsum(values)
-        before = np.concatenate(([0.0], running))[self.first][self.slice]
-        return self.sums(values)[self.slice] - (running - before)
+        before, later = np.zeros(self.first.size), self.first > 0  # the running sum before
+        before[later] = running[self.first[later] - 1]
+        return self.each(self.sums(values)) - (running - self.each(before))
 
     def reversed(self, values: NDArray[np.generic]) -> NDArray[np.generic]:
         """`values` (one per point) reversed within each slice."""
