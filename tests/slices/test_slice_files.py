@@ -98,7 +98,12 @@ def test_many_batches_merged_equal_the_rows_sliced_at_once(tmp_path: Path, digit
         frame["score"] = np.random.default_rng(5).random(len(frame))
     frame.loc[[7, 700, 1400, 2100, 2800], "group"] = "rare"
     path = _write(frame, tmp_path / "d.parquet", "parquet")
-    options = {"actual": "actual", "predicted": "predicted", "scores": "score", "positive": "yes"}
+    options: dict[str, Any] = {
+        "actual": "actual",
+        "predicted": "predicted",
+        "scores": "score",
+        "positive": "yes",
+    }
     found = read_slices(path, by="group", batch_rows=64, **options)
     assert found == Slices.from_frame(frame, by="group", **options)
     assert found.overall_ranking is not None

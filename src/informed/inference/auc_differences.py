@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -65,6 +66,7 @@ from informed.slices.slices import Slices
 __all__ = ["AUC_METHOD", "AUC_METHOD_TEXT", "AucDifferences", "auc_differences"]
 
 Floats = NDArray[np.float64]
+_Values = TypeVar("_Values", bound=NDArray[Any])
 
 AUC_METHOD = "delong-independent"
 """The `method` of the intervals of AUC differences."""
@@ -246,9 +248,9 @@ class _Points:
         before[later] = running[self.first[later] - 1]
         return self.each(self.sums(values)) - (running - self.each(before))
 
-    def reversed(self, values: NDArray[np.generic]) -> NDArray[np.generic]:
+    def reversed(self, values: _Values) -> _Values:
         """`values` (one per point) reversed within each slice."""
-        found = np.empty_like(values)
+        found: _Values = np.empty_like(values)
         for start, size in zip(self.first.tolist(), self.count.tolist(), strict=True):
             found[start : start + size] = values[start : start + size][::-1]
         return found
