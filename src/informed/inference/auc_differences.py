@@ -241,12 +241,13 @@ class _Points:
             np.float64, copy=False
         )
 
-    def after(self, values: Floats) -> Floats:
-        """At each point, the sum of `values` at the slice's later points."""
+    def after(self, values: Floats, sums: Floats) -> Floats:
+        """At each point, the sum of `values` at the slice's later points (`sums`: each
+        slice's sum of `values`)."""
         running = np.cumsum(values)
         before, later = np.zeros(self.first.size), self.first > 0  # the running sum before
         before[later] = running[self.first[later] - 1]
-        return self.each(self.sums(values)) - (running - self.each(before))
+        return self.each(sums) - (running - self.each(before))
 
     def reversed(self, values: _Values) -> _Values:
         """`values` (one per point) reversed within each slice."""
@@ -282,7 +283,7 @@ def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Au
     ranked = _rest_side(overall.by_positive, points, p, n)
     flipped = _Points(size - 1 - points.reversed(idx), points.slice, first, count)
     mirrored = _rest_side(overall.by_negative, flipped, points.reversed(n), points.reversed(p))
-    n_pos, n_neg = points.sums(p), points.sums(n)
+    n_pos, n_neg = ranked.x_own, ranked.y_own
     rest_pos, rest_neg = overall.by_positive.x_total - n_pos, overall.by_positive.y_total - n_neg
     own, rest = [], []
     who = "the rest of the rows"
@@ -345,13 +346,15 @@ class _Found:
     """Per slice, one side (X among Y) of the slice and of its rest: the pairs in order
     (ties one half), the sample variance of the X placements among the Y, and whether
     the rest's centred sums lost more than 7 of their 16 digits (that rest is then read
-    directly)."""
+    directly); and the slice's X and Y."""
 
     own_pairs: Floats
     own: Floats
     pairs: Floats
     rest: Floats
     lossy: NDArray[np.bool_]
+    x_own: Floats
+    y_own: Floats
 
 
 def _rest_side(side: _Side, points: _Points, x: Floats, y: Floats) -> _Found:
@@ -370,7 +373,7 @@ def _rest_side(side: _Side, points: _Points, x: Floats, y: Floats) -> _Found:
     x_own, y_own = points.sums(x), points.sums(y)
     x_rest, y_rest = side.x_total - x_own, side.y_total - y_own
     x_at, u_at, cx_at = side.x[idx], side.u[idx], side.cx[idx]
-    y_after = points.after(y)
+    y_after = points.after(y, y_own)
     own = y_after + y / 2.0  # B at the slice's groups
     above = cx_at + x_at / 2.0  # X before the group and half of it, read by Y
     terms = (points.sums(x * side.placed[idx]), points.sums(y * above))
@@ -410,7 +413,7 @@ def _rest_side(side: _Side, points: _Points, x: Floats, y: Floats) -> _Found:
         centred = own / each(y_own) - each(own_pairs / (x_own * y_own))
         own_squares = points.sums(x * centred * centred)
         own_variance = np.where(x_own > 1, own_squares / (x_own - 1.0), np.nan)
-    return _Found(own_pairs, own_variance, pairs, variance, lossy)
+    return _Found(own_pairs, own_variance, pairs, variance, lossy, x_own, y_own)
 
 
 def _direct(overall: _Overall, idx: NDArray[np.intp], p: Floats, n: Floats, who: str) -> _Auc:
