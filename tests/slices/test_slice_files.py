@@ -87,6 +87,29 @@ def test_a_blank_or_null_key_in_a_file_is_the_slice_missing(tmp_path: Path, how:
     assert int(found.rows.sum()) == len(frame)
 
 
+@pytest.mark.parametrize("digits", [2, None])
+def test_many_batches_merged_equal_the_rows_sliced_at_once(tmp_path: Path, digits: Any) -> None:
+    """56 batches (32 merged by one sort of each slice's Rankings, then the other 24 and
+    a merge of the two) give the Slices of all the rows at once: tied scores (two
+    decimals) added across batches, continuous ones interleaved, and a slice of 5 rows
+    that most batches lack."""
+    frame = _frame(3000, seed=4)
+    if digits is None:
+        frame["score"] = np.random.default_rng(5).random(len(frame))
+    frame.loc[[7, 700, 1400, 2100, 2800], "group"] = "rare"
+    path = _write(frame, tmp_path / "d.parquet", "parquet")
+    options: dict[str, Any] = {
+        "actual": "actual",
+        "predicted": "predicted",
+        "scores": "score",
+        "positive": "yes",
+    }
+    found = read_slices(path, by="group", batch_rows=64, **options)
+    assert found == Slices.from_frame(frame, by="group", **options)
+    assert found.overall_ranking is not None
+    assert found.overall_ranking.n_positive + found.overall_ranking.n_negative == len(frame)
+
+
 def test_a_blank_label_is_still_an_error_where_it_is_not_a_key(tmp_path: Path) -> None:
     """Only the keys may be blank: a blank actual class names its line, row and column."""
     path = tmp_path / "d.csv"

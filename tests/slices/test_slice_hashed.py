@@ -224,6 +224,38 @@ def test_distinct_scores_the_sample_misses_fall_back_too() -> None:
     _check_every_slice(codes, 3, values, positive, None)
 
 
+def test_a_sample_that_seldom_repeats_declines_before_the_column_is_hashed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Continuous scores in 2 slices: the 4,096 rows sampled of 2^18 pass the bound on
+    cells, but repeat too seldom for MOST_SCORES distinct scores; only the sample is
+    hashed. Sorted by score (ties the stride steps over), the column is still hashed
+    whole, and 20,000 distinct scores in random order are hashed: both routes exact."""
+    hashed = pytest.importorskip("informed.slices.hashed")
+    calls: list[int] = []
+    real = hashed.numpy_arrow
+
+    def counted(values: np.ndarray) -> object:
+        calls.append(values.size)
+        return real(values)
+
+    monkeypatch.setattr(hashed, "numpy_arrow", counted)
+    rng = np.random.default_rng(23)
+    n = 1 << 18
+    codes = rng.integers(0, 2, n)
+    positive = rng.random(n) < 0.5
+    values = rng.random(n)
+    assert group_hashed(codes, 2, values, positive, None) is None
+    assert calls == [n // 64]
+    _check_every_slice(codes, 2, values, positive, None)
+    ordered = np.sort(np.resize(np.arange(20_000) / 3.0, n))  # runs of 13 or 14
+    assert group_hashed(codes, 2, ordered, positive, None) is not None
+    _check_every_slice(codes, 2, ordered, positive, None)
+    shuffled = rng.permutation(ordered)
+    assert group_hashed(codes, 2, shuffled, positive, None) is not None
+    _check_every_slice(codes, 2, shuffled, positive, None)
+
+
 def test_more_distinct_scores_than_the_hash_keeps_in_cache_fall_back() -> None:
     """One slice, MOST_SCORES + 1 distinct scores over 2^18 rows: the cells would be
     fewer than the rows, but the hash would be slow; the packed route is taken."""

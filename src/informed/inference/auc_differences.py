@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -65,6 +66,7 @@ from informed.slices.slices import Slices
 __all__ = ["AUC_METHOD", "AUC_METHOD_TEXT", "AucDifferences", "auc_differences"]
 
 Floats = NDArray[np.float64]
+_Values = TypeVar("_Values", bound=NDArray[Any])
 
 AUC_METHOD = "delong-independent"
 """The `method` of the intervals of AUC differences."""
@@ -190,17 +192,20 @@ class _Side:
     run of groups' sums in O(1).
     """
 
-    def __init__(self, x: Floats, y: Floats) -> None:
+    def __init__(self, x: Floats, y: Floats, weighted: bool) -> None:
         self.x, self.y = x, y
         self.x_total, self.y_total = float(x.sum()), float(y.sum())
+        # counts (not weights) below 1e9: total - part is exact, never rounding to clear
+        self.exact = not weighted and self.x_total < 1e9
         self.placed = (self.y_total - np.cumsum(y)) + y / 2.0
         self.pairs = float(np.dot(x, self.placed))
         product = self.x_total * self.y_total
         self.auc = self.pairs / product if product > 0 else math.nan
         with np.errstate(invalid="ignore", divide="ignore"):
             self.u = self.placed / self.y_total - self.auc
-        self.cx = np.concatenate(([0.0], np.cumsum(x)))
-        self.cxu = np.concatenate(([0.0], np.cumsum(x * self.u)))
+        self.cx, self.cxu = np.zeros(x.size + 1), np.zeros(x.size + 1)
+        np.cumsum(x, out=self.cx[1:])
+        np.cumsum(x * self.u, out=self.cxu[1:])
         self.xu2 = float(np.dot(x, self.u * self.u))
 
 
@@ -211,8 +216,9 @@ class _Overall:
         self.negated = -np.asarray(ranking.scores, dtype=np.float64)  # ascending
         self.positives = np.asarray(ranking.positives, dtype=np.float64)
         self.negatives = np.asarray(ranking.negatives, dtype=np.float64)
-        self.by_positive = _Side(self.positives, self.negatives)
-        self.by_negative = _Side(self.negatives[::-1].copy(), self.positives[::-1].copy())
+        weighted = bool(ranking.weighted)
+        self.by_positive = _Side(self.positives, self.negatives, weighted)
+        self.by_negative = _Side(self.negatives[::-1].copy(), self.positives[::-1].copy(), weighted)
 
 
 @dataclass(frozen=True)
@@ -225,22 +231,30 @@ class _Points:
     first: NDArray[np.intp]
     count: NDArray[np.intp]
 
+    def each(self, values: Floats) -> Floats:
+        """A value per slice, at each of its points."""
+        return np.repeat(values, self.count)
+
     def sums(self, values: Floats) -> Floats:
         """Each slice's sum of `values`."""
         return np.bincount(self.slice, weights=values, minlength=self.count.size).astype(
             np.float64, copy=False
         )
 
-    def after(self, values: Floats) -> Floats:
-        """At each point, the sum of `values` at the slice's later points."""
+    def after(self, values: Floats, sums: Floats) -> Floats:
+        """At each point, the sum of `values` at the slice's later points (`sums`: each
+        slice's sum of `values`)."""
         running = np.cumsum(values)
-        before = np.concatenate(([0.0], running))[self.first][self.slice]
-        return self.sums(values)[self.slice] - (running - before)
+        before, later = np.zeros(self.first.size), self.first > 0  # the running sum before
+        before[later] = running[self.first[later] - 1]
+        return self.each(sums) - (running - self.each(before))
 
-    def reversed(self) -> NDArray[np.intp]:
-        """The order that reverses the points within each slice."""
-        at = np.arange(self.idx.size)
-        return 2 * self.first[self.slice] + self.count[self.slice] - 1 - at
+    def reversed(self, values: _Values) -> _Values:
+        """`values` (one per point) reversed within each slice."""
+        found: _Values = np.empty_like(values)
+        for start, size in zip(self.first.tolist(), self.count.tolist(), strict=True):
+            found[start : start + size] = values[start : start + size][::-1]
+        return found
 
 
 def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc], list[_Auc]]:
@@ -252,12 +266,13 @@ def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Au
     count = np.array([r.scores.size for r in rankings], dtype=np.intp)
     first = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.intp)
     scores = np.concatenate([np.asarray(r.scores, dtype=np.float64) for r in rankings])
-    # looked up in ascending order (runs already sorted: a quick sort), twice as fast
-    order = np.argsort(-scores, kind="stable")
-    idx = np.empty(scores.size, dtype=np.intp)
-    idx[order] = np.searchsorted(overall.negated, -scores[order])
     size = overall.negated.size
-    missing = (idx >= size) | (overall.negated[np.minimum(idx, max(size - 1, 0))] != -scores)
+    idx, every = _groups_of(overall.negated, scores)
+    missing = (
+        np.zeros(0, dtype=bool)
+        if every
+        else (idx >= size) | (overall.negated[np.minimum(idx, max(size - 1, 0))] != -scores)
+    )
     if missing.any():
         where = int(np.searchsorted(first, int(np.argmax(missing)), side="right")) - 1
         msg = f"slice {names[where]} holds scores the overall Ranking does not hold."
@@ -266,10 +281,9 @@ def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Au
     p = np.concatenate([np.asarray(r.positives, dtype=np.float64) for r in rankings])
     n = np.concatenate([np.asarray(r.negatives, dtype=np.float64) for r in rankings])
     ranked = _rest_side(overall.by_positive, points, p, n)
-    mirror = points.reversed()
-    flipped = _Points(size - 1 - idx[mirror], points.slice, first, count)
-    mirrored = _rest_side(overall.by_negative, flipped, n[mirror], p[mirror])
-    n_pos, n_neg = points.sums(p), points.sums(n)
+    flipped = _Points(size - 1 - points.reversed(idx), points.slice, first, count)
+    mirrored = _rest_side(overall.by_negative, flipped, points.reversed(n), points.reversed(p))
+    n_pos, n_neg = ranked.x_own, ranked.y_own
     rest_pos, rest_neg = overall.by_positive.x_total - n_pos, overall.by_positive.y_total - n_neg
     own, rest = [], []
     who = "the rest of the rows"
@@ -299,6 +313,27 @@ def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Au
     return own, rest
 
 
+def _groups_of(negated: Floats, scores: Floats) -> tuple[NDArray[np.intp], bool]:
+    """The overall group (of `negated`, the overall scores negated: ascending) of each of
+    the slices' scores (descending within each slice), and whether the slices' scores are
+    the overall ones exactly; if not, a score that is not among them has a group whose
+    score differs (the caller checks)."""
+    # the slices' scores in ascending order (runs already sorted: a quick sort)
+    order = np.argsort(-scores, kind="stable")
+    ordered = -scores[order]
+    idx = np.empty(scores.size, dtype=np.intp)
+    new = np.empty(ordered.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    if int(np.count_nonzero(new)) == negated.size and np.array_equal(ordered[new], negated):
+        # every overall score is a slice's (the overall Ranking merges the slices'): a
+        # score's group is the number of distinct scores below it, no search needed
+        idx[order] = np.cumsum(new) - 1
+        return idx, True
+    idx[order] = np.searchsorted(negated, ordered)
+    return idx, False
+
+
 def _left(total: Floats, part: Floats) -> Floats:
     """total - part, a count the rest keeps at a group; 0 where only rounding is left
     (weights summed in another order)."""
@@ -311,13 +346,15 @@ class _Found:
     """Per slice, one side (X among Y) of the slice and of its rest: the pairs in order
     (ties one half), the sample variance of the X placements among the Y, and whether
     the rest's centred sums lost more than 7 of their 16 digits (that rest is then read
-    directly)."""
+    directly); and the slice's X and Y."""
 
     own_pairs: Floats
     own: Floats
     pairs: Floats
     rest: Floats
     lossy: NDArray[np.bool_]
+    x_own: Floats
+    y_own: Floats
 
 
 def _rest_side(side: _Side, points: _Points, x: Floats, y: Floats) -> _Found:
@@ -332,43 +369,51 @@ def _rest_side(side: _Side, points: _Points, x: Floats, y: Floats) -> _Found:
     constant between two of the slice's groups. Between them, the sums of X and X u come
     from the prefix sums; at the slice's groups, the rest's X are read one by one.
     """
-    idx, at = points.idx, points.slice
+    idx, each = points.idx, points.each
     x_own, y_own = points.sums(x), points.sums(y)
     x_rest, y_rest = side.x_total - x_own, side.y_total - y_own
-    x_at, u_at = side.x[idx], side.u[idx]
-    y_after = points.after(y)
+    x_at, u_at, cx_at = side.x[idx], side.u[idx], side.cx[idx]
+    y_after = points.after(y, y_own)
     own = y_after + y / 2.0  # B at the slice's groups
-    above = side.cx[idx] + x_at / 2.0  # X before the group and half of it, read by Y
+    above = cx_at + x_at / 2.0  # X before the group and half of it, read by Y
     terms = (points.sums(x * side.placed[idx]), points.sums(y * above))
     own_pairs = points.sums(x * own)
     pairs = side.pairs - terms[0] - terms[1] + own_pairs
     lossy = np.abs(pairs) <= 1e-7 * (side.pairs + terms[0] + terms[1])
-    start = np.zeros(idx.size, dtype=np.intp)
-    start[1:] = idx[:-1] + 1
-    start[points.first[points.count > 0]] = 0
+    cxu_at = side.cxu[idx]
+    # X and X u before the group after the slice's previous one (cx and cxu are running
+    # sums: cx[g + 1] = cx[g] + x[g]); 0 before a slice's first group
+    cx_start, cxu_start = np.empty_like(cx_at), np.empty_like(cxu_at)
+    cx_start[1:] = cx_at[:-1] + x_at[:-1]
+    cxu_start[1:] = cxu_at[:-1] + x_at[:-1] * u_at[:-1]
+    begins = points.first[points.count > 0]
+    cx_start[begins] = 0.0
+    cxu_start[begins] = 0.0
     tail = np.zeros(points.count.size, dtype=np.intp)
     ends = points.first + points.count - 1
     tail[points.count > 0] = idx[ends[points.count > 0]] + 1
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = side.y_total / y_rest
         base = scale * side.auc - pairs / (x_rest * y_rest)
-        c = base[at] - (y_after + y) / y_rest[at]  # between the previous group and this one
+        scale_at, base_at, y_rest_at = each(scale), each(base), each(y_rest)
+        c = base_at - (y_after + y) / y_rest_at  # between the previous group and this one
+        gap = x_at - x if side.exact else _left(x_at, x)
         parts = (
             scale * scale * side.xu2,
             -scale * scale * points.sums(x_at * u_at * u_at),
-            points.sums(2.0 * scale[at] * c * (side.cxu[idx] - side.cxu[start])),
-            points.sums(c * c * (side.cx[idx] - side.cx[start])),
+            points.sums(2.0 * scale_at * c * (cxu_at - cxu_start)),
+            points.sums(c * c * (cx_at - cx_start)),
             2.0 * scale * base * (side.cxu[-1] - side.cxu[tail]),
             base * base * (side.cx[-1] - side.cx[tail]),
-            points.sums(_left(x_at, x) * (scale[at] * u_at + base[at] - own / y_rest[at]) ** 2),
+            points.sums(gap * (scale_at * u_at + base_at - own / y_rest_at) ** 2),
         )
         squares = np.sum(parts, axis=0)
         lossy |= ~(squares > 1e-7 * np.sum(np.abs(parts), axis=0))
         variance = np.where(x_rest > 1, squares / (x_rest - 1.0), np.nan)
-        centred = own / y_own[at] - own_pairs[at] / (x_own[at] * y_own[at])
+        centred = own / each(y_own) - each(own_pairs / (x_own * y_own))
         own_squares = points.sums(x * centred * centred)
         own_variance = np.where(x_own > 1, own_squares / (x_own - 1.0), np.nan)
-    return _Found(own_pairs, own_variance, pairs, variance, lossy)
+    return _Found(own_pairs, own_variance, pairs, variance, lossy, x_own, y_own)
 
 
 def _direct(overall: _Overall, idx: NDArray[np.intp], p: Floats, n: Floats, who: str) -> _Auc:

@@ -81,17 +81,33 @@ def two_class_groups(
     return grouped, check_classes(positive, negative)
 
 
-def merge_groups(left: Grouped, right: Grouped) -> Grouped:
-    """The union of two Rankings' scores (both descending), counts added where a score is
-    in both."""
-    scores = np.concatenate([left[0], right[0]])
-    # Both inputs are descending, so a stable sort of -scores merges two runs.
-    order = np.argsort(-scores, kind="stable")
+def merge_groups(*parts: Grouped) -> Grouped:
+    """The union of Rankings' scores (each descending), counts added where a score is in
+    several (in the order of the parts)."""
+    scores = np.concatenate([part[0] for part in parts])
+    # Each input is descending, so a stable sort of -scores merges their runs (numpy's
+    # stable sort finds the runs): each score of one input is then next to its equals
+    # in the others, in the order of the parts.
+    order = np.argsort(np.negative(scores), kind="stable")
     ordered = scores[order]
-    starts = np.concatenate(([0], np.flatnonzero(ordered[1:] != ordered[:-1]) + 1))
-    positives = np.add.reduceat(np.concatenate([left[1], right[1]])[order], starts)
-    negatives = np.add.reduceat(np.concatenate([left[2], right[2]])[order], starts)
-    return canonical_scores(ordered[starts]), positives, negatives
+    positives = np.concatenate([part[1] for part in parts])[order]
+    negatives = np.concatenate([part[2] for part in parts])[order]
+    same = ordered[1:] == ordered[:-1]
+    if not same.any():  # no score in two parts: nothing to add (continuous scores, mostly)
+        return canonical_scores(ordered), positives, negatives
+    twice = np.flatnonzero(same)
+    if np.any(twice[1:] == twice[:-1] + 1):  # a score thrice: added in order by reduceat
+        starts = np.flatnonzero(np.concatenate(([True], ~same)))
+        return (
+            canonical_scores(ordered[starts]),
+            np.add.reduceat(positives, starts),
+            np.add.reduceat(negatives, starts),
+        )
+    positives[twice] += positives[twice + 1]
+    negatives[twice] += negatives[twice + 1]
+    keep = np.ones(ordered.size, dtype=bool)
+    keep[twice + 1] = False
+    return canonical_scores(ordered[keep]), positives[keep], negatives[keep]
 
 
 def one_vs_rest_groups(

@@ -348,13 +348,13 @@ class Slices:
         if self.weighted != other.weighted:
             msg = "cannot merge weighted slices with unweighted ones."
             raise InputError(msg)
-        union: dict[Any, Key] = {}
-        for key in (*self.keys, *other.keys):
-            union.setdefault(keyed_key(key), key)
-        keys = tuple(sorted(union.values(), key=key_order))
-        at = {keyed_key(k): i for i, k in enumerate(keys)}
-        mine = np.array([at[keyed_key(k)] for k in self.keys], dtype=np.intp)
-        theirs = np.array([at[keyed_key(k)] for k in other.keys], dtype=np.intp)
+        both = (*self.keys, *other.keys)
+        keyed_keys = [keyed_key(key) for key in both]  # once a key: a merge per batch
+        union = dict(zip(keyed_keys[::-1], both[::-1], strict=True))  # as first written
+        ordered = sorted(union, key=lambda k: key_order(union[k]))
+        keys, at = tuple(union[k] for k in ordered), {k: i for i, k in enumerate(ordered)}
+        places = np.array([at[k] for k in keyed_keys], dtype=np.intp)
+        mine, theirs = places[: len(self.keys)], places[len(self.keys) :]
         rows = np.zeros(len(keys), dtype=np.int64)
         np.add.at(rows, mine, self.rows)
         np.add.at(rows, theirs, other.rows)
