@@ -20,11 +20,13 @@ probabilities using Bayesian binning. Proceedings of AAAI 29:2901-2907.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
 from informed._common import json_floats
 from informed.errors import InputError, InputTypeError
@@ -131,6 +133,16 @@ def quantiles_of_groups(
     return np.asarray(values)
 
 
+def _after(scores: FloatArray, edges: FloatArray) -> NDArray[np.intp]:
+    """`np.searchsorted(scores, edges, side="right")` (`scores` ascending); over a strided
+    view (a Ranking's scores reversed), a bisection a value, as numpy copies it whole."""
+    if scores.flags.c_contiguous:
+        return np.searchsorted(scores, edges, side="right")
+    # the scores as floats: compared as numpy compares them with float64 edges
+    found = [bisect.bisect_right(scores, edge, key=float) for edge in edges.tolist()]
+    return np.array(found, dtype=np.intp)
+
+
 def check_bins(bins: int) -> None:
     """Refuse a number of bins that is not a whole number of at least 1."""
     if isinstance(bins, bool) or not isinstance(bins, int | np.integer):
@@ -186,7 +198,7 @@ def binned_of_groups(
         else quantiles_of_groups(scores, rows, fractions, cumulative)
     )
     # a score on an inner edge falls in the bin below: bin j holds edge_j < score <= edge_j+1
-    cuts = np.searchsorted(scores, edges[1:-1], side="right")
+    cuts = _after(scores, edges[1:-1])
     starts = np.concatenate(([0], cuts)).astype(np.intp)
     kept = np.concatenate((cuts, [scores.size])) > starts
     first = starts[kept]

@@ -164,11 +164,15 @@ def dot(a: FloatArray, b: FloatArray) -> float:
     return float(np.einsum("i,i->", a, b))
 
 
-def ascending(ranking: Ranking) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """(scores, positives, rows) of the tie groups in ascending order of score, as float64."""
+def ascending(
+    ranking: Ranking, *, view: bool = False
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(scores, positives, rows) of the tie groups in ascending order of score, as float64.
+    `view`: the scores as the Ranking's own reversed (no copy), for a caller that reads
+    them element by element (a sum over a reversed view runs in another order)."""
     # contiguous copies, whatever the counts' type: a dot product over a reversed view may
     # sum in another order, and whole weights must give the numbers of repeated rows
-    scores = np.ascontiguousarray(ranking.scores[::-1])
+    scores = ranking.scores[::-1] if view else np.ascontiguousarray(ranking.scores[::-1])
     positives = np.ascontiguousarray(ranking.positives[::-1], dtype=np.float64)
     rows = np.add(positives, ranking.negatives[::-1], dtype=np.float64)
     return scores, positives, rows
@@ -201,10 +205,12 @@ def curve_of_groups(
     positives: FloatArray,
     rows: FloatArray,
     cumulative: Cumulative | None = None,
+    buffer: FloatArray | None = None,
 ) -> ReliabilityCurve:
     """The CORP reliability curve of tie groups in ascending order of score (`ascending`);
-    `cumulative`: whole counts summed after each group (`informed.ranking.pav.Cumulative`)."""
-    values, starts, block_rows, block_positives = pav_blocks(positives, rows, cumulative)
+    `cumulative`: whole counts summed after each group (`informed.ranking.pav.Cumulative`);
+    `buffer`: an array of the groups' size PAV may overwrite."""
+    values, starts, block_rows, block_positives = pav_blocks(positives, rows, cumulative, buffer)
     counts = np.diff(np.append(starts, scores.size))
     return ReliabilityCurve(
         scores=readonly(scores),
@@ -332,13 +338,19 @@ def score_decomposition(
 
 
 def decompose_curve(
-    curve: ReliabilityCurve, rules: Sequence[Rule], complement: FloatArray | None = None
+    curve: ReliabilityCurve,
+    rules: Sequence[Rule],
+    complement: FloatArray | None = None,
+    scratch: tuple[FloatArray, FloatArray] | None = None,
 ) -> list[Decomposition]:
     """`score_decomposition` by each rule from a curve with rows, the passes over the
     groups shared: 1 - score (`complement`, if given) the negatives and the totals are
-    computed once, the terms written to one buffer, and the blocks' sums are the curve's."""
+    computed once, the terms written to one buffer, and the blocks' sums are the curve's.
+    `scratch`: two arrays of the groups' size to write the negatives and the terms to."""
     blocks = (curve.block_values, curve.block_positives, curve.block_rows)
-    return decompose_blocks(curve.scores, curve.positives, curve.rows, blocks, rules, complement)
+    return decompose_blocks(
+        curve.scores, curve.positives, curve.rows, blocks, rules, complement, scratch
+    )
 
 
 def decompose_blocks(
@@ -348,14 +360,15 @@ def decompose_blocks(
     blocks: tuple[FloatArray, FloatArray, FloatArray],
     rules: Sequence[str],
     complement: FloatArray | None = None,
+    scratch: tuple[FloatArray, FloatArray] | None = None,
 ) -> list[Decomposition]:
     """`decompose_curve` from tie groups in ascending order of score, with rows, and their
     PAV blocks' (values, positives, rows) (`informed.ranking.pav.pav_blocks`)."""
     block_values, block_positives, block_rows = blocks
     n = float(rows.sum())
-    negatives = rows - positives
+    negatives = np.subtract(rows, positives, out=None if scratch is None else scratch[0])
     complement = 1.0 - scores if complement is None else complement
-    buffer = np.empty_like(scores)
+    buffer = np.empty(scores.size) if scratch is None else scratch[1]
     block_negatives = block_rows - block_positives
     n_positive = float(positives.sum())
     found = []

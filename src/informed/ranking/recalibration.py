@@ -243,16 +243,20 @@ def recalibration_of_groups(
     *,
     complement: FloatArray | None = None,
     start: Recalibration | None = None,
+    scratch: tuple[FloatArray, FloatArray] | None = None,
 ) -> Recalibration:
     """`recalibration` of tie groups in ascending order of score (`ascending`), both
     classes among them; `complement` is 1 - scores, when already computed. Newton's
     iterations start from the fit on bins of the groups, or from `start`'s finite values
     (the fit of similar groups, such as a bootstrap replicate's estimate): the maximum
-    is the same, reached in fewer passes."""
+    is the same, reached in fewer passes. `scratch`: two arrays of the groups' size the
+    odds and the logits are written to (the first may be `complement` itself)."""
     nan = math.nan
-    # the scores ascend: those of 0 come first, those of 1 last
-    low = int(np.searchsorted(scores, 0.0, side="right"))
-    high = int(np.searchsorted(scores, 1.0, side="left"))
+    # the scores ascend: those of 0 come first, those of 1 last (searched only if there
+    # are any: numpy copies a strided view whole to search it)
+    size = scores.size
+    low = 0 if not size or scores[0] > 0.0 else int(np.searchsorted(scores, 0.0, side="right"))
+    high = size if not size or scores[-1] < 1.0 else int(np.searchsorted(scores, 1.0, "left"))
     if np.any(positives[:low] > 0) or np.any(rows[high:] > positives[high:]):
         return Recalibration(
             nan,
@@ -262,7 +266,7 @@ def recalibration_of_groups(
             "no positive slope gives it a non-zero likelihood",
         )
     note = None
-    if low > 0 or high < scores.size:
+    if low > 0 or high < size:
         left = float(rows[:low].sum() + rows[high:].sum())
         note = (
             f"{left:g} rows scored exactly 0 or 1, all with the outcome their score "
@@ -276,8 +280,9 @@ def recalibration_of_groups(
         return Recalibration(
             nan, nan, nan, reason="only one class among the rows scored inside (0, 1)", note=note
         )
-    odds = scores / (1.0 - scores if complement is None else complement)
-    x = np.log(odds)
+    odds_out, x_out = (None, None) if scratch is None else (a[low:high] for a in scratch)
+    odds = np.divide(scores, 1.0 - scores if complement is None else complement, out=odds_out)
+    x = np.log(odds, out=x_out)
     # The fit does not depend on the weights' scale (the maximum likelihood of weights c w
     # is that of w), nor does Newton's step (a power of two scales every sum exactly), but
     # the sums overflow for weights of 1e160: weights whose total lies far from 1 are
