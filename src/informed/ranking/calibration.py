@@ -164,9 +164,7 @@ def dot(a: FloatArray, b: FloatArray) -> float:
     return float(np.einsum("i,i->", a, b))
 
 
-def ascending(
-    ranking: Ranking, *, view: bool = False
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+def ascending(ranking: Ranking, *, view: bool = False) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(scores, positives, rows) of the tie groups in ascending order of score, as float64.
     `view`: the scores as the Ranking's own reversed (no copy), for a caller that reads
     them element by element (a sum over a reversed view runs in another order)."""

@@ -168,9 +168,7 @@ def pav_blocks(
         empty = np.empty(0)
         return empty, np.empty(0, dtype=np.intp), empty, empty
     if cumulative is not None:
-        block_positives, block_rows, starts, done = _pool_whole(
-            positives, size, cumulative, buffer
-        )
+        block_positives, block_rows, starts, done = _pool_whole(positives, size, cumulative, buffer)
         if not done:
             starts = starts[_pool_stack(block_positives, block_rows)]
             block_positives, block_rows = _sums_from(cumulative, starts)
