@@ -31,7 +31,6 @@ from informed.ranking.calibration import (
     cumulative_counts,
     curve_of_groups,
     decompose_curve,
-    dot,
     score_decomposition,
 )
 from informed.ranking.ranking import Ranking
@@ -170,10 +169,10 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
     curve = curve_of_groups(*groups, cumulative, scratch[0])
     if not n:
         return _without_rows(ranking, curve, bins)
-    mean_score = dot(rows, scores) / n
     complement = 1.0 - scores  # shared by the decompositions and the logistic fits
     brier, log = decompose_curve(curve, ("brier", "log"), complement, scratch)
     scored = np.multiply(rows, scores, out=scratch[0])  # summed per bin by both binnings
+    mean_score = float(scored.sum()) / n
     binned = {
         name: binned_of_groups(*groups, n, bins, name, scored, cumulative) for name in BINNINGS
     }

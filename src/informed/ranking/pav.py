@@ -204,20 +204,24 @@ def _pool_whole(
 ) -> tuple[FloatArray, FloatArray, NDArray[np.intp], bool]:
     """`_pool_runs` from the groups for whole counts, each round's block sums read off the
     cumulative sums (exact) instead of summed by `np.add.reduceat`."""
-    starts = None
+    after_positives, after_rows = cumulative
+    bounds = None  # each block's first group, then the end
     while positives.size > 1:
         values = np.divide(positives, rows, out=buffer)
         buffer = None
-        begins = np.empty(values.size, dtype=bool)
-        begins[0] = True
-        pooled = np.less_equal(values[1:], values[:-1], out=begins[1:])
+        begins = np.empty(values.size + 1, dtype=bool)  # and the end, which bounds the last
+        begins[0] = begins[-1] = True
+        pooled = np.less_equal(values[1:], values[:-1], out=begins[1:-1])
         merged = int(np.count_nonzero(pooled))
         if merged == 0:
             break
         np.logical_not(pooled, out=pooled)
         first = np.flatnonzero(begins)
-        starts = first if starts is None else starts[first]
-        positives, rows = _sums_from(cumulative, starts)
+        bounds = first if bounds is None else bounds[first]
+        edges = after_positives[bounds]
+        positives = edges[:-1] - edges[1:]
+        edges = after_rows[bounds]
+        rows = edges[:-1] - edges[1:]
         if merged * 16 < values.size:
-            return positives, rows, starts, False
-    return positives, rows, np.arange(rows.size) if starts is None else starts, True
+            return positives, rows, bounds[:-1], False
+    return positives, rows, np.arange(rows.size) if bounds is None else bounds[:-1], True
