@@ -344,14 +344,16 @@ def decompose_curve(
     rules: Sequence[Rule],
     complement: FloatArray | None = None,
     scratch: tuple[FloatArray, FloatArray] | None = None,
+    totals: tuple[float, float] | None = None,
 ) -> list[Decomposition]:
     """`score_decomposition` by each rule from a curve with rows, the passes over the
     groups shared: 1 - score (`complement`, if given) the negatives and the totals are
     computed once, the terms written to one buffer, and the blocks' sums are the curve's.
-    `scratch`: two arrays of the groups' size to write the negatives and the terms to."""
+    `scratch`: two arrays of the groups' size to write the negatives and the terms to;
+    `totals`: the positives and the rows, for whole counts (their sums, exactly)."""
     blocks = (curve.block_values, curve.block_positives, curve.block_rows)
     return decompose_blocks(
-        curve.scores, curve.positives, curve.rows, blocks, rules, complement, scratch
+        curve.scores, curve.positives, curve.rows, blocks, rules, complement, scratch, totals
     )
 
 
@@ -363,16 +365,17 @@ def decompose_blocks(
     rules: Sequence[str],
     complement: FloatArray | None = None,
     scratch: tuple[FloatArray, FloatArray] | None = None,
+    totals: tuple[float, float] | None = None,
 ) -> list[Decomposition]:
     """`decompose_curve` from tie groups in ascending order of score, with rows, and their
     PAV blocks' (values, positives, rows) (`informed.ranking.pav.pav_blocks`)."""
     block_values, block_positives, block_rows = blocks
-    n = float(rows.sum())
+    n = float(rows.sum()) if totals is None else totals[1]
     negatives = np.subtract(rows, positives, out=None if scratch is None else scratch[0])
     complement = 1.0 - scores if complement is None else complement
     buffer = np.empty(scores.size) if scratch is None else scratch[1]
     block_negatives = block_rows - block_positives
-    n_positive = float(positives.sum())
+    n_positive = float(positives.sum()) if totals is None else totals[0]
     found = []
     for rule in rules:
         score = _mean_loss(rule, scores, positives, negatives, n, complement, buffer)

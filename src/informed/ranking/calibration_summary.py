@@ -170,7 +170,9 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
     if not n:
         return _without_rows(ranking, curve, bins)
     complement = 1.0 - scores  # shared by the decompositions and the logistic fits
-    brier, log = decompose_curve(curve, ("brier", "log"), complement, scratch)
+    # whole counts: the totals are the Ranking's own (sums of whole numbers are exact)
+    totals = None if cumulative is None else (float(ranking.n_positive), n)
+    brier, log = decompose_curve(curve, ("brier", "log"), complement, scratch, totals)
     scored = np.multiply(rows, scores, out=scratch[0])  # summed per bin by both binnings
     mean_score = float(scored.sum()) / n
     binned = {
@@ -180,7 +182,7 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
         fit = recalibration(ranking)  # NaN with the reason
     else:  # the last reader of 1 - score: the odds overwrite it
         fit = recalibration_of_groups(
-            *groups, complement=complement, scratch=(complement, scratch[1])
+            *groups, complement=complement, scratch=(complement, scratch[1]), totals=totals
         )
     return Calibration(
         n=n,

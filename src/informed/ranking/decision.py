@@ -209,7 +209,7 @@ def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:
         with np.errstate(divide="ignore", invalid="ignore"):
             lower = np.maximum(scores[low:high], fn / (fn + tn))
             precision = tp / (tp + fp)
-        upper = np.minimum(np.minimum(score, precision), 1.0)
+        upper = np.minimum(score, precision)  # at most 1: a probability, a precision
         kept = np.flatnonzero(lower < upper)
         if kept.size == 0:
             continue

@@ -248,13 +248,15 @@ def recalibration_of_groups(
     complement: FloatArray | None = None,
     start: Recalibration | None = None,
     scratch: tuple[FloatArray, FloatArray] | None = None,
+    totals: tuple[float, float] | None = None,
 ) -> Recalibration:
     """`recalibration` of tie groups in ascending order of score (`ascending`), both
     classes among them; `complement` is 1 - scores, when already computed. Newton's
     iterations start from the fit on bins of the groups, or from `start`'s finite values
     (the fit of similar groups, such as a bootstrap replicate's estimate): the maximum
     is the same, reached in fewer passes. `scratch`: two arrays of the groups' size the
-    odds and the logits are written to (the first may be `complement` itself)."""
+    odds and the logits are written to (the first may be `complement` itself); `totals`:
+    the positives and the rows, for whole counts (their sums, exactly)."""
     nan = math.nan
     # the scores ascend: those of 0 come first, those of 1 last (searched only if there
     # are any: numpy copies a strided view whole to search it)
@@ -291,12 +293,12 @@ def recalibration_of_groups(
     # is that of w), nor does Newton's step (a power of two scales every sum exactly), but
     # the sums overflow for weights of 1e160: weights whose total lies far from 1 are
     # scaled by the power of two that brings it into [1, 2), exact in floating point.
-    total = float(rows.sum())
-    shift = 1 - math.frexp(total)[1]
+    if note is not None or totals is None:  # summed once for both fits
+        totals = (float(positives.sum()), float(rows.sum()))
+    shift = 1 - math.frexp(totals[1])[1]
     if abs(shift) > _SCALE_FREE:
         positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
-        total = float(rows.sum())
-    totals = (float(positives.sum()), total)  # summed once for both fits
+        totals = (float(positives.sum()), float(rows.sum()))
     bins = None if start is not None else _bins(x, positives, rows)
     if bins is not None:  # both fits start from the fits on these
         fit = tanh_fit(*bins, False)
