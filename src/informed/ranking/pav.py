@@ -204,8 +204,10 @@ def _pool_whole(
 ) -> tuple[FloatArray, FloatArray, NDArray[np.intp], bool]:
     """`_pool_runs` from the groups for whole counts, each round's block sums read off the
     cumulative sums (exact) instead of summed by `np.add.reduceat`."""
+    # each block's first group, then the end, and the cumulative sums there (each round's
+    # bounds are some of the round before's: read off the arrays of its size)
+    bounds = None
     after_positives, after_rows = cumulative
-    bounds = None  # each block's first group, then the end
     while positives.size > 1:
         values = np.divide(positives, rows, out=buffer)
         buffer = None
@@ -218,10 +220,9 @@ def _pool_whole(
         np.logical_not(pooled, out=pooled)
         first = np.flatnonzero(begins)
         bounds = first if bounds is None else bounds[first]
-        edges = after_positives[bounds]
-        positives = edges[:-1] - edges[1:]
-        edges = after_rows[bounds]
-        rows = edges[:-1] - edges[1:]
+        after_positives, after_rows = after_positives[first], after_rows[first]
+        positives = after_positives[:-1] - after_positives[1:]
+        rows = after_rows[:-1] - after_rows[1:]
         if merged * 16 < values.size:
             return positives, rows, bounds[:-1], False
     return positives, rows, np.arange(rows.size) if bounds is None else bounds[:-1], True
