@@ -286,7 +286,8 @@ def _xlogy(counts: FloatArray, probability: FloatArray, buffer: FloatArray | Non
     if buffer is not None and not probability.flags.c_contiguous:
         # numpy's vectorised log reads contiguous arrays only: a strided view (a Ranking's
         # scores reversed) copied first takes a fifth of the time
-        probability = np.copyto(buffer, probability) or buffer
+        np.copyto(buffer, probability)
+        probability = buffer
     with np.errstate(divide="ignore", invalid="ignore"):
         logs = np.log(probability, out=buffer)
         total = dot(counts, logs)  # NaN only where a group without rows has log 0
