@@ -60,39 +60,50 @@ def best(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 
 def _parts(ranking: Ranking, repeat: int) -> list[tuple[str, float]]:
-    """The summary's parts, each timed alone from the tie groups copied once."""
+    """The summary's parts, each timed alone from the tie groups as the summary reads them
+    (the scores the Ranking's own reversed, two arrays of their size to write to)."""
     from informed.ranking.binned import binned_of_groups
     from informed.ranking.calibration import (
         ascending,
         cumulative_counts,
         curve_of_groups,
-        score_decomposition,
+        decompose_curve,
     )
     from informed.ranking.recalibration import recalibration_of_groups
 
-    groups = ascending(ranking)
+    groups = ascending(ranking, view=True)
+    scores, _, rows = groups
+    scratch = (np.empty(scores.size), np.empty(scores.size))
     cumulative = cumulative_counts(ranking)
-    curve = curve_of_groups(*groups, cumulative)
+    curve = curve_of_groups(*groups, cumulative, scratch[0])
     n = float(ranking.n)
+    totals = (float(ranking.n_positive), n)
+
+    def fit() -> object:
+        complement = 1.0 - scores
+        return recalibration_of_groups(
+            *groups, complement=complement, scratch=(complement, scratch[1]), totals=totals
+        )
+
     return [
-        ("copy the groups ascending", best(lambda: ascending(ranking), repeat)[0]),
-        ("CORP curve (PAV)", best(lambda: curve_of_groups(*groups, cumulative), repeat)[0]),
+        ("the groups ascending", best(lambda: ascending(ranking, view=True), repeat)[0]),
+        (
+            "CORP curve (PAV)",
+            best(lambda: curve_of_groups(*groups, cumulative, scratch[0]), repeat)[0],
+        ),
         (
             "Brier and log decompositions",
             best(
-                lambda: [score_decomposition(ranking, rule, curve) for rule in ("brier", "log")],
+                lambda: decompose_curve(curve, ("brier", "log"), 1.0 - scores, scratch, totals),
                 repeat,
             )[0],
         ),
-        (
-            "logistic slope, intercept, in-the-large",
-            best(lambda: recalibration_of_groups(*groups), repeat)[0],
-        ),
+        ("logistic slope, intercept, in-the-large", best(fit, repeat)[0]),
         (
             "two binned tables",
             best(
                 lambda: [
-                    binned_of_groups(*groups, n, 10, s, None, cumulative)
+                    binned_of_groups(*groups, n, 10, s, rows * scores, cumulative)
                     for s in ("uniform", "quantile")
                 ],
                 repeat,

@@ -20,11 +20,13 @@ probabilities using Bayesian binning. Proceedings of AAAI 29:2901-2907.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
 from informed._common import json_floats
 from informed.errors import InputError, InputTypeError
@@ -99,6 +101,18 @@ def _value_at(scores: FloatArray, ends: FloatArray, position: FloatArray) -> Flo
     return scores[np.minimum(index, scores.size - 1)]
 
 
+def _value_after(scores: FloatArray, after: FloatArray, position: FloatArray) -> FloatArray:
+    """`_value_at` with the rows up to each group read off the rows after it (`after`,
+    whole counts: `Cumulative`'s second), n - after[k + 1] at group k, by bisection (no
+    array of the groups' size)."""
+    n = after[0]
+    found = [
+        bisect.bisect_right(range(scores.size), p, key=lambda k: n - after[k + 1])
+        for p in position.tolist()
+    ]
+    return scores[np.minimum(found, scores.size - 1)]
+
+
 def row_quantiles(ranking: Ranking, probabilities: FloatArray) -> FloatArray:
     """`numpy.percentile(rows' scores, 100 * probabilities)` (the linear rule) without a
     row: positions read from the cumulative counts, numpy's own arithmetic replicated
@@ -116,19 +130,35 @@ def quantiles_of_groups(
     """`row_quantiles` of tie groups in ascending order of score (`ascending`); with
     `cumulative`, whole counts summed after each group, the rows up to each group are
     read off them (exact, so the same floats as summing the rows)."""
-    ends = np.cumsum(rows) if cumulative is None else cumulative[1][0] - cumulative[1][1:]
-    n = float(ends[-1])
+    if cumulative is None:
+        ends = np.cumsum(rows)
+        n = float(ends[-1])
+    else:
+        n = float(cumulative[1][0])
     q = np.true_divide(np.asarray(probabilities, dtype=np.float64) * 100, 100)
     virtual = (n - 1) * q  # numpy's virtual index of the linear rule
     previous = np.clip(np.floor(virtual), 0, n - 1)
     following = np.clip(previous + 1, 0, n - 1)
     gamma = virtual - previous
-    below, above = _value_at(scores, ends, previous), _value_at(scores, ends, following)
+    if cumulative is None:
+        below, above = _value_at(scores, ends, previous), _value_at(scores, ends, following)
+    else:
+        below, above = (_value_after(scores, cumulative[1], p) for p in (previous, following))
     difference = above - below
     values = below + difference * gamma
     upper = gamma >= 0.5
     values[upper] = (above - difference * (1 - gamma))[upper]
     return np.asarray(values)
+
+
+def _after(scores: FloatArray, edges: FloatArray) -> NDArray[np.intp]:
+    """`np.searchsorted(scores, edges, side="right")` (`scores` ascending); over a strided
+    view (a Ranking's scores reversed), a bisection a value, as numpy copies it whole."""
+    if scores.flags.c_contiguous:
+        return np.searchsorted(scores, edges, side="right")
+    # the scores as floats: compared as numpy compares them with float64 edges
+    found = [bisect.bisect_right(scores, edge, key=float) for edge in edges.tolist()]
+    return np.array(found, dtype=np.intp)
 
 
 def check_bins(bins: int) -> None:
@@ -186,7 +216,7 @@ def binned_of_groups(
         else quantiles_of_groups(scores, rows, fractions, cumulative)
     )
     # a score on an inner edge falls in the bin below: bin j holds edge_j < score <= edge_j+1
-    cuts = np.searchsorted(scores, edges[1:-1], side="right")
+    cuts = _after(scores, edges[1:-1])
     starts = np.concatenate(([0], cuts)).astype(np.intp)
     kept = np.concatenate((cuts, [scores.size])) > starts
     first = starts[kept]

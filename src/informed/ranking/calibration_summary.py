@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from informed._common import json_float
 from informed.ranking.binned import (
     BINNINGS,
@@ -29,7 +31,6 @@ from informed.ranking.calibration import (
     cumulative_counts,
     curve_of_groups,
     decompose_curve,
-    dot,
     score_decomposition,
 )
 from informed.ranking.ranking import Ranking
@@ -159,22 +160,30 @@ def calibration(ranking: Ranking, bins: int = 10) -> Calibration:
     check_probabilities(ranking, "calibration")
     check_bins(bins)
     n = float(ranking.n)
-    groups = ascending(ranking)  # every part reads these arrays: copied once
+    # every part reads these arrays, element by element where they are the Ranking's own
+    # scores reversed (no copy), and writes its terms to two arrays of their size
+    groups = ascending(ranking, view=True)
+    scores, _, rows = groups
+    scratch = (np.empty(scores.size), np.empty(scores.size))
     cumulative = cumulative_counts(ranking)  # whole counts: the sums after each group
-    curve = curve_of_groups(*groups, cumulative)
+    curve = curve_of_groups(*groups, cumulative, scratch[0])
     if not n:
         return _without_rows(ranking, curve, bins)
-    mean_score = dot(curve.rows, curve.scores) / n
-    complement = 1.0 - curve.scores  # shared by the decompositions and the logistic fits
-    if ranking.n_positive == 0 or ranking.n_negative == 0:
-        fit = recalibration(ranking)  # NaN with the reason
-    else:
-        fit = recalibration_of_groups(*groups, complement=complement)
-    scored = groups[2] * groups[0]  # rows x score, summed per bin by both binnings
+    complement = 1.0 - scores  # shared by the decompositions and the logistic fits
+    # whole counts: the totals are the Ranking's own (sums of whole numbers are exact)
+    totals = None if cumulative is None else (float(ranking.n_positive), n)
+    brier, log = decompose_curve(curve, ("brier", "log"), complement, scratch, totals)
+    scored = np.multiply(rows, scores, out=scratch[0])  # summed per bin by both binnings
+    mean_score = float(scored.sum()) / n
     binned = {
         name: binned_of_groups(*groups, n, bins, name, scored, cumulative) for name in BINNINGS
     }
-    brier, log = decompose_curve(curve, ("brier", "log"), complement)
+    if ranking.n_positive == 0 or ranking.n_negative == 0:
+        fit = recalibration(ranking)  # NaN with the reason
+    else:  # the last reader of 1 - score: the odds overwrite it
+        fit = recalibration_of_groups(
+            *groups, complement=complement, scratch=(complement, scratch[1]), totals=totals
+        )
     return Calibration(
         n=n,
         n_positive=float(ranking.n_positive),

@@ -198,18 +198,22 @@ def beats_defaults(ranking: Ranking) -> tuple[tuple[float, float], ...]:
     positives = groups.cumulative_positives[:0:-1]
     negatives = groups.cumulative_negatives[:0:-1]
     n_positive, n_negative = float(ranking.n_positive), float(ranking.n_negative)
+    n = n_positive + n_negative
+    whole = not ranking.weighted and n < 2.0**53
     found: list[list[float]] = []
     closed_last = False  # whether the last kept stretch reached its own score
     # stretch k (1..U-1): p_t in (scores[k-1], scores[k]], acting on groups k.. (ascending);
     # block by block, so the temporaries stay in the cache
     for low, high in blocks(size - 1):
         tp, fp = positives[low + 1 : high + 1], negatives[low + 1 : high + 1]
-        fn, tn = n_positive - tp, n_negative - fp
+        treated, fn = tp + fp, n_positive - tp
+        # counts: FN + TN = n - (TP + FP) exactly (whole numbers below 2**53), one pass less
+        rest = n - treated if whole else fn + (n_negative - fp)
         score = scores[low + 1 : high + 1]
         with np.errstate(divide="ignore", invalid="ignore"):
-            lower = np.maximum(scores[low:high], fn / (fn + tn))
-            precision = tp / (tp + fp)
-        upper = np.minimum(np.minimum(score, precision), 1.0)
+            lower = np.maximum(scores[low:high], fn / rest)
+            precision = tp / treated
+        upper = np.minimum(score, precision)  # at most 1: a probability, a precision
         kept = np.flatnonzero(lower < upper)
         if kept.size == 0:
             continue

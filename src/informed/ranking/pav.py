@@ -46,16 +46,21 @@ def _block_means(
 
 
 def _pool_runs(
-    positives: FloatArray, rows: FloatArray, starts: NDArray[np.intp] | None
+    positives: FloatArray,
+    rows: FloatArray,
+    starts: NDArray[np.intp] | None,
+    buffer: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, NDArray[np.intp], bool]:
     """Rounds of pooling over blocks (their positives, rows and first groups; None: the
     blocks are the groups themselves): each round pools every maximal run of blocks whose
     values do not increase (a run of adjacent violators pools into one block, whatever
     the order PAV would pool it in). Stops when the values increase strictly (True) or
     when a round pools fewer than a sixteenth of the blocks (False: a cascade, where each
-    pooled block violates the one before it)."""
+    pooled block violates the one before it). `buffer`: an array of the blocks' size for
+    the first round's values."""
     while positives.size > 1:
-        values = positives / rows
+        values = np.divide(positives, rows, out=buffer)
+        buffer = None
         begins = np.empty(values.size, dtype=bool)  # whether a block begins a new one
         begins[0] = True
         pooled = np.less_equal(values[1:], values[:-1], out=begins[1:])  # pools into the one before
@@ -151,15 +156,19 @@ def pav(positives: FloatArray, size: FloatArray) -> tuple[FloatArray, NDArray[np
 
 
 def pav_blocks(
-    positives: FloatArray, size: FloatArray, cumulative: Cumulative | None = None
+    positives: FloatArray,
+    size: FloatArray,
+    cumulative: Cumulative | None = None,
+    buffer: FloatArray | None = None,
 ) -> tuple[FloatArray, NDArray[np.intp], FloatArray, FloatArray]:
     """`pav`, with each block's positives too. `cumulative`: the counts are whole and these
-    are their sums after each group (`Cumulative`); the blocks' sums are read off them."""
+    are their sums after each group (`Cumulative`); the blocks' sums are read off them.
+    `buffer`: an array of the groups' size that the first round's values are written to."""
     if size.size == 0:
         empty = np.empty(0)
         return empty, np.empty(0, dtype=np.intp), empty, empty
     if cumulative is not None:
-        block_positives, block_rows, starts, done = _pool_whole(positives, size, cumulative)
+        block_positives, block_rows, starts, done = _pool_whole(positives, size, cumulative, buffer)
         if not done:
             starts = starts[_pool_stack(block_positives, block_rows)]
             block_positives, block_rows = _sums_from(cumulative, starts)
@@ -167,7 +176,10 @@ def pav_blocks(
         return block_positives / block_rows, starts, block_rows, block_positives
     block_positives, block_rows, known = positives, size, None
     while True:
-        block_positives, block_rows, starts, done = _pool_runs(block_positives, block_rows, known)
+        block_positives, block_rows, starts, done = _pool_runs(
+            block_positives, block_rows, known, buffer
+        )
+        buffer = None
         if not done:
             starts = starts[_pool_stack(block_positives, block_rows)]
         # each block's own sums, in the order of its groups
@@ -188,23 +200,29 @@ def _sums_from(cumulative: Cumulative, starts: NDArray[np.intp]) -> tuple[FloatA
 
 
 def _pool_whole(
-    positives: FloatArray, rows: FloatArray, cumulative: Cumulative
+    positives: FloatArray, rows: FloatArray, cumulative: Cumulative, buffer: FloatArray | None
 ) -> tuple[FloatArray, FloatArray, NDArray[np.intp], bool]:
     """`_pool_runs` from the groups for whole counts, each round's block sums read off the
     cumulative sums (exact) instead of summed by `np.add.reduceat`."""
-    starts = None
+    # each block's first group, then the end, and the cumulative sums there (each round's
+    # bounds are some of the round before's: read off the arrays of its size)
+    bounds = None
+    after_positives, after_rows = cumulative
     while positives.size > 1:
-        values = positives / rows
-        begins = np.empty(values.size, dtype=bool)
-        begins[0] = True
-        pooled = np.less_equal(values[1:], values[:-1], out=begins[1:])
+        values = np.divide(positives, rows, out=buffer)
+        buffer = None
+        begins = np.empty(values.size + 1, dtype=bool)  # and the end, which bounds the last
+        begins[0] = begins[-1] = True
+        pooled = np.less_equal(values[1:], values[:-1], out=begins[1:-1])
         merged = int(np.count_nonzero(pooled))
         if merged == 0:
             break
         np.logical_not(pooled, out=pooled)
         first = np.flatnonzero(begins)
-        starts = first if starts is None else starts[first]
-        positives, rows = _sums_from(cumulative, starts)
+        bounds = first if bounds is None else bounds[first]
+        after_positives, after_rows = after_positives[first], after_rows[first]
+        positives = after_positives[:-1] - after_positives[1:]
+        rows = after_rows[:-1] - after_rows[1:]
         if merged * 16 < values.size:
-            return positives, rows, starts, False
-    return positives, rows, np.arange(rows.size) if starts is None else starts, True
+            return positives, rows, bounds[:-1], False
+    return positives, rows, np.arange(rows.size) if bounds is None else bounds[:-1], True

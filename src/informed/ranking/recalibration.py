@@ -122,13 +122,15 @@ def _in_the_large(
     positives: FloatArray,
     rows: FloatArray,
     start: float | None,
+    totals: tuple[float, float],
 ) -> float:
     """Calibration-in-the-large, the intercept of logit p = intercept + x, x = log(odds)
     (ascending); NaN if Newton's iterations do not converge. They start from the fit on
     the bins of consecutive groups (`_bins`, each bin's rows at its mean covariate),
     which lies close to the groups' own, so the passes over all the groups are few
-    (`start`: that fit, or one of similar groups; None: from 0)."""
-    hits = (float(positives.sum()), 0.0)
+    (`start`: that fit, or one of similar groups; None: from 0). `totals`: the sums of
+    `positives` and of `rows`."""
+    hits = (totals[0], 0.0)
 
     def one_pass(beta: FloatArray, information: bool) -> tuple[FloatArray, FloatArray | None]:
         if abs(beta[0]) < EXP_LIMIT and beta[0] + x[-1] < EXP_LIMIT:
@@ -149,16 +151,18 @@ def _slope_fit(
     positives: FloatArray,
     rows: FloatArray,
     start: tuple[float, float] | None,
+    totals: tuple[float, float],
 ) -> tuple[float, float] | None:
     """The maximum likelihood (intercept, slope) of logit p = intercept + slope * x (`x`
     ascending, overwritten), started as `_in_the_large`; None if the iterations do not
-    converge. `start`: the (intercept, slope) to start from; None: the prevalence."""
+    converge. `start`: the (intercept, slope) to start from; None: the prevalence.
+    `totals`: the sums of `positives` and of `rows`."""
     # the covariate centred so that the two parameters are nearly orthogonal
-    centre = dot(rows, x) / float(rows.sum())
+    centre = dot(rows, x) / totals[1]
     z = np.subtract(x, centre, out=x)
-    hits = (float(positives.sum()), dot(positives, z))
+    hits = (totals[0], dot(positives, z))
     if start is None:
-        rate = hits[0] / float(rows.sum())
+        rate = hits[0] / totals[1]
         beta = np.array([math.log(rate / (1.0 - rate)), 0.0])
     else:
         beta = np.array([start[0] + start[1] * centre, start[1]])
@@ -243,16 +247,22 @@ def recalibration_of_groups(
     *,
     complement: FloatArray | None = None,
     start: Recalibration | None = None,
+    scratch: tuple[FloatArray, FloatArray] | None = None,
+    totals: tuple[float, float] | None = None,
 ) -> Recalibration:
     """`recalibration` of tie groups in ascending order of score (`ascending`), both
     classes among them; `complement` is 1 - scores, when already computed. Newton's
     iterations start from the fit on bins of the groups, or from `start`'s finite values
     (the fit of similar groups, such as a bootstrap replicate's estimate): the maximum
-    is the same, reached in fewer passes."""
+    is the same, reached in fewer passes. `scratch`: two arrays of the groups' size the
+    odds and the logits are written to (the first may be `complement` itself); `totals`:
+    the positives and the rows, for whole counts (their sums, exactly)."""
     nan = math.nan
-    # the scores ascend: those of 0 come first, those of 1 last
-    low = int(np.searchsorted(scores, 0.0, side="right"))
-    high = int(np.searchsorted(scores, 1.0, side="left"))
+    # the scores ascend: those of 0 come first, those of 1 last (searched only if there
+    # are any: numpy copies a strided view whole to search it)
+    size = scores.size
+    low = 0 if not size or scores[0] > 0.0 else int(np.searchsorted(scores, 0.0, side="right"))
+    high = size if not size or scores[-1] < 1.0 else int(np.searchsorted(scores, 1.0, "left"))
     if np.any(positives[:low] > 0) or np.any(rows[high:] > positives[high:]):
         return Recalibration(
             nan,
@@ -262,7 +272,7 @@ def recalibration_of_groups(
             "no positive slope gives it a non-zero likelihood",
         )
     note = None
-    if low > 0 or high < scores.size:
+    if low > 0 or high < size:
         left = float(rows[:low].sum() + rows[high:].sum())
         note = (
             f"{left:g} rows scored exactly 0 or 1, all with the outcome their score "
@@ -276,22 +286,26 @@ def recalibration_of_groups(
         return Recalibration(
             nan, nan, nan, reason="only one class among the rows scored inside (0, 1)", note=note
         )
-    odds = scores / (1.0 - scores if complement is None else complement)
-    x = np.log(odds)
+    odds_out, x_out = (None, None) if scratch is None else (a[low:high] for a in scratch)
+    odds = np.divide(scores, 1.0 - scores if complement is None else complement, out=odds_out)
+    x = np.log(odds, out=x_out)
     # The fit does not depend on the weights' scale (the maximum likelihood of weights c w
     # is that of w), nor does Newton's step (a power of two scales every sum exactly), but
     # the sums overflow for weights of 1e160: weights whose total lies far from 1 are
     # scaled by the power of two that brings it into [1, 2), exact in floating point.
-    shift = 1 - math.frexp(float(rows.sum()))[1]
+    if note is not None or totals is None:  # summed once for both fits
+        totals = (float(positives.sum()), float(rows.sum()))
+    shift = 1 - math.frexp(totals[1])[1]
     if abs(shift) > _SCALE_FREE:
         positives, rows = np.ldexp(positives, shift), np.ldexp(rows, shift)
+        totals = (float(positives.sum()), float(rows.sum()))
     bins = None if start is not None else _bins(x, positives, rows)
     if bins is not None:  # both fits start from the fits on these
         fit = tanh_fit(*bins, False)
         large_start = None if fit is None else fit[0]
     else:
         large_start = _finite(start.in_the_large if start else math.nan)
-    in_the_large = _in_the_large(x, odds, positives, rows, large_start)
+    in_the_large = _in_the_large(x, odds, positives, rows, large_start, totals)
     if not _overlap(x, with_positives, with_negatives):
         why = (
             "one distinct score: no slope to fit"
@@ -305,7 +319,7 @@ def recalibration_of_groups(
         slope_start = (start.intercept, start.slope)
     else:
         slope_start = None
-    fitted = _slope_fit(x, positives, rows, slope_start)
+    fitted = _slope_fit(x, positives, rows, slope_start, totals)
     if fitted is None:
         return Recalibration(nan, nan, in_the_large, reason="Newton's iterations did not converge")
     intercept, slope = fitted
