@@ -253,7 +253,7 @@ def test_a_bad_seed_is_refused_naming_seed_and_value(name: str, seed: Any) -> No
     assert "\n" not in message
 
 
-@pytest.mark.parametrize("command", ["evaluate", "compare", "tally"])
+@pytest.mark.parametrize("command", ["evaluate", "compare", "tally", "merge"])
 @pytest.mark.parametrize("seed", ["-1", "a", "1.5"])
 def test_the_command_line_refuses_a_bad_seed(
     command: str, seed: str, capsys: pytest.CaptureFixture[str]

@@ -27,6 +27,7 @@ from informed.cli.output import (
     emit,
     input_path,
     output_document,
+    seed_option,
     write_dvc,
 )
 from informed.errors import InputError
@@ -91,7 +92,10 @@ def add_parser(commands: Any) -> None:
         help="add bootstrap confidence intervals at this level, e.g. 0.95, as informed "
         "evaluate --ci does (slices and folds: the level of their intervals, default 0.95)",
     )
-    me.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
+    me.add_argument(
+        "--seed", type=seed_option, default=0, help="random seed of the bootstrap (default 0)"
+    )
+    me.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     me.add_argument(
         "--reference",
         metavar="SLICE",
