@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -66,7 +65,6 @@ from informed.slices.slices import Slices
 __all__ = ["AUC_METHOD", "AUC_METHOD_TEXT", "AucDifferences", "auc_differences"]
 
 Floats = NDArray[np.float64]
-_Values = TypeVar("_Values", bound=NDArray[Any])
 
 AUC_METHOD = "delong-independent"
 """The `method` of the intervals of AUC differences."""
@@ -182,31 +180,43 @@ def _p(found: Interval) -> float:
 
 
 # ---------------------------------------------------------------------- the rest of a slice
+@dataclass(frozen=True)
 class _Side:
-    """The overall Ranking read for the placements of class X among class Y, in an order
-    where "below" is a later group: positives among negatives with the scores descending
-    (S10), negatives among positives with the scores ascending (S01).
+    """The overall Ranking read for the placements of class X among class Y, groups in
+    descending score: positives among the negatives below them (S10), negatives among
+    the positives above them (S01).
 
-    placed[g] = Y after g + Y[g] / 2 (X's placement at g, times the Y total), u[g] the
-    placement centred on the overall AUC, and the prefix sums of X and X u that give any
-    run of groups' sums in O(1).
+    placed[g] = Y beyond g + Y[g] / 2 (X's placement at g, times the Y total), cx the X
+    before each group and cxw the X w before it, w = placed - Y total x AUC the placement
+    centred on the overall AUC (times the Y total): prefix sums that give any run of
+    groups' sums in O(1); xw2 = sum X w^2; centre = Y total x AUC.
     """
 
-    def __init__(self, x: Floats, y: Floats, weighted: bool) -> None:
-        self.x, self.y = x, y
-        self.x_total, self.y_total = float(x.sum()), float(y.sum())
-        # counts (not weights) below 1e9: total - part is exact, never rounding to clear
-        self.exact = not weighted and self.x_total < 1e9
-        self.placed = (self.y_total - np.cumsum(y)) + y / 2.0
-        self.pairs = float(np.dot(x, self.placed))
-        product = self.x_total * self.y_total
-        self.auc = self.pairs / product if product > 0 else math.nan
-        with np.errstate(invalid="ignore", divide="ignore"):
-            self.u = self.placed / self.y_total - self.auc
-        self.cx, self.cxu = np.zeros(x.size + 1), np.zeros(x.size + 1)
-        np.cumsum(x, out=self.cx[1:])
-        np.cumsum(x * self.u, out=self.cxu[1:])
-        self.xu2 = float(np.dot(x, self.u * self.u))
+    x: Floats
+    placed: Floats
+    cx: Floats
+    cxw: Floats
+    xw2: float
+    x_total: float
+    y_total: float
+    centre: float
+    exact: bool
+
+
+def _side(
+    x: Floats, placed: Floats, cx: Floats, y_total: float, auc: float, weighted: bool
+) -> _Side:
+    """A side of the overall Ranking (cx: the running sum of x from 0)."""
+    x_total = float(cx[-1])
+    centre = y_total * auc
+    w = np.subtract(placed, centre)
+    xw = np.multiply(x, w)
+    cxw = np.zeros(x.size + 1)
+    np.cumsum(xw, out=cxw[1:])
+    xw2 = float(np.dot(xw, w))
+    # counts (not weights) below 1e9: total - part is exact, never rounding to clear
+    exact = not weighted and x_total < 1e9
+    return _Side(x, placed, cx, cxw, xw2, x_total, y_total, centre, exact)
 
 
 class _Overall:
@@ -214,47 +224,66 @@ class _Overall:
 
     def __init__(self, ranking: Ranking) -> None:
         self.negated = -np.asarray(ranking.scores, dtype=np.float64)  # ascending
-        self.positives = np.asarray(ranking.positives, dtype=np.float64)
-        self.negatives = np.asarray(ranking.negatives, dtype=np.float64)
+        self.positives = p = np.asarray(ranking.positives, dtype=np.float64)
+        self.negatives = n = np.asarray(ranking.negatives, dtype=np.float64)
+        cp, cn = np.zeros(p.size + 1), np.zeros(n.size + 1)
+        np.cumsum(p, out=cp[1:])
+        np.cumsum(n, out=cn[1:])
+        p_total, n_total = float(cp[-1]), float(cn[-1])
+        below = np.subtract(n_total, cn[1:])  # the negatives below each group, half at it
+        below += n * 0.5
+        above = p * 0.5  # the positives above each group, half at it
+        above += cp[:-1]
+        self.pairs = float(np.dot(p, below))
+        product = p_total * n_total
+        self.auc = self.pairs / product if product > 0 else math.nan
         weighted = bool(ranking.weighted)
-        self.by_positive = _Side(self.positives, self.negatives, weighted)
-        self.by_negative = _Side(self.negatives[::-1].copy(), self.positives[::-1].copy(), weighted)
+        self.by_positive = _side(p, below, cp, n_total, self.auc, weighted)
+        self.by_negative = _side(n, above, cn, p_total, self.auc, weighted)
 
 
 @dataclass(frozen=True)
 class _Points:
     """Every slice's tie groups, one after the other: `idx` their overall group (rising
-    within a slice), `slice` the slice of each, `first` where each slice starts."""
+    within a slice), `first` where each slice starts, `count` its groups."""
 
     idx: NDArray[np.intp]
-    slice: NDArray[np.intp]
     first: NDArray[np.intp]
     count: NDArray[np.intp]
+
+    @property
+    def starts(self) -> NDArray[np.intp]:
+        """Where each slice with a group starts."""
+        return self.first[self.count > 0]
+
+    @property
+    def ends(self) -> NDArray[np.intp]:
+        """The last group of each slice with a group."""
+        return (self.first + self.count - 1)[self.count > 0]
 
     def each(self, values: Floats) -> Floats:
         """A value per slice, at each of its points."""
         return np.repeat(values, self.count)
 
-    def sums(self, values: Floats) -> Floats:
-        """Each slice's sum of `values`."""
-        return np.bincount(self.slice, weights=values, minlength=self.count.size).astype(
-            np.float64, copy=False
-        )
-
-    def after(self, values: Floats, sums: Floats) -> Floats:
-        """At each point, the sum of `values` at the slice's later points (`sums`: each
-        slice's sum of `values`)."""
-        running = np.cumsum(values)
-        before, later = np.zeros(self.first.size), self.first > 0  # the running sum before
-        before[later] = running[self.first[later] - 1]
-        return self.each(sums) - (running - self.each(before))
-
-    def reversed(self, values: _Values) -> _Values:
-        """`values` (one per point) reversed within each slice."""
-        found: _Values = np.empty_like(values)
-        for start, size in zip(self.first.tolist(), self.count.tolist(), strict=True):
-            found[start : start + size] = values[start : start + size][::-1]
+    def sums(self, rows: Floats) -> Floats:
+        """Each slice's sum of each row of `rows` (rows x points), added in point order."""
+        found = np.zeros((rows.shape[0], self.count.size))
+        if rows.shape[1]:
+            found[:, self.count > 0] = np.add.reduceat(rows, self.starts, axis=1)
         return found
+
+    def before(self, values: Floats) -> tuple[Floats, Floats]:
+        """At each point, the sum of `values` at the slice's earlier points, added in
+        point order within the slice alone; and each slice's sum."""
+        found, totals = np.empty_like(values), np.zeros(self.count.size)
+        for s, (start, size) in enumerate(
+            zip(self.first.tolist(), self.count.tolist(), strict=True)
+        ):
+            if size:
+                found[start] = 0.0
+                np.cumsum(values[start : start + size - 1], out=found[start + 1 : start + size])
+                totals[s] = found[start + size - 1] + values[start + size - 1]
+        return found, totals
 
 
 def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc], list[_Auc]]:
@@ -277,14 +306,11 @@ def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Au
         where = int(np.searchsorted(first, int(np.argmax(missing)), side="right")) - 1
         msg = f"slice {names[where]} holds scores the overall Ranking does not hold."
         raise InputError(msg)
-    points = _Points(idx, np.repeat(np.arange(count.size), count), first, count)
+    points = _Points(idx, first, count)
     p = np.concatenate([np.asarray(r.positives, dtype=np.float64) for r in rankings])
     n = np.concatenate([np.asarray(r.negatives, dtype=np.float64) for r in rankings])
-    ranked = _rest_side(overall.by_positive, points, p, n)
-    flipped = _Points(size - 1 - points.reversed(idx), points.slice, first, count)
-    mirrored = _rest_side(overall.by_negative, flipped, points.reversed(n), points.reversed(p))
-    n_pos, n_neg = ranked.x_own, ranked.y_own
-    rest_pos, rest_neg = overall.by_positive.x_total - n_pos, overall.by_positive.y_total - n_neg
+    found = _rest(overall, points, p, n)
+    n_pos, n_neg, rest_pos, rest_neg = found.x_own, found.y_own, found.x_rest, found.y_rest
     own, rest = [], []
     who = "the rest of the rows"
     for s, ranking in enumerate(rankings):
@@ -293,21 +319,21 @@ def _both(overall: _Overall, slices: Slices, names: list[str]) -> tuple[list[_Au
             own.append(_Auc(math.nan, math.nan, f"{mine}: {ranking_reason(ranking, 'auc')}", mine))
         else:
             variance, reason = _variance(
-                float(ranked.own[s]), float(mirrored.own[s]), float(n_pos[s]), float(n_neg[s]), mine
+                float(found.own10[s]), float(found.own01[s]), float(n_pos[s]), float(n_neg[s]), mine
             )
-            area = min(max(float(ranked.own_pairs[s] / (n_pos[s] * n_neg[s])), 0.0), 1.0)
+            area = min(max(float(found.own_pairs[s] / (n_pos[s] * n_neg[s])), 0.0), 1.0)
             own.append(_Auc(area, variance, reason, mine))
         if not rest_pos[s] > _NOISE * overall.by_positive.x_total:
             rest.append(_Auc(math.nan, math.nan, f"{who}: no actual positives (n+ = 0)", who))
-        elif not rest_neg[s] > _NOISE * overall.by_positive.y_total:
+        elif not rest_neg[s] > _NOISE * overall.by_negative.x_total:
             rest.append(_Auc(math.nan, math.nan, f"{who}: no actual negatives (n- = 0)", who))
-        elif ranked.lossy[s] or mirrored.lossy[s]:
+        elif found.lossy[s]:
             part = slice(int(first[s]), int(first[s] + count[s]))
             rest.append(_direct(overall, idx[part], p[part], n[part], who))
         else:
-            area = min(max(float(ranked.pairs[s] / (rest_pos[s] * rest_neg[s])), 0.0), 1.0)
+            area = min(max(float(found.pairs[s] / (rest_pos[s] * rest_neg[s])), 0.0), 1.0)
             variance, reason = _variance(
-                float(ranked.rest[s]), float(mirrored.rest[s]), rest_pos[s], rest_neg[s], who
+                float(found.rest10[s]), float(found.rest01[s]), rest_pos[s], rest_neg[s], who
             )
             rest.append(_Auc(area, variance, reason, who))
     return own, rest
@@ -343,77 +369,174 @@ def _left(total: Floats, part: Floats) -> Floats:
 
 @dataclass(frozen=True)
 class _Found:
-    """Per slice, one side (X among Y) of the slice and of its rest: the pairs in order
-    (ties one half), the sample variance of the X placements among the Y, and whether
-    the rest's centred sums lost more than 7 of their 16 digits (that rest is then read
-    directly); and the slice's X and Y."""
+    """Per slice: its positives and negatives and the rest's, the slice's pairs in order
+    (ties one half) and the rest's, the sample variances of the placements of positives
+    among negatives (10) and of negatives among positives (01) of the slice and of the
+    rest, and whether the rest's centred sums lost more than 7 of their 16 digits (that
+    rest is then read directly)."""
 
-    own_pairs: Floats
-    own: Floats
-    pairs: Floats
-    rest: Floats
-    lossy: NDArray[np.bool_]
     x_own: Floats
     y_own: Floats
+    x_rest: Floats
+    y_rest: Floats
+    own_pairs: Floats
+    pairs: Floats
+    own10: Floats
+    own01: Floats
+    rest10: Floats
+    rest01: Floats
+    lossy: NDArray[np.bool_]
 
 
-def _rest_side(side: _Side, points: _Points, x: Floats, y: Floats) -> _Found:
-    """One side (X among Y) of every slice and of its rest.
+def _rest(overall: _Overall, points: _Points, p: Floats, n: Floats) -> _Found:
+    """Every slice and its rest, both sides (p and n: the slice's positives and
+    negatives at its points).
 
-    The slice's own placements are its Y after each group plus half those at it, over its
-    Y total, as DeLong's in `informed.inference.delong`.
-
-    The rest's placement at overall group g is (placed[g] - B[g]) / y_rest, B[g] the
-    slice's Y after g plus half those at g: centred on the rest's AUC it is
-    lam u[g] + c[g], lam = y_total / y_rest, c[g] = lam AUC - AUC_rest - B[g] / y_rest,
-    constant between two of the slice's groups. Between them, the sums of X and X u come
-    from the prefix sums; at the slice's groups, the rest's X are read one by one.
+    The rest's pairs are the overall pairs less those with a positive or a negative of
+    the slice, plus the slice's own pairs (counted twice); see `_rest_side` for the
+    variances.
     """
-    idx, each = points.idx, points.each
-    x_own, y_own = points.sums(x), points.sums(y)
-    x_rest, y_rest = side.x_total - x_own, side.y_total - y_own
-    x_at, u_at, cx_at = side.x[idx], side.u[idx], side.cx[idx]
-    y_after = points.after(y, y_own)
-    own = y_after + y / 2.0  # B at the slice's groups
-    above = cx_at + x_at / 2.0  # X before the group and half of it, read by Y
-    terms = (points.sums(x * side.placed[idx]), points.sums(y * above))
-    own_pairs = points.sums(x * own)
-    pairs = side.pairs - terms[0] - terms[1] + own_pairs
-    lossy = np.abs(pairs) <= 1e-7 * (side.pairs + terms[0] + terms[1])
-    cxu_at = side.cxu[idx]
-    # X and X u before the group after the slice's previous one (cx and cxu are running
-    # sums: cx[g + 1] = cx[g] + x[g]); 0 before a slice's first group
-    cx_start, cxu_start = np.empty_like(cx_at), np.empty_like(cxu_at)
-    cx_start[1:] = cx_at[:-1] + x_at[:-1]
-    cxu_start[1:] = cxu_at[:-1] + x_at[:-1] * u_at[:-1]
-    begins = points.first[points.count > 0]
-    cx_start[begins] = 0.0
-    cxu_start[begins] = 0.0
-    tail = np.zeros(points.count.size, dtype=np.intp)
-    ends = points.first + points.count - 1
-    tail[points.count > 0] = idx[ends[points.count > 0]] + 1
+    n_before, n_own = points.before(n)
+    p_before, p_own = points.before(p)
+    n_half = np.multiply(n, 0.5)
+    n_half += n_before  # the slice's negatives above each point and half those at it
+    p_half = np.multiply(p, 0.5)
+    p_half += p_before
+    idx = points.idx
+    p_at, n_at = overall.positives[idx], overall.negatives[idx]
+    cp_at, cn_at = overall.by_positive.cx[idx], overall.by_negative.cx[idx]
+    # the overall placements at the points, added as `_Overall` adds them (cumsum adds
+    # in order: cn[g + 1] = cn[g] + n[g]), read without two more gathers
+    below_at = np.add(cn_at, n_at)
+    np.subtract(overall.by_positive.y_total, below_at, out=below_at)
+    below_at += n_at * 0.5
+    above_at = p_at * 0.5
+    above_at += cp_at
+    rows = np.empty((3, points.idx.size))
+    np.multiply(p, below_at, out=rows[0])
+    np.multiply(n, above_at, out=rows[1])
+    np.subtract(points.each(n_own), n_half, out=rows[2])  # the slice's negatives below
+    rows[2] *= p
+    with_p, with_n, own_pairs = points.sums(rows)
+    del rows
+    pairs = overall.pairs - with_p - with_n + own_pairs
+    lossy = np.abs(pairs) <= 1e-7 * (overall.pairs + with_p + with_n)
+    p_rest = overall.by_positive.x_total - p_own
+    n_rest = overall.by_negative.x_total - n_own
     with np.errstate(divide="ignore", invalid="ignore"):
-        scale = side.y_total / y_rest
-        base = scale * side.auc - pairs / (x_rest * y_rest)
-        scale_at, base_at, y_rest_at = each(scale), each(base), each(y_rest)
-        c = base_at - (y_after + y) / y_rest_at  # between the previous group and this one
-        gap = x_at - x if side.exact else _left(x_at, x)
-        parts = (
-            scale * scale * side.xu2,
-            -scale * scale * points.sums(x_at * u_at * u_at),
-            points.sums(2.0 * scale_at * c * (cxu_at - cxu_start)),
-            points.sums(c * c * (cx_at - cx_start)),
-            2.0 * scale * base * (side.cxu[-1] - side.cxu[tail]),
-            base * base * (side.cx[-1] - side.cx[tail]),
-            points.sums(gap * (scale_at * u_at + base_at - own / y_rest_at) ** 2),
+        shift = overall.by_positive.y_total * overall.auc - pairs / p_rest
+        own10, rest10, lossy10 = _rest_side(
+            overall.by_positive,
+            points,
+            (p, p_at, cp_at, below_at, n_before, n_half),
+            1.0,
+            (n_own - own_pairs / p_own, shift - n_own, shift, p_own, n_own, p_rest, n_rest),
         )
-        squares = np.sum(parts, axis=0)
-        lossy |= ~(squares > 1e-7 * np.sum(np.abs(parts), axis=0))
-        variance = np.where(x_rest > 1, squares / (x_rest - 1.0), np.nan)
-        centred = own / each(y_own) - each(own_pairs / (x_own * y_own))
-        own_squares = points.sums(x * centred * centred)
-        own_variance = np.where(x_own > 1, own_squares / (x_own - 1.0), np.nan)
-    return _Found(own_pairs, own_variance, pairs, variance, lossy, x_own, y_own)
+        del below_at, p_at, cp_at
+        shift = overall.by_negative.y_total * overall.auc - pairs / n_rest
+        own01, rest01, lossy01 = _rest_side(
+            overall.by_negative,
+            points,
+            (n, n_at, cn_at, above_at, p_before, p_half),
+            -1.0,
+            (-own_pairs / n_own, shift, shift - p_own, n_own, p_own, n_rest, p_rest),
+        )
+    return _Found(
+        p_own,
+        n_own,
+        p_rest,
+        n_rest,
+        own_pairs,
+        pairs,
+        own10,
+        own01,
+        rest10,
+        rest01,
+        lossy | lossy10 | lossy01,
+    )
+
+
+def _rest_side(
+    side: _Side,
+    points: _Points,
+    at: tuple[Floats, Floats, Floats, Floats, Floats, Floats],
+    sign: float,
+    per_slice: tuple[Floats, Floats, Floats, Floats, Floats, Floats, Floats],
+) -> tuple[Floats, Floats, NDArray[np.bool_]]:
+    """One side (X among Y) of every slice and of its rest: the sample variances of the
+    X placements of the slice and of the rest, and whether the rest's sums lost digits.
+
+    `at` holds, at each point, the slice's X, `side.placed` (overwritten), the slice's Y
+    before the point (in the overall order) and those plus half the Y at it (h); `sign`
+    is 1 where the placements count the Y below (positives among negatives), -1 where
+    they count the Y above. The slice's own placement at a point, times its Y total and
+    centred on its AUC, is F - sign h. The rest's placement at overall group g, times its
+    Y total, is placed[g] - B[g], B[g] the slice's Y beyond g plus half those at g;
+    centred on the rest's AUC it is w[g] + e[g], e[g] = Y total x AUC - Y rest x AUC rest
+    - B[g]: E + sign h at the slice's groups, E + sign (the Y before) between the slice's
+    previous group and this one, e_tail after its last. Between its groups, the sums of
+    X and X w come from the prefix sums; at them, the rest's X are read one by one. The
+    sums are scaled by the Y totals only at the end.
+    """
+    x, x_at, between_x, w, y_before, half = at
+    own_centre, shift, tail_shift, x_own, y_own, x_rest, y_rest = per_slice
+    rows = np.empty((5, x.size))
+    w -= side.centre
+    np.multiply(x_at, w, out=rows[0])  # X w at the slice's groups, all of it
+    between_xw = side.cxw[points.idx]
+    ranges = (
+        _between(points, between_x, np.add(between_x, x_at), side.x_total),
+        _between(points, between_xw, np.add(between_xw, rows[0]), float(side.cxw[-1])),
+    )
+    rows[0] *= w
+    e = points.each(shift)
+    np.add(w, e, out=rows[3])
+    del w
+    if sign > 0:
+        rows[3] += half
+        e += y_before
+    else:
+        rows[3] -= half
+        e -= y_before
+    rows[3] *= rows[3]
+    rows[3] *= np.subtract(x_at, x, out=x_at) if side.exact else _left(x_at, x)  # the rest's X
+    (tail_x, between_x), (tail_xw, between_xw) = ranges
+    np.multiply(e, between_xw, out=rows[1])
+    np.multiply(e, e, out=rows[2])
+    rows[2] *= between_x
+    del e, between_x, between_xw, ranges
+    (np.subtract if sign > 0 else np.add)(points.each(own_centre), half, out=rows[4])
+    rows[4] *= rows[4]
+    rows[4] *= x
+    sums = points.sums(rows)
+    del rows
+    parts = (
+        np.full(x_own.size, side.xw2),
+        -sums[0],
+        2.0 * sums[1],
+        sums[2],
+        2.0 * tail_shift * tail_xw,
+        tail_shift * tail_shift * tail_x,
+        sums[3],
+    )
+    squares = np.sum(parts, axis=0)
+    lossy = ~(squares > 1e-7 * np.sum(np.abs(parts), axis=0))
+    rest = np.where(x_rest > 1, squares / (y_rest * y_rest) / (x_rest - 1.0), np.nan)
+    own = np.where(x_own > 1, sums[4] / (y_own * y_own) / (x_own - 1.0), np.nan)
+    return own, rest, lossy
+
+
+def _between(points: _Points, before: Floats, after: Floats, total: float) -> tuple[Floats, Floats]:
+    """From a running sum before and after each point (`before` overwritten): each
+    slice's sum after its last point, and at each point the sum strictly between the
+    slice's previous point (or the start) and this one."""
+    tail = np.full(points.count.size, total)
+    tail[points.count > 0] -= after[points.ends]
+    starts = points.starts
+    first = before[starts]
+    before[1:] -= after[:-1]
+    before[starts] = first
+    return tail, before
 
 
 def _direct(overall: _Overall, idx: NDArray[np.intp], p: Floats, n: Floats, who: str) -> _Auc:
