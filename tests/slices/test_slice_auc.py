@@ -62,7 +62,7 @@ def test_each_difference_equals_the_definition(
         by=data["group"], actual=data["actual"], scores=data["scores"], positive=1, weights=w
     )
     names = [repr(s.name(key)) for key in s.keys]
-    own, rest = module._both(module._Overall(s.overall_ranking), s, names)
+    own, rest = module._both(module.Overall(s.overall_ranking), s, names)
     found = auc_differences(s, reference=1)
     rows = np.repeat(np.arange(n), data["weights"]) if weighted else np.arange(n)
     group, actual, scores = data["group"][rows], data["actual"][rows], data["scores"][rows]
