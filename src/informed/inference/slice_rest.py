@@ -59,7 +59,7 @@ class Side:
     the positives above them (S01).
 
     With placed[g] = Y beyond g + Y[g] / 2 (X's placement at g, times the Y total) and
-    w = placed - centre, centre = Y total x AUC (the placement centred on the overall
+    w[g] = placed[g] - centre, centre = Y total x AUC (the placement centred on the overall
     AUC, times the Y total): cx the X before each group and cxw the X w before it,
     prefix sums that give any run of groups' sums in O(1); xw2 = sum X w^2.
     """
@@ -75,14 +75,12 @@ class Side:
 
 
 def side_of(
-    x: Floats, placed: Floats, cx: Floats, y_total: float, auc: float, weighted: bool
+    x: Floats, w: Floats, cx: Floats, y_total: float, centre: float, weighted: bool, xw: Floats
 ) -> Side:
-    """A side of the overall Ranking (`placed` as `Side` says, cx the running sum of x
-    from 0)."""
+    """A side of the overall Ranking from the placements less the centre, `w` (`Side`),
+    and cx, the running sum of x from 0 (`xw`: a buffer of x's size)."""
     x_total = float(cx[-1])
-    centre = y_total * auc
-    w = np.subtract(placed, centre)
-    xw = np.multiply(x, w)
+    np.multiply(x, w, out=xw)
     cxw = np.zeros(x.size + 1)
     np.cumsum(xw, out=cxw[1:])
     xw2 = float(np.dot(xw, w))
@@ -102,16 +100,20 @@ class Overall:
         np.cumsum(p, out=cp[1:])
         np.cumsum(n, out=cn[1:])
         p_total, n_total = float(cp[-1]), float(cn[-1])
-        below = np.subtract(n_total, cn[1:])  # the negatives below each group, half at it
-        below += n * 0.5
-        above = p * 0.5  # the positives above each group, half at it
-        above += cp[:-1]
-        self.pairs = float(np.dot(p, below))
+        # the negatives below each group and half those at it (`slice_rests` adds the
+        # same way at the slices' groups)
+        placed = np.subtract(n_total, cn[1:])
+        placed += np.multiply(n, 0.5, out=(buffer := np.empty_like(n)))
+        self.pairs = float(np.dot(p, placed))
         product = p_total * n_total
         self.auc = self.pairs / product if product > 0 else math.nan
         weighted = bool(ranking.weighted)
-        self.by_positive = side_of(p, below, cp, n_total, self.auc, weighted)
-        self.by_negative = side_of(n, above, cn, p_total, self.auc, weighted)
+        placed -= n_total * self.auc
+        self.by_positive = side_of(p, placed, cp, n_total, n_total * self.auc, weighted, buffer)
+        np.multiply(p, 0.5, out=placed)  # the positives above each group, half at it
+        placed += cp[:-1]
+        placed -= p_total * self.auc
+        self.by_negative = side_of(n, placed, cn, p_total, p_total * self.auc, weighted, buffer)
 
 
 @dataclass(frozen=True)
