@@ -15,7 +15,7 @@ slices at once, in O(G + g) for the G tie groups of all rows and the g of all sl
 together (`informed.inference.slice_rest`; 10,000 slices of a million distinct scores:
 1.4 s against 7 minutes on a loaded 2-core machine, `benchmarks/bench_slice_auc.py`).
 The placements are centred on the overall AUC before anything is squared, and where the
-centred sums lose more than 7 of their 16 digits (a rest of a few rows beside a slice of
+centred sums lose more than 3 of their 16 digits (a rest of a few rows beside a slice of
 nearly all, a rest whose scores separate its classes perfectly) that rest's Ranking is
 built and read directly, as DeLong's interval reads any Ranking.
 

@@ -13,7 +13,7 @@ O(G + g) for the G tie groups of all rows and the g of all slices together, not 
 the terms at every slice's groups are written once into a few arrays and reduced per
 slice with one `np.add.reduceat` over the slices' boundaries (the groups of a slice are
 contiguous), both sides in the overall order. The placements are centred on the overall
-AUC before anything is squared, and where the centred sums lose more than 7 of their 16
+AUC before anything is squared, and where the centred sums lose more than 3 of their 16
 digits (a rest of a few rows beside a slice of nearly all, a rest whose scores separate
 its classes perfectly) the caller reads that rest's Ranking directly.
 
@@ -193,7 +193,7 @@ class SliceRests:
     """Per slice: its positives and negatives and the rest's, the slice's pairs in order
     (ties one half) and the rest's, the sample variances of the placements of positives
     among negatives (10) and of negatives among positives (01) of the slice and of the
-    rest, and whether the rest's centred sums lost more than 7 of their 16 digits (that
+    rest, and whether the rest's centred sums lost more than 3 of their 16 digits (that
     rest is then read directly)."""
 
     x_own: Floats
@@ -241,7 +241,7 @@ def slice_rests(overall: Overall, points: Points, p: Floats, n: Floats) -> Slice
     with_p, with_n, own_pairs = points.sums(rows)
     del rows
     pairs = overall.pairs - with_p - with_n + own_pairs
-    lossy = np.abs(pairs) <= 1e-7 * (overall.pairs + with_p + with_n)
+    lossy = np.abs(pairs) <= 1e-3 * (overall.pairs + with_p + with_n)
     p_rest = overall.by_positive.x_total - p_own
     n_rest = overall.by_negative.x_total - n_own
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -342,7 +342,7 @@ def _rest_side(
         sums[3],
     )
     squares = np.sum(parts, axis=0)
-    lossy = ~(squares > 1e-7 * np.sum(np.abs(parts), axis=0))
+    lossy = ~(squares > 1e-3 * np.sum(np.abs(parts), axis=0))
     rest = np.where(x_rest > 1, squares / (y_rest * y_rest) / (x_rest - 1.0), np.nan)
     own = np.where(x_own > 1, sums[4] / (y_own * y_own) / (x_own - 1.0), np.nan)
     return own, rest, lossy
