@@ -52,7 +52,7 @@ def main() -> None:
         assert s.rankings is not None
         assert s.overall_ranking is not None
         at_once = _best(lambda s=s: module.auc_differences(s, reference=0), args.repeat)
-        overall = module._Overall(s.overall_ranking)
+        overall = module.Overall(s.overall_ranking)
         first = s.rankings[: min(20, count)]
 
         def one_by_one(overall: Any = overall, first: Any = first) -> None:
