@@ -1,5 +1,8 @@
 """The pieces every terminal report is drawn with (rich): a console as wide as asked,
-borderless tables, titles, user text escaped and never read as markup, numbers.
+borderless tables, titles, user text escaped and never read as markup, numbers; and for
+the reports written as plain lines (the slices'), their tables (`plain_table`) and
+sentences (`report_lines`). A table too wide for the terminal, rich (`narrow`) or plain,
+is split into tables of its columns that fit, each repeating the key column.
 
 It sits low in the layers (it imports only `informed._common` and rich), so that every
 unit that prints a report (the evaluation's, a comparison's, an operating point's) draws

@@ -147,7 +147,8 @@ def scored_text(
     """The terminal report (user text escaped): each shown slice's n, real positives and
     negatives, AUC with its interval and flag; each one's AUC minus the rest's; the
     spread of AUC; calibration within slices. With a `width` (a terminal's) sentences
-    are wrapped to it and the tables' rows keep their columns."""
+    are wrapped to it and a table too wide is split into blocks of its columns, each
+    repeating the slice (`informed._terminal.plain_table`)."""
     slices = found.slices
     level = f"{found.rankings.level:.0%}"
     positive = slices.positive
@@ -178,10 +179,10 @@ def scored_text(
         PlainColumn(level + " interval", 16, "<", 1),
         PlainColumn("flag", 0, "<", wraps=True),
     ]
-    rows = []
+    body: list[list[str]] = []
     for s in shown:
         summary = found.rankings[s]
-        rows.append(
+        body.append(
             [
                 _name(slices, s, names),
                 _n(slices.n[s]),
@@ -192,7 +193,7 @@ def scored_text(
                 printable(summary.flag or ""),
             ]
         )
-    lines += plain_table(columns, rows, width)
+    lines += plain_table(columns, body, width)
     if len(shown) < len(slices.keys):
         left = [s for s in range(len(slices.keys)) if s not in set(shown)]
         lines.append(
@@ -218,10 +219,10 @@ def scored_text(
             PlainColumn("p", 6, ">", 1),
             PlainColumn("vs reference", 0, "<", wraps=True),
         ]
-        rows = []
+        body = []
         for s in shown:
             d = differences.vs_rest[s]
-            rows.append(
+            body.append(
                 [
                     _name(slices, s, names),
                     value_text(d.estimate),
@@ -230,7 +231,7 @@ def scored_text(
                     scored_differs(found, s),
                 ]
             )
-        lines += plain_table(columns, rows, width)
+        lines += plain_table(columns, body, width)
         lines.append(AUC_NOTE)
     lines += ["", *_spread_lines(found.spread)]
     if found.calibration is not None:

@@ -150,8 +150,10 @@ def slices_text(
     shown slice's MCB and the spread of MCB at the end. Windows
     `merged` ("cumulative", "rolling, 4 of 7d each") overlap: there are no
     `disparities` then, and the header counts the `rows` read. With a `width` (a
-    terminal's), its sentences are wrapped to it and the tables' rows keep their columns;
-    without, each sentence is one line (for a file or a pipe, to be searched)."""
+    terminal's), its sentences are wrapped to it and a table too wide is split into
+    blocks of its columns, each repeating the slice (`informed._terminal.plain_table`);
+    without, each sentence and each row is one line (for a file or a pipe, to be
+    searched)."""
     rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
@@ -180,13 +182,13 @@ def slices_text(
         PlainColumn("bias diagnosis", 31, "<", wraps=True),
         PlainColumn("flag", 0, "<", wraps=True),
     ]
-    rows = []
+    body: list[list[str]] = []
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
         name = name if len(name) <= names else name[: names - 1] + "…"
         interval = result.intervals["informedness"][s]
         flag = evaluation.row_flag(s)
-        rows.append(
+        body.append(
             [
                 name,
                 _n(evaluation.n[s]),
@@ -201,7 +203,7 @@ def slices_text(
     pooled = pooled_table(result, shown)
     if pooled is not None:  # its last cell, a note, spans the rest of the line
         found = evaluate(pooled, positive=positive)
-        rows.append(
+        body.append(
             [
                 f"… {len(slices.keys) - len(shown):,} more, pooled",
                 _n(pooled.n),
@@ -211,7 +213,7 @@ def slices_text(
                 "(every slice: --format json)",
             ]
         )
-    lines += plain_table(columns, rows, width)
+    lines += plain_table(columns, body, width)
     tail = (
         []
         if calibration is None
@@ -245,16 +247,16 @@ def slices_text(
             PlainColumn("p", 6, ">", 1),
         ]
     columns.append(PlainColumn("vs reference", 0, "<", wraps=True))
-    rows = []
+    body = []
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
         name = name if len(name) <= names else name[: names - 1] + "…"
         d = disparities.vs_rest
-        auc = []
+        auc_cells = []
         if scored:
             q = disparities.p_rest["auc"][s]
-            auc = [_value(d["auc"][s].estimate), _interval(d["auc"][s]), p_text(q)]
-        rows.append(
+            auc_cells = [_value(d["auc"][s].estimate), _interval(d["auc"][s]), p_text(q)]
+        body.append(
             [
                 name,
                 _value(d["informedness"][s].estimate),
@@ -263,11 +265,11 @@ def slices_text(
                 _value(d["recall"][s].estimate),
                 _value(d["fallout"][s].estimate),
                 _value(d["bias"][s].estimate),
-                *auc,
+                *auc_cells,
                 differs(disparities, s),
             ]
         )
-    lines += plain_table(columns, rows, width)
+    lines += plain_table(columns, body, width)
     if scored:
         lines.append(AUC_NOTE)
     lines.append("")
