@@ -170,7 +170,9 @@ def slices_text(
         return report_lines(lines, width)
     shown = shown_slices(result, order=order)
     # as wide as the longest name shown (up to 30), so no shown name is cut short of that
-    names = min(30, max([5, *(len(printable(slices.name(slices.keys[s]))) for s in shown)]))
+    named = {s: printable(slices.name(slices.keys[s])) for s in shown}
+    names = min(30, max([5, *map(len, named.values())]))
+    named = {s: x if len(x) <= names else x[: names - 1] + "…" for s, x in named.items()}
     auc = [PlainColumn("AUC", 6)] if rankings is not None else []
     columns = [
         PlainColumn("slice", names, "<", 0, wraps=True),
@@ -184,13 +186,11 @@ def slices_text(
     ]
     body: list[list[str]] = []
     for s in shown:
-        name = printable(slices.name(slices.keys[s]))
-        name = name if len(name) <= names else name[: names - 1] + "…"
         interval = result.intervals["informedness"][s]
         flag = evaluation.row_flag(s)
         body.append(
             [
-                name,
+                named[s],
                 _n(evaluation.n[s]),
                 _value(evaluation.values["informedness"][s]),
                 _interval(interval),
@@ -249,8 +249,6 @@ def slices_text(
     columns.append(PlainColumn("vs reference", 0, "<", wraps=True))
     body = []
     for s in shown:
-        name = printable(slices.name(slices.keys[s]))
-        name = name if len(name) <= names else name[: names - 1] + "…"
         d = disparities.vs_rest
         auc_cells = []
         if scored:
@@ -258,7 +256,7 @@ def slices_text(
             auc_cells = [_value(d["auc"][s].estimate), _interval(d["auc"][s]), p_text(q)]
         body.append(
             [
-                name,
+                named[s],
                 _value(d["informedness"][s].estimate),
                 _interval(d["informedness"][s]),
                 p_text(disparities.p_rest["informedness"][s]),
