@@ -1,5 +1,8 @@
 """The pieces every terminal report is drawn with (rich): a console as wide as asked,
-borderless tables, titles, user text escaped and never read as markup, numbers.
+borderless tables, titles, user text escaped and never read as markup, numbers; and for
+the reports written as plain lines (the slices'), their tables (`plain_table`) and
+sentences (`report_lines`). A table too wide for the terminal, rich (`narrow`) or plain,
+is split into tables of its columns that fit, each repeating the key column.
 
 It sits low in the layers (it imports only `informed._common` and rich), so that every
 unit that prints a report (the evaluation's, a comparison's, an operating point's) draws
@@ -11,7 +14,9 @@ from __future__ import annotations
 import copy
 import io
 import math
+import textwrap
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich import box
@@ -27,11 +32,14 @@ __all__ = [
     "MIN_WIDTH",
     "PROSE",
     "WIDTH",
+    "PlainColumn",
     "console",
     "fits",
     "grid",
     "narrow",
+    "plain_table",
     "render",
+    "report_lines",
     "split",
     "titled",
     "user",
@@ -198,3 +206,187 @@ def split(
         return [table]
     half = (len(names) + 1) // 2
     return split(build, names[:half], width) + split(build, names[half:], width)
+
+
+@dataclass(frozen=True)
+class PlainColumn:
+    """A column of a table written as plain lines (`plain_table`).
+
+    Attributes
+    ----------
+    heading : str
+        Its heading.
+    width : int
+        The width its cells are padded to in the table drawn whole (0: not padded).
+    align : str
+        ">" (right: numbers) or "<" (left: names, intervals, prose).
+    gap : int
+        The spaces before it (none before the first, key, column).
+    wraps : bool
+        Whether its text (a name, prose) may wrap when the table is split; a number or
+        an interval never does.
+    """
+
+    heading: str
+    width: int = 0
+    align: str = ">"
+    gap: int = 2
+    wraps: bool = False
+
+
+def _padded(text: str, width: int, align: str) -> str:
+    return text.rjust(width) if align == ">" else text.ljust(width)
+
+
+def _folded(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` characters, broken between words where it can."""
+    if len(text) <= width:
+        return [text]
+    return textwrap.wrap(text, max(width, 1), break_on_hyphens=False) or [""]
+
+
+def _spans(row: Sequence[str], j: int, columns: int) -> bool:
+    """Whether cell `j` of `row` spans the rest of the line: the last of a row short of
+    cells."""
+    return j == len(row) - 1 < columns - 1
+
+
+def _gap(columns: Sequence[PlainColumn], j: int, first: bool) -> int:
+    """The spaces before column `j` in a split table: at least two after the key."""
+    return max(columns[j].gap, 2) if first else columns[j].gap
+
+
+def _block_lines(
+    columns: Sequence[PlainColumn],
+    table: Sequence[Sequence[str]],
+    natural: list[int],
+    block: list[int],
+    width: int,
+) -> list[str]:
+    """The key column and the columns `block` of `table` (headings first), each as wide
+    as its widest cell; when that is wider than `width`, the text of the columns that
+    wrap folds: the prose first, down to `PROSE` characters, then the key, down to
+    `PLAIN_FOLD`."""
+    shown = [0, *block]
+    widths = {j: natural[j] for j in shown}
+    gaps = {j: _gap(columns, j, j == block[0]) for j in block}
+    excess = widths[0] + sum(gaps[j] + widths[j] for j in block) - width
+    for j in [*reversed(block), 0]:  # prose keeps PROSE columns, a name PLAIN_FOLD
+        cut = min(excess, widths[j] - (PLAIN_FOLD if j == 0 else PROSE)) if columns[j].wraps else 0
+        if cut > 0:
+            widths[j] -= cut
+            excess -= cut
+    lines: list[str] = []
+    for row in table:
+        cells: list[tuple[int, int, list[str]]] = []  # column, start, its lines
+        under: list[str] = []  # a note with too little room beside the row: under it
+        offset = 0
+        for j in shown:
+            offset += gaps[j] if j else 0
+            text = row[j] if j < len(row) else ""
+            if _spans(row, j, len(columns)):
+                if width - offset >= min(len(text), PROSE):
+                    cells.append((j, offset, _folded(text, width - offset)))
+                else:
+                    under = ["  " + x for x in _folded(text, width - 2)]
+                break
+            cells.append((j, offset, _folded(text, widths[j]) if columns[j].wraps else [text]))
+            offset += widths[j]
+        for k in range(max(len(found) for _, _, found in cells)):
+            line = ""
+            for j, start, found in cells:
+                cell = found[k] if k < len(found) else ""
+                line = line.ljust(start) + _padded(cell, widths[j], columns[j].align)
+            lines.append(line.rstrip())
+        lines += under
+    return lines
+
+
+PLAIN_FOLD = 8
+"""The fewest columns the key (a name) is folded to in a split plain table."""
+
+
+def plain_table(
+    columns: Sequence[PlainColumn], rows: Sequence[Sequence[str]], width: int | None
+) -> list[str]:
+    """The heading line and a line per row of a plain-text table: each cell padded to its
+    column's width after its gap, the lines' trailing spaces dropped. A row with fewer
+    cells than columns ends in a cell that spans the rest of the line (a note). When the
+    lines run past `width` columns (at least `MIN_WIDTH`; None: never), the columns are
+    packed in order, each as wide as its widest cell, into blocks that fit, one under
+    another with a blank line between, each repeating the first (key) column, as
+    `narrow` does for a rich table; names and prose fold when a block is still too wide,
+    numbers never.
+
+    >>> columns = [PlainColumn("slice", 6, "<", 0), PlainColumn("informedness", 12),
+    ...            PlainColumn("95% interval", 18, "<", 1), PlainColumn("markedness", 10),
+    ...            PlainColumn("flag", 0, "<", wraps=True)]
+    >>> rows = [["alpha", "0.516", "[0.427, 0.598]", "0.501", ""],
+    ...         ["gamma", "0.304", "[0.208, 0.385]", "0.296", "12 real positives"]]
+    >>> print("\\n".join(plain_table(columns, rows, 80)))
+    slice   informedness 95% interval        markedness  flag
+    alpha          0.516 [0.427, 0.598]           0.501
+    gamma          0.304 [0.208, 0.385]           0.296  12 real positives
+    >>> print("\\n".join(plain_table(columns, rows, 40)))
+    slice  informedness 95% interval
+    alpha         0.516 [0.427, 0.598]
+    gamma         0.304 [0.208, 0.385]
+    <BLANKLINE>
+    slice  markedness  flag
+    alpha       0.501
+    gamma       0.296  12 real positives
+    """
+    table = [[c.heading for c in columns], *rows]
+    lines = [
+        "".join(
+            (" " * c.gap if j else "")
+            + (cell if _spans(row, j, len(columns)) else _padded(cell, c.width, c.align))
+            for j, (c, cell) in enumerate(zip(columns, row, strict=False))
+        ).rstrip()
+        for row in table
+    ]
+    if width is None or max(len(line) for line in lines) <= max(width, MIN_WIDTH):
+        return lines
+    width = max(width, MIN_WIDTH)
+    natural = [0] * len(columns)
+    for row in table:
+        for j, cell in enumerate(row):
+            if not _spans(row, j, len(columns)):
+                natural[j] = max(natural[j], len(cell))
+    blocks: list[list[int]] = [[]]
+    used = natural[0]
+    for j in range(1, len(columns)):
+        if rows and not any(j < len(row) and row[j] for row in rows):
+            continue  # no cell to show: a column of flags that no row has
+        need = _gap(columns, j, not blocks[-1]) + natural[j]
+        if blocks[-1] and used + need > width:
+            blocks.append([])
+            used = natural[0]
+            need = _gap(columns, j, True) + natural[j]
+        blocks[-1].append(j)
+        used += need
+    out: list[str] = []
+    for block in blocks:
+        out += ([""] if out else []) + _block_lines(columns, table, natural, block, width)
+    return out
+
+
+def report_lines(lines: list[str], width: int | None) -> str:
+    """The report's lines: a table row as it is (its columns stay aligned), a sentence
+    (a line with no run of two spaces after its indent) wrapped to `width` columns, its
+    continuation indented as it is, two more spaces."""
+    out: list[str] = []
+    for line in lines:
+        indent = line[: len(line) - len(line.lstrip())]
+        if width is None or len(line) <= width or "  " in line.strip():
+            out.append(line.rstrip())
+            continue
+        out += textwrap.wrap(
+            line.strip(),
+            width=max(width, MIN_WIDTH),
+            initial_indent=indent,
+            subsequent_indent=indent + "  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    return "\n".join(out) + "\n"

@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import math
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -279,10 +280,12 @@ def test_terminal_names_are_as_wide_as_the_longest_shown() -> None:
     assert not any(row.startswith("size=la…") for row in rows)
 
 
-def test_terminal_sentences_wrap_to_the_width_and_table_rows_keep_their_columns() -> None:
-    """At a terminal of 60 columns every sentence of the report fits, its words all kept;
-    the table rows are left whole (their columns aligned); without a width (a pipe or a
-    file) each sentence stays one line."""
+def test_terminal_sentences_wrap_and_tables_split_to_the_width() -> None:
+    """At a terminal of 60 columns every line of the report fits: sentences wrap, their
+    words all kept, and a table too wide is split into blocks of its columns, each
+    repeating the slice's name, every cell kept whole (a column left empty is left
+    out); without a width (a pipe or a
+    file) each sentence stays one line and each table row too."""
     rng = np.random.default_rng(5)
     keys = np.array(["north", "south", "east"])[rng.integers(0, 3, 3000)]
     actual = rng.integers(0, 2, 3000)
@@ -292,9 +295,12 @@ def test_terminal_sentences_wrap_to_the_width_and_table_rows_keep_their_columns(
     found = disparities(slices, positive=1, replicates=20, seed=0)
     whole = slices_text(result, found, "x.csv")
     narrow = slices_text(result, found, "x.csv", width=60)
-    rows = [line for line in whole.splitlines() if "  " in line.strip()]
-    assert rows and all(row in narrow.splitlines() for row in rows)  # rows as they were
-    sentences = [line for line in narrow.splitlines() if line and line not in rows]
-    assert all(len(line) <= 60 for line in sentences)
-    assert " ".join(whole.split()) == " ".join(narrow.split())  # every word, in order
+    assert all(len(line) <= 60 for line in narrow.splitlines())
+    sentences = [line for line in whole.splitlines() if line and "  " not in line.strip()]
+    words = " ".join(narrow.split())
+    assert all(" ".join(line.split()) in words for line in sentences)  # every word, in order
+    cells = Counter(x for line in whole.splitlines() if "  " in line for x in line.split())
+    # every cell (a name: in every block), but the column of flags, which no slice has
+    assert cells - Counter(narrow.split()) == Counter({"flag": 1})
+    assert narrow.count("\nsouth ") > whole.count("\nsouth ")
     assert max(len(line) for line in whole.splitlines()) > 60

@@ -208,7 +208,9 @@ def _text(output: Output, color: bool, width: int) -> Iterator[str]:
         from informed.report.operating import render_operating_point
 
         texts.append(
-            render_operating_point(output.threshold, output.threshold_interval, color=color)
+            render_operating_point(
+                output.threshold, output.threshold_interval, color=color, width=width
+            )
         )
     if texts:
         yield ("\n" if streamed else "") + "\n\n".join(texts)

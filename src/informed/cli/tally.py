@@ -13,6 +13,7 @@ from informed.cli.output import (
     input_path,
     print_document,
     seed_option,
+    terminal_width,
 )
 
 if TYPE_CHECKING:
@@ -174,4 +175,6 @@ def _run_slices(args: argparse.Namespace) -> None:
         document = tally_slices_document(found, args.by, args.file)
         print_document(document, "informed.tally_slices")
     else:
-        sys.stdout.write(tally_slices_text(found, args.by, args.file))
+        # a terminal's width: its table split to fit; redirected, as wide as it is
+        width = terminal_width() if sys.stdout.isatty() else None
+        sys.stdout.write(tally_slices_text(found, args.by, args.file, width=width))

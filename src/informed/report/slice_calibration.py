@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from informed._common import printable
+from informed._terminal import PlainColumn, plain_table
 from informed.inference.interval import Interval
 from informed.inference.slice_calibration import SliceCalibration
 
@@ -76,11 +77,16 @@ def _left_out(found: SliceCalibration) -> str:
 
 
 def calibration_lines(
-    found: SliceCalibration | str, shown: list[int], names: int, positive: Any
+    found: SliceCalibration | str,
+    shown: list[int],
+    names: int,
+    positive: Any,
+    width: int | None = None,
 ) -> list[str]:
     """The terminal lines: a heading, each slice of `shown` (names cut to `names`
-    characters) with its MCB, interval and score, the spread of MCB and the note; or,
-    when `found` is the reason there is no calibration, that reason."""
+    characters) with its MCB, interval and score (the table split to fit `width` columns,
+    `informed._terminal.plain_table`), the spread of MCB and the note; or, when `found`
+    is the reason there is no calibration, that reason."""
     if isinstance(found, str):
         return [f"Calibration within slices: none ({found.rstrip('.')})."]
     slices = found.slices
@@ -93,24 +99,34 @@ def calibration_lines(
         if resampled
         else NO_INTERVALS
     )
-    column = f" {level + ' interval':<16}" if resampled else ""
-    lines = [
-        f"Calibration within slices: scores read as probabilities of "
-        f"{printable(repr(positive))}, each slice's {score} decomposed on its own rows "
-        f"({how}):",
-        f"{'slice':<{names}}  {'n':>7}  {'MCB':>6}{column}  {short:>6}",
+    columns = [
+        PlainColumn("slice", names, "<", 0, wraps=True),
+        PlainColumn("n", 7),
+        PlainColumn("MCB", 6),
+        *([PlainColumn(level + " interval", 16, "<", 1)] if resampled else []),
+        PlainColumn(short, 6),
     ]
+    rows = []
     for s in shown:
         name = printable(slices.name(slices.keys[s]))
         name = name if len(name) <= names else name[: names - 1] + "…"
         n = float(slices.rankings[s].n) if slices.rankings is not None else math.nan
         decomposition = found.decompositions[s]
-        lines.append(
-            f"{name:<{names}}  {n:>7,.{0 if n.is_integer() else 3}f}  "
-            f"{mcb_text(decomposition.miscalibration):>6}"
-            + (f" {mcb_interval(found.miscalibration[s]):<16}" if resampled else "")
-            + f"  {mcb_text(decomposition.score):>6}"
+        rows.append(
+            [
+                name,
+                f"{n:,.{0 if n.is_integer() else 3}f}",
+                mcb_text(decomposition.miscalibration),
+                *([mcb_interval(found.miscalibration[s])] if resampled else []),
+                mcb_text(decomposition.score),
+            ]
         )
+    lines = [
+        f"Calibration within slices: scores read as probabilities of "
+        f"{printable(repr(positive))}, each slice's {score} decomposed on its own rows "
+        f"({how}):",
+        *plain_table(columns, rows, width),
+    ]
     spread = found.spread
     defined = not math.isnan(spread.estimate)
     over = f" over the slices {found.rule_text}" if found.left_out and defined else ""

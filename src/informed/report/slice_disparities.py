@@ -26,6 +26,7 @@ __all__ = [
     "fixed",
     "interval_text",
     "left_out_text",
+    "p_text",
     "summary_json",
     "summary_lines",
     "value_text",
@@ -91,6 +92,11 @@ def fixed(value: float) -> str:
 def value_text(value: float) -> str:
     """A value with three decimals, "—" where undefined."""
     return "—" if math.isnan(value) else f"{value:+.3f}" if value < 0 else f"{value:.3f}"
+
+
+def p_text(value: float) -> str:
+    """A p-value with three significant digits, "—" where undefined."""
+    return "—" if math.isnan(value) else f"{value:.3g}"
 
 
 def interval_text(interval: Interval) -> str:

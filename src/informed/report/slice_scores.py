@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from informed._common import json_float, printable
+from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.auc_differences import AucDifferences
 from informed.inference.interval import Interval
 from informed.inference.slice_auc import AucSpread
@@ -34,14 +35,10 @@ from informed.report.slice_disparities import (
     AUC_NOTE,
     auc_difference_json,
     interval_text,
+    p_text,
     value_text,
 )
-from informed.report.slices import (
-    merged_note,
-    ranking_definitions,
-    ranking_json,
-    report_lines,
-)
+from informed.report.slices import merged_note, ranking_definitions, ranking_json
 from informed.slices.evaluation import SHOWN_SLICES
 from informed.slices.slices import Slices
 
@@ -119,10 +116,6 @@ def _n(value: float) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.3g}"
 
 
-def _p(value: float) -> str:
-    return "—" if math.isnan(value) else f"{value:.3g}"
-
-
 def _name(slices: Slices, s: int, width: int) -> str:
     name = printable(slices.name(slices.keys[s]))
     return name if len(name) <= width else name[: width - 1] + "…"
@@ -154,7 +147,8 @@ def scored_text(
     """The terminal report (user text escaped): each shown slice's n, real positives and
     negatives, AUC with its interval and flag; each one's AUC minus the rest's; the
     spread of AUC; calibration within slices. With a `width` (a terminal's) sentences
-    are wrapped to it and the tables' rows keep their columns."""
+    are wrapped to it and a table too wide is split into blocks of its columns, each
+    repeating the slice (`informed._terminal.plain_table`)."""
     slices = found.slices
     level = f"{found.rankings.level:.0%}"
     positive = slices.positive
@@ -176,18 +170,30 @@ def scored_text(
         return report_lines(lines, width)
     shown = scored_shown(found, "key" if order == "key" else "auc")
     names = min(30, max([5, *(len(printable(slices.name(slices.keys[s]))) for s in shown)]))
-    lines.append(
-        f"{'slice':<{names}}  {'n':>7}  {'n+':>6}  {'n-':>6}  {'AUC':>6} "
-        f"{level + ' interval':<16}  flag"
-    )
+    columns = [
+        PlainColumn("slice", names, "<", 0, wraps=True),
+        PlainColumn("n", 7),
+        PlainColumn("n+", 6),
+        PlainColumn("n-", 6),
+        PlainColumn("AUC", 6),
+        PlainColumn(level + " interval", 16, "<", 1),
+        PlainColumn("flag", 0, "<", wraps=True),
+    ]
+    body: list[list[str]] = []
     for s in shown:
         summary = found.rankings[s]
-        lines.append(
-            f"{_name(slices, s, names):<{names}}  {_n(slices.n[s]):>7}  "
-            f"{_n(summary.n_positive):>6}  {_n(summary.n_negative):>6}  "
-            f"{value_text(summary.values['auc']):>6} {interval_text(summary.auc_interval):<16}  "
-            f"{printable(summary.flag or '')}"
+        body.append(
+            [
+                _name(slices, s, names),
+                _n(slices.n[s]),
+                _n(summary.n_positive),
+                _n(summary.n_negative),
+                value_text(summary.values["auc"]),
+                interval_text(summary.auc_interval),
+                printable(summary.flag or ""),
+            ]
         )
+    lines += plain_table(columns, body, width)
     if len(shown) < len(slices.keys):
         left = [s for s in range(len(slices.keys)) if s not in set(shown)]
         lines.append(
@@ -205,18 +211,31 @@ def scored_text(
             "",
             f"Each slice's AUC minus the rest's ({level} intervals; p Holm-adjusted); "
             f"'differs' where its AUC minus that of {ref_name!r} (the reference) excludes 0:",
-            f"{'slice':<{names}}  {'d AUC':>7} {'interval':<17} {'p':>6}  vs reference",
         ]
+        columns = [
+            PlainColumn("slice", names, "<", 0, wraps=True),
+            PlainColumn("d AUC", 7),
+            PlainColumn("interval", 17, "<", 1),
+            PlainColumn("p", 6, ">", 1),
+            PlainColumn("vs reference", 0, "<", wraps=True),
+        ]
+        body = []
         for s in shown:
             d = differences.vs_rest[s]
-            lines.append(
-                f"{_name(slices, s, names):<{names}}  {value_text(d.estimate):>7} "
-                f"{interval_text(d):<17} {_p(differences.p_rest[s]):>6}  {scored_differs(found, s)}"
+            body.append(
+                [
+                    _name(slices, s, names),
+                    value_text(d.estimate),
+                    interval_text(d),
+                    p_text(differences.p_rest[s]),
+                    scored_differs(found, s),
+                ]
             )
+        lines += plain_table(columns, body, width)
         lines.append(AUC_NOTE)
     lines += ["", *_spread_lines(found.spread)]
     if found.calibration is not None:
-        lines += ["", *calibration_lines(found.calibration, shown, names, positive)]
+        lines += ["", *calibration_lines(found.calibration, shown, names, positive, width)]
     return report_lines(lines, width)
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 import re
-import textwrap
 from typing import Any
 
 import numpy as np
 
 from informed._common import json_float, printable
+from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.disparities import COMPARED, Disparities, differs
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.slice_calibration import SliceCalibration
@@ -38,6 +38,7 @@ from informed.report.slice_disparities import (
     auc_json,
     fixed,
     interval_text,
+    p_text,
     summary_json,
     summary_lines,
     value_text,
@@ -149,8 +150,10 @@ def slices_text(
     shown slice's MCB and the spread of MCB at the end. Windows
     `merged` ("cumulative", "rolling, 4 of 7d each") overlap: there are no
     `disparities` then, and the header counts the `rows` read. With a `width` (a
-    terminal's), its sentences are wrapped to it and the tables' rows keep their columns;
-    without, each sentence is one line (for a file or a pipe, to be searched)."""
+    terminal's), its sentences are wrapped to it and a table too wide is split into
+    blocks of its columns, each repeating the slice (`informed._terminal.plain_table`);
+    without, each sentence and each row is one line (for a file or a pipe, to be
+    searched)."""
     rankings = rankings_of(result, rankings)
     evaluation = result.evaluation
     slices = evaluation.slices
@@ -167,31 +170,54 @@ def slices_text(
         return report_lines(lines, width)
     shown = shown_slices(result, order=order)
     # as wide as the longest name shown (up to 30), so no shown name is cut short of that
-    names = min(30, max([5, *(len(printable(slices.name(slices.keys[s]))) for s in shown)]))
-    head = f"{'slice':<{names}}  {'n':>9}  {'informedness':>12} {level + ' interval':<18}"
-    auc_head = f"  {'AUC':>6}" if rankings is not None else ""
-    lines.append(f"{head}  {'markedness':>10}{auc_head}  {'bias diagnosis':<31}  flag")
+    named = {s: printable(slices.name(slices.keys[s])) for s in shown}
+    names = min(30, max([5, *map(len, named.values())]))
+    named = {s: x if len(x) <= names else x[: names - 1] + "…" for s, x in named.items()}
+    auc = [PlainColumn("AUC", 6)] if rankings is not None else []
+    columns = [
+        PlainColumn("slice", names, "<", 0, wraps=True),
+        PlainColumn("n", 9),
+        PlainColumn("informedness", 12),
+        PlainColumn(level + " interval", 18, "<", 1),
+        PlainColumn("markedness", 10),
+        *auc,
+        PlainColumn("bias diagnosis", 31, "<", wraps=True),
+        PlainColumn("flag", 0, "<", wraps=True),
+    ]
+    body: list[list[str]] = []
     for s in shown:
-        name = printable(slices.name(slices.keys[s]))
-        name = name if len(name) <= names else name[: names - 1] + "…"
         interval = result.intervals["informedness"][s]
         flag = evaluation.row_flag(s)
-        lines.append(
-            f"{name:<{names}}  {_n(evaluation.n[s]):>9}  "
-            f"{_value(evaluation.values['informedness'][s]):>12} {_interval(interval):<18}  "
-            f"{_value(evaluation.values['markedness'][s]):>10}{_auc(rankings, s)}  "
-            f"{printable(evaluation.bias_diagnosis(s)):<31}  {printable(_flags(flag, rankings, s))}"
+        body.append(
+            [
+                named[s],
+                _n(evaluation.n[s]),
+                _value(evaluation.values["informedness"][s]),
+                _interval(interval),
+                _value(evaluation.values["markedness"][s]),
+                *([] if rankings is None else [_value(rankings[s].values["auc"])]),
+                printable(evaluation.bias_diagnosis(s)),
+                printable(_flags(flag, rankings, s)),
+            ]
         )
     pooled = pooled_table(result, shown)
-    if pooled is not None:
+    if pooled is not None:  # its last cell, a note, spans the rest of the line
         found = evaluate(pooled, positive=positive)
-        lines.append(
-            f"{'… ' + f'{len(slices.keys) - len(shown):,} more, pooled':<{names}}  "
-            f"{_n(pooled.n):>9}  {_value(found.measures['informedness']):>12} {'':<18}  "
-            f"{_value(found.measures['markedness']):>10}  (every slice: --format json)"
+        body.append(
+            [
+                f"… {len(slices.keys) - len(shown):,} more, pooled",
+                _n(pooled.n),
+                _value(found.measures["informedness"]),
+                "",
+                _value(found.measures["markedness"]),
+                "(every slice: --format json)",
+            ]
         )
+    lines += plain_table(columns, body, width)
     tail = (
-        [] if calibration is None else ["", *calibration_lines(calibration, shown, names, positive)]
+        []
+        if calibration is None
+        else ["", *calibration_lines(calibration, shown, names, positive, width)]
     )
     if disparities is None:
         lines += ["", merged_note(merged or "merged"), *tail]
@@ -205,29 +231,43 @@ def slices_text(
         "excludes 0:",
     ]
     scored = "auc" in disparities.vs_rest
-    auc_head = f"  {'d AUC':>7} {'interval':<18} {'p':>6}" if scored else ""
-    lines.append(
-        f"{'slice':<{names}}  {'d informedness':>15} {'interval':<18} {'p':>6}  "
-        f"{'d TPR':>7}  {'d FPR':>7}  {'d bias pP':>9}{auc_head}  vs reference"
-    )
+    columns = [
+        PlainColumn("slice", names, "<", 0, wraps=True),
+        PlainColumn("d informedness", 15),
+        PlainColumn("interval", 18, "<", 1),
+        PlainColumn("p", 6, ">", 1),
+        PlainColumn("d TPR", 7),
+        PlainColumn("d FPR", 7),
+        PlainColumn("d bias pP", 9),
+    ]
+    if scored:
+        columns += [
+            PlainColumn("d AUC", 7),
+            PlainColumn("interval", 18, "<", 1),
+            PlainColumn("p", 6, ">", 1),
+        ]
+    columns.append(PlainColumn("vs reference", 0, "<", wraps=True))
+    body = []
     for s in shown:
-        name = printable(slices.name(slices.keys[s]))
-        name = name if len(name) <= names else name[: names - 1] + "…"
         d = disparities.vs_rest
-        p = disparities.p_rest["informedness"][s]
-        auc = ""
+        auc_cells = []
         if scored:
             q = disparities.p_rest["auc"][s]
-            auc = (
-                f"  {_value(d['auc'][s].estimate):>7} {_interval(d['auc'][s]):<18} "
-                f"{'—' if math.isnan(q) else f'{q:.3g}':>6}"
-            )
-        lines.append(
-            f"{name:<{names}}  {_value(d['informedness'][s].estimate):>15} "
-            f"{_interval(d['informedness'][s]):<18} {'—' if math.isnan(p) else f'{p:.3g}':>6}  "
-            f"{_value(d['recall'][s].estimate):>7}  {_value(d['fallout'][s].estimate):>7}  "
-            f"{_value(d['bias'][s].estimate):>9}{auc}  {differs(disparities, s)}"
+            auc_cells = [_value(d["auc"][s].estimate), _interval(d["auc"][s]), p_text(q)]
+        body.append(
+            [
+                named[s],
+                _value(d["informedness"][s].estimate),
+                _interval(d["informedness"][s]),
+                p_text(disparities.p_rest["informedness"][s]),
+                _value(d["recall"][s].estimate),
+                _value(d["fallout"][s].estimate),
+                _value(d["bias"][s].estimate),
+                *auc_cells,
+                differs(disparities, s),
+            ]
         )
+    lines += plain_table(columns, body, width)
     if scored:
         lines.append(AUC_NOTE)
     lines.append("")
@@ -238,34 +278,6 @@ def slices_text(
             "informedness is its TPR gap minus its FPR gap."
         )
     return report_lines(lines + tail, width)
-
-
-def report_lines(lines: list[str], width: int | None) -> str:
-    """The report's lines: a table row as it is (its columns stay aligned), a sentence
-    (a line with no run of two spaces after its indent) wrapped to `width` columns, its
-    continuation indented as it is, two more spaces."""
-    out: list[str] = []
-    for line in lines:
-        indent = line[: len(line) - len(line.lstrip())]
-        if width is None or len(line) <= width or "  " in line.strip():
-            out.append(line.rstrip())
-            continue
-        out += textwrap.wrap(
-            line.strip(),
-            width=max(width, 40),
-            initial_indent=indent,
-            subsequent_indent=indent + "  ",
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
-    return "\n".join(out) + "\n"
-
-
-def _auc(rankings: SliceRankings | None, s: int) -> str:
-    """A slice's AUC as a terminal column (nothing without scores)."""
-    if rankings is None:
-        return ""
-    return f"  {_value(rankings[s].values['auc']):>6}"
 
 
 def _flags(flag: str, rankings: SliceRankings | None, s: int) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from informed._common import printable
+from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.slices.keys import Key, key_names
 from informed.tally import Tally, summarize_tally
 
@@ -33,17 +34,21 @@ def _value(value: float) -> str:
     return "—" if math.isnan(value) else f"{value:.3f}"
 
 
-def _row(name: str, tally: Tally, width: int, flag: str) -> str:
-    cells = "".join(
-        f"  {_value(getattr(tally, kind)(measure)):>8}" for _, kind, measure in _COLUMNS
-    )
-    return f"{name:<{width}}  {tally.documents:>9,}{cells}  {flag}".rstrip()
+def _row(name: str, tally: Tally, flag: str) -> list[str]:
+    cells = [_value(getattr(tally, kind)(measure)) for _, kind, measure in _COLUMNS]
+    return [name, f"{tally.documents:,}", *cells, flag]
 
 
 def tally_slices_text(
-    found: Sequence[tuple[Key, Tally]], by: list[str], source: str, min_count: int = 30
+    found: Sequence[tuple[Key, Tally]],
+    by: list[str],
+    source: str,
+    min_count: int = 30,
+    width: int | None = None,
 ) -> str:
-    """The terminal report: a row per slice (the largest `_SHOWN`, the rest pooled)."""
+    """The terminal report: a row per slice (the largest `_SHOWN`, the rest pooled). With
+    a `width` (a terminal's), its sentences are wrapped to it and the table is split to fit
+    (`informed._terminal.plain_table`); without, as wide as it is."""
     tallies = [tally for _, tally in found]
     documents = sum(t.documents for t in tallies)
     categories = len(tallies[0].categories) if tallies else 0
@@ -57,23 +62,28 @@ def tally_slices_text(
     shown = [s for s in range(len(tallies)) if s in largest]
     every = key_names([key for key, _ in found], by)
     names = {s: printable(every[s]) for s in shown}
-    width = min(30, max([5, *(len(n) for n in names.values())]))
-    head = "".join(f"  {title:>8}" for title, _, _ in _COLUMNS)
-    lines.append(f"{'slice':<{width}}  {'documents':>9}{head}  flag")
+    key_width = min(30, max([5, *(len(n) for n in names.values())]))
+    columns = [
+        PlainColumn("slice", key_width, "<", 0, wraps=True),
+        PlainColumn("documents", 9),
+        *(PlainColumn(title, 8) for title, _, _ in _COLUMNS),
+        PlainColumn("flag", 0, "<", wraps=True),
+    ]
+    rows = []
     for s in shown:
-        name = names[s] if len(names[s]) <= width else names[s][: width - 1] + "…"
+        name = names[s] if len(names[s]) <= key_width else names[s][: key_width - 1] + "…"
         tally = tallies[s]
         few = tally.documents < min_count
         flag = f"{tally.documents} document{'' if tally.documents == 1 else 's'}" if few else ""
-        lines.append(_row(name, tally, width, flag))
+        rows.append(_row(name, tally, flag))
     rest = [tallies[s] for s in range(len(tallies)) if s not in largest]
     if rest:
         pooled = rest[0]
         for tally in rest[1:]:
             pooled = pooled + tally
         label = f"… {len(rest):,} more, pooled"
-        lines.append(_row(label[:width], pooled, width, "(every slice: --format json)"))
-    return "\n".join(lines) + "\n"
+        rows.append(_row(label[:key_width], pooled, "(every slice: --format json)"))
+    return report_lines([*lines, *plain_table(columns, rows, width)], width)
 
 
 def tally_slices_document(
