@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import io
 import math
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -374,19 +375,33 @@ def plain_table(
 def report_lines(lines: list[str], width: int | None) -> str:
     """The report's lines: a table row as it is (its columns stay aligned), a sentence
     (a line with no run of two spaces after its indent) wrapped to `width` columns, its
-    continuation indented as it is, two more spaces."""
+    continuation indented as it is, two more spaces; an interval "[low, high]" is never
+    split over two lines.
+
+    >>> print(report_lines(["spread (max - min) is 0.096 [0.052, 0.242] here"], 40), end="")
+    spread (max - min) is 0.096
+      [0.052, 0.242] here
+    """
     out: list[str] = []
     for line in lines:
         indent = line[: len(line) - len(line.lstrip())]
         if width is None or len(line) <= width or "  " in line.strip():
             out.append(line.rstrip())
             continue
-        out += textwrap.wrap(
-            line.strip(),
-            width=max(width, MIN_WIDTH),
-            initial_indent=indent,
-            subsequent_indent=indent + "  ",
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
+        whole = _INTERVAL.sub("\\1,\x00", line.strip())  # an interval is never wrapped
+        out += [
+            wrapped.replace("\x00", " ")
+            for wrapped in textwrap.wrap(
+                whole,
+                width=max(width, MIN_WIDTH),
+                initial_indent=indent,
+                subsequent_indent=indent + "  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        ]
     return "\n".join(out) + "\n"
+
+
+_INTERVAL = re.compile(r"(\[[^\]\s,]*), (?=[^\]\s]*\])")
+"""The space inside an interval "[low, high]", kept from wrapping."""
