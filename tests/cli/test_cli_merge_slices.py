@@ -83,9 +83,10 @@ def _whole(
 
 def _same_text(merged: str, name: str, source: str, whole: str) -> None:
     """The same report but for the source's name (the first line's wrapping with it)."""
-    assert name in merged
-    assert " ".join(merged.replace(name, source).split()) == " ".join(whole.split())
-    assert merged.splitlines()[3:] == whole.splitlines()[3:]
+    flat, flat_name = " ".join(merged.split()), " ".join(name.split())
+    assert flat_name in flat
+    assert flat.replace(flat_name, " ".join(source.split())) == " ".join(whole.split())
+    assert merged.split("\n\n", 1)[1] == whole.split("\n\n", 1)[1]
 
 
 def _same_documents(merged: str, whole: str) -> None:
