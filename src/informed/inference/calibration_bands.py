@@ -375,7 +375,9 @@ def calibration_bands(
         if scores.size == 0:
             break
         drawn, scale = draw()
-        pos, neg = drawn[: scores.size] * scale, drawn[scores.size :] * scale
+        if scale != 1.0:
+            drawn *= scale
+        pos, neg = drawn[: scores.size], drawn[scores.size :]
         size = pos + neg
         keep = np.flatnonzero(size > 0)
         if keep.size:
