@@ -254,12 +254,13 @@ def _replicate_numbers(
     bins: int,
     cumulative: Cumulative | None = None,
     complement: Floats | None = None,
+    scratch: tuple[Floats, Floats] | None = None,
 ) -> dict[str, float]:
     """`_numbers(calibration(Ranking of these groups))` from the groups (ascending, each
     with rows) and their PAV blocks' (values, positives, rows), with no Ranking built and
     no PAV refitted; the logistic fits start from the estimate's (`start`). `cumulative`:
     whole counts summed after each group, as `calibration` reads them; `complement`: 1 -
-    scores."""
+    scores (overwritten); `scratch`: two arrays at least the groups' size to write to."""
     complement = 1.0 - scores if complement is None else complement
     if cumulative is None:
         n, n_positive = float(rows.sum()), float(positives.sum())
@@ -268,14 +269,24 @@ def _replicate_numbers(
         n, n_positive = float(cumulative[1][0]), float(cumulative[0][0])
         totals = (n_positive, n)
     rules = ("brier", "log")
-    brier, log = decompose_blocks(scores, positives, rows, blocks, rules, complement, None, totals)
+    if scratch is not None:
+        scratch = (scratch[0][: scores.size], scratch[1][: scores.size])
+    brier, log = decompose_blocks(
+        scores, positives, rows, blocks, rules, complement, scratch, totals
+    )
     if n_positive == 0 or n_positive == n:
         fit = Recalibration(math.nan, math.nan, math.nan)
     else:
         fit = recalibration_of_groups(
-            scores, positives, rows, complement=complement, start=start, totals=totals
+            scores,
+            positives,
+            rows,
+            complement=complement,
+            start=start,
+            scratch=None if scratch is None else (complement, scratch[1]),
+            totals=totals,
         )
-    scored = rows * scores
+    scored = np.multiply(rows, scores, out=None if scratch is None else scratch[0])
     ece = [
         binned_of_groups(scores, positives, rows, n, bins, name, scored, cumulative)
         for name in BINNINGS
@@ -371,6 +382,7 @@ def calibration_bands(
     after = (np.empty(scores.size + 1), np.empty(scores.size + 1))
     null_after = (after[0], _after(rows, np.empty(scores.size + 1)))
     complement = 1.0 - scores  # the same scores in every replicate
+    scratch = (np.empty(scores.size), np.empty(scores.size))  # reused by every replicate
     for b in range(replicates):
         if scores.size == 0:
             break
@@ -389,7 +401,13 @@ def calibration_bands(
                 blocks = (values, block_positives, block_rows)
                 with np.errstate(divide="ignore", invalid="ignore"):
                     replicate = _replicate_numbers(
-                        *kept, blocks, estimate.recalibration, bins, cumulative, complement[keep]
+                        *kept,
+                        blocks,
+                        estimate.recalibration,
+                        bins,
+                        cumulative,
+                        complement[keep],
+                        scratch,
                     )
                 for name, value in replicate.items():
                     numbers[name][b] = value
@@ -404,7 +422,7 @@ def calibration_bands(
         blocks = (values, block_positives, block_rows)
         totals = None if cumulative is None else (float(cumulative[0][0]), float(cumulative[1][0]))
         null_mcb[b] = decompose_blocks(
-            scores, hits, rows, blocks, ("brier",), complement, None, totals
+            scores, hits, rows, blocks, ("brier",), complement, scratch, totals
         )[0].miscalibration
         if progress is not None:
             progress(b + 1)
