@@ -234,15 +234,16 @@ def _calibrated_hits(
     return hits
 
 
-def _after(counts: Floats, out: Floats) -> Cumulative:
-    """The sums of whole `counts` from each group to the last (`informed.ranking.pav.Cumulative`)
-    written to `out` (at least counts' size + 1): the total less the sums before each
-    group, exact for whole counts, in one forward pass (numpy's cumsum of a reversed view
-    is no faster)."""
+def _after(counts: Floats, out: Floats) -> Floats:
+    """The sums of whole `counts` from each group to the last (one array of a
+    `informed.ranking.pav.Cumulative`) written to `out` (at least counts' size + 1): the
+    total less the sums before each group, exact for whole counts, in one forward pass
+    (numpy's cumsum of a reversed view is no faster)."""
     found = out[: counts.size + 1]
     found[0] = 0.0
     np.cumsum(counts, out=found[1:])
-    return np.subtract(found[-1], found, out=found)
+    np.subtract(found[-1], found, out=found)
+    return found
 
 
 def _replicate_numbers(

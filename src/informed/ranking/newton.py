@@ -230,7 +230,7 @@ def newton(
             return beta if np.all(np.isfinite(beta)) else None
         small = bool(np.all(np.abs(step) <= SIMPLIFIED * (1.0 + np.abs(beta))))
         current = None
-        full = decrement
+        full: float | None = decrement
         for _ in range(60):
             trial = beta + step
             g_trial, h_found = derivatives(trial, not small)
