@@ -186,7 +186,7 @@ def test_calibrated_outcomes_have_the_binomial_mean() -> None:
 def test_a_replicate_s_numbers_are_the_calibration_of_its_ranking() -> None:
     """Each replicate's numbers come from its groups and its PAV, with no Ranking built:
     they are `calibration` of the replicate's Ranking (the fits to 1e-12)."""
-    from informed.inference.calibration_bands import _numbers, _replicate_numbers
+    from informed.inference.calibration_bands import _after, _numbers, _replicate_numbers
     from informed.ranking import calibration
     from informed.ranking.pav import pav_blocks
 
@@ -201,6 +201,16 @@ def test_a_replicate_s_numbers_are_the_calibration_of_its_ranking() -> None:
         scores, positives, rows, (values, block_positives, block_rows),
         estimate.recalibration, 10,
     )  # fmt: skip
+    # as `calibration_bands` reads whole counts: PAV, the totals and the bins off the sums
+    # after each group, 1 - score given, the arrays written to buffers longer than needed
+    cumulative = (_after(positives, np.empty(scores.size + 1)), _after(rows, np.empty(40_000)))
+    values, _, block_rows, block_positives = pav_blocks(positives, rows, cumulative)
+    scratch = (np.full(40_000, np.nan), np.full(40_000, np.nan))
+    read_off = _replicate_numbers(
+        scores, positives, rows, (values, block_positives, block_rows),
+        estimate.recalibration, 10, cumulative, 1.0 - scores, scratch,
+    )  # fmt: skip
     expected = _numbers(calibration(ranking))
     for name, value in expected.items():
         assert found[name] == pytest.approx(value, rel=1e-12, abs=1e-15), name
+        assert read_off[name] == pytest.approx(value, rel=1e-12, abs=1e-15), name

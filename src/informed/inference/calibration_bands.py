@@ -40,7 +40,7 @@ from informed.ranking import Ranking
 from informed.ranking.binned import BINNINGS, binned_of_groups, row_quantiles
 from informed.ranking.calibration import ascending, check_probabilities, decompose_blocks, pav
 from informed.ranking.calibration_summary import Calibration, calibration
-from informed.ranking.pav import pav_blocks
+from informed.ranking.pav import Cumulative, pav_blocks
 from informed.ranking.recalibration import Recalibration, recalibration_of_groups
 
 __all__ = ["BAND_POINTS", "CALIBRATION_INTERVALS", "ReliabilityBands", "calibration_bands"]
@@ -234,6 +234,18 @@ def _calibrated_hits(
     return hits
 
 
+def _after(counts: Floats, out: Floats) -> Floats:
+    """The sums of whole `counts` from each group to the last (one array of a
+    `informed.ranking.pav.Cumulative`) written to `out` (at least counts' size + 1): the
+    total less the sums before each group, exact for whole counts, in one forward pass
+    (numpy's cumsum of a reversed view is no faster)."""
+    found = out[: counts.size + 1]
+    found[0] = 0.0
+    np.cumsum(counts, out=found[1:])
+    np.subtract(found[-1], found, out=found)
+    return found
+
+
 def _replicate_numbers(
     scores: Floats,
     positives: Floats,
@@ -241,20 +253,45 @@ def _replicate_numbers(
     blocks: tuple[Floats, Floats, Floats],
     start: Recalibration,
     bins: int,
+    cumulative: Cumulative | None = None,
+    complement: Floats | None = None,
+    scratch: tuple[Floats, Floats] | None = None,
 ) -> dict[str, float]:
     """`_numbers(calibration(Ranking of these groups))` from the groups (ascending, each
     with rows) and their PAV blocks' (values, positives, rows), with no Ranking built and
-    no PAV refitted; the logistic fits start from the estimate's (`start`)."""
-    complement = 1.0 - scores
-    brier, log = decompose_blocks(scores, positives, rows, blocks, ("brier", "log"), complement)
-    n = float(rows.sum())
-    n_positive = float(positives.sum())
+    no PAV refitted; the logistic fits start from the estimate's (`start`). `cumulative`:
+    whole counts summed after each group, as `calibration` reads them; `complement`: 1 -
+    scores (overwritten); `scratch`: two arrays at least the groups' size to write to."""
+    complement = 1.0 - scores if complement is None else complement
+    if cumulative is None:
+        n, n_positive = float(rows.sum()), float(positives.sum())
+        totals = None
+    else:
+        n, n_positive = float(cumulative[1][0]), float(cumulative[0][0])
+        totals = (n_positive, n)
+    rules = ("brier", "log")
+    if scratch is not None:
+        scratch = (scratch[0][: scores.size], scratch[1][: scores.size])
+    brier, log = decompose_blocks(
+        scores, positives, rows, blocks, rules, complement, scratch, totals
+    )
     if n_positive == 0 or n_positive == n:
         fit = Recalibration(math.nan, math.nan, math.nan)
     else:
-        fit = recalibration_of_groups(scores, positives, rows, complement=complement, start=start)
-    scored = rows * scores
-    ece = [binned_of_groups(scores, positives, rows, n, bins, name, scored) for name in BINNINGS]
+        fit = recalibration_of_groups(
+            scores,
+            positives,
+            rows,
+            complement=complement,
+            start=start,
+            scratch=None if scratch is None else (complement, scratch[1]),
+            totals=totals,
+        )
+    scored = np.multiply(rows, scores, out=None if scratch is None else scratch[0])
+    ece = [
+        binned_of_groups(scores, positives, rows, n, bins, name, scored, cumulative)
+        for name in BINNINGS
+    ]
     return {
         "brier": brier.score,
         "miscalibration": brier.miscalibration,
@@ -339,28 +376,55 @@ def calibration_bands(
     single = whole_trials == 1
     cells = np.concatenate([positives, negatives])
     draw = _case_draws(rng, cells, ranking.weighted)
+    # whole counts: PAV's blocks, the totals and the bins are read off the sums after each
+    # group (exact, as `calibration` reads them); a drawn group of no rows adds nothing to
+    # them, so the kept groups' are the whole's at their indices
+    whole = not ranking.weighted
+    after = (np.empty(scores.size + 1), np.empty(scores.size + 1))
+    null_after = (after[0], _after(rows, np.empty(scores.size + 1)))
+    complement = 1.0 - scores  # the same scores in every replicate
+    scratch = (np.empty(scores.size), np.empty(scores.size))  # reused by every replicate
     for b in range(replicates):
         if scores.size == 0:
             break
         drawn, scale = draw()
-        pos, neg = drawn[: scores.size] * scale, drawn[scores.size :] * scale
+        if scale != 1.0:
+            drawn *= scale
+        pos, neg = drawn[: scores.size], drawn[scores.size :]
         size = pos + neg
         keep = np.flatnonzero(size > 0)
         if keep.size:
             kept = (scores[keep], pos[keep], size[keep])
-            values, starts, block_rows, block_positives = pav_blocks(kept[1], kept[2])
+            cumulative = (_after(kept[1], after[0]), _after(kept[2], after[1])) if whole else None
+            values, starts, block_rows, block_positives = pav_blocks(kept[1], kept[2], cumulative)
             confidence[b] = _read_at(kept[0], values, starts, shown)
             if intervals:
                 blocks = (values, block_positives, block_rows)
                 with np.errstate(divide="ignore", invalid="ignore"):
-                    replicate = _replicate_numbers(*kept, blocks, estimate.recalibration, bins)
+                    replicate = _replicate_numbers(
+                        *kept,
+                        blocks,
+                        estimate.recalibration,
+                        bins,
+                        cumulative,
+                        complement[keep],
+                        scratch,
+                    )
                 for name, value in replicate.items():
                     numbers[name][b] = value
-        hits = _calibrated_hits(rng, scores, whole_trials, single) * trial_share
-        values, starts, block_rows, block_positives = pav_blocks(hits, rows)
+        hits = _calibrated_hits(rng, scores, whole_trials, single)
+        if whole:
+            cumulative = (_after(hits, null_after[0]), null_after[1])
+        else:
+            hits *= trial_share
+            cumulative = None
+        values, starts, block_rows, block_positives = pav_blocks(hits, rows, cumulative)
         consistency[b] = _read_at(scores, values, starts, shown)
         blocks = (values, block_positives, block_rows)
-        null_mcb[b] = decompose_blocks(scores, hits, rows, blocks, ("brier",))[0].miscalibration
+        totals = None if cumulative is None else (float(cumulative[0][0]), float(cumulative[1][0]))
+        null_mcb[b] = decompose_blocks(
+            scores, hits, rows, blocks, ("brier",), complement, scratch, totals
+        )[0].miscalibration
         if progress is not None:
             progress(b + 1)
     observed = _numbers(estimate)

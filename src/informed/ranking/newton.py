@@ -211,22 +211,26 @@ def newton(
     quarter of the one at its start (Deuflhard's natural monotonicity test: the steps
     shrink geometrically, so the iterates converge, to where the gradient is 0, the
     maximum); else when the likelihood there is no lower than rounding explains; else it
-    is halved. Converged when a step moves no parameter by more than 1e-12 of its size:
-    near the maximum each step lands on the next iterate, one pass over the groups each
-    (after a small step, `SIMPLIFIED`, a pass for the gradient alone)."""
+    is halved. Converged when a step moves no parameter by more than 1e-12 of its size,
+    or when the steps after it would not, by the contraction of the last two full steps
+    (`_contracted`): near the maximum each step lands on the next iterate, one pass over
+    the groups each (after a small step, `SIMPLIFIED`, a pass for the gradient alone)."""
     g, h = derivatives(beta, True)
     if h is None:
         return None
     step = newton_step(g, h, fit_slope)
+    previous = None  # the decrement of the full step before, if it was not halved
     for _ in range(ITERATIONS):
         if step is None:
             return None
-        if np.all(np.abs(step) <= TOLERANCE * (1.0 + np.abs(beta))):
+        decrement = float(g @ step)
+        bound = TOLERANCE * (1.0 + np.abs(beta))
+        if np.all(np.abs(step) <= bound) or _contracted(step, decrement, previous, bound):
             beta = beta + step
             return beta if np.all(np.isfinite(beta)) else None
-        decrement = float(g @ step)
         small = bool(np.all(np.abs(step) <= SIMPLIFIED * (1.0 + np.abs(beta))))
         current = None
+        full: float | None = decrement
         for _ in range(60):
             trial = beta + step
             g_trial, h_found = derivatives(trial, not small)
@@ -242,10 +246,26 @@ def newton(
             if value >= current - 1e-12 * (1.0 + abs(current)):  # rounding of the sums
                 break
             step = step / 2.0
+            full = None
         else:
             return None
-        beta, g, h, step = trial, g_trial, h_trial, following
+        beta, g, h, step, previous = trial, g_trial, h_trial, following, full
     return None
+
+
+def _contracted(
+    step: FloatArray, decrement: float, previous: float | None, bound: FloatArray
+) -> bool:
+    """Whether the iterate after `step` lies within `bound` of the maximum by Deuflhard's
+    a-priori estimate: the steps contract by Theta = sqrt(decrement / previous), the
+    ratio of their lengths in the information's metric (Newton's decrements), so the
+    steps after this one sum to at most Theta / (1 - Theta) times it (a quadratically
+    converging sequence contracts faster). Asked only of a step after a full one, with
+    Theta below 1/2; it saves the pass that would only confirm a step of 1e-19."""
+    if previous is None or not 0.0 <= decrement < 0.25 * previous:
+        return False
+    theta = math.sqrt(decrement / previous)
+    return bool(np.all(theta / (1.0 - theta) * np.abs(step) <= bound))
 
 
 def tanh_fit(
