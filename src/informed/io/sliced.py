@@ -37,7 +37,7 @@ from informed.io.paths import expand_paths
 from informed.ranking import Ranking
 from informed.ranking.classes import merged_classes
 from informed.ranking.keys import canonical_scores
-from informed.ranking.rows import merge_groups
+from informed.ranking.rows import merge_groups, runs_order
 from informed.slices.keys import keyed_key
 from informed.slices.slices import Slices, build_parts, with_negative
 from informed.slices.windows import parse_every, window_codes
@@ -250,14 +250,14 @@ def _stand_in(rankings: list[Ranking]) -> Ranking:
 
 def _overall(found: Slices) -> Slices:
     """`found` (counts, not weights) with its overall Ranking merged from its slices'
-    by one stable sort of their runs (counts add up exactly in any order: the Ranking
+    by one sort of their groups (counts add up exactly in any order: the Ranking
     merged from the batches', which it replaces), and the overall group of each of the
     slices' groups (`Slices.overall_groups`), read off the same sort."""
     assert found.rankings is not None
     assert found.overall_ranking is not None
     parts = found.rankings
     scores = np.concatenate([r.scores for r in parts])
-    order = np.argsort(np.negative(scores), kind="stable")
+    order = runs_order(np.negative(scores), len(parts), in_order=False)  # counts
     ordered = scores[order]
     new = np.empty(ordered.size, dtype=bool)
     new[:1] = True
