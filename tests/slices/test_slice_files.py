@@ -108,6 +108,34 @@ def test_many_batches_merged_equal_the_rows_sliced_at_once(tmp_path: Path, digit
     assert found == Slices.from_frame(frame, by="group", **options)
     assert found.overall_ranking is not None
     assert found.overall_ranking.n_positive + found.overall_ranking.n_negative == len(frame)
+    # the overall group of each slice's group, found by looking each score up
+    where = {float(x): g for g, x in enumerate(found.overall_ranking.scores.tolist())}
+    assert found.rankings is not None
+    looked_up = [where[float(x)] for r in found.rankings for x in r.scores.tolist()]
+    assert found.overall_groups is not None
+    assert found.overall_groups.tolist() == looked_up
+
+
+def test_a_stale_overall_groups_hint_is_not_used(tmp_path: Path) -> None:
+    """The slice-vs-rest AUC differences are the same whether the Slices carry the
+    overall group of each slice's group (read from a file), carry none (built in
+    memory) or carry a wrong one (rearranged): a hint that does not fit is not read."""
+    from dataclasses import replace
+
+    from informed.inference.auc_differences import auc_differences
+
+    frame = _frame(2000, seed=6)
+    frame["score"] = np.random.default_rng(7).random(len(frame)).round(2)
+    path = _write(frame, tmp_path / "d.parquet", "parquet")
+    options: dict[str, Any] = {"actual": "actual", "scores": "score", "positive": "yes"}
+    found = read_slices(path, by="group", batch_rows=64, **options)
+    assert found.overall_groups is not None
+    wrong = replace(found, overall_groups=found.overall_groups[::-1].copy())
+    shown = [
+        repr(auc_differences(s, reference=0))
+        for s in (found, Slices.from_frame(frame, by="group", **options), wrong)
+    ]
+    assert shown[0] == shown[1] == shown[2]
 
 
 def test_a_blank_label_is_still_an_error_where_it_is_not_a_key(tmp_path: Path) -> None:

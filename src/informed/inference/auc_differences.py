@@ -181,7 +181,11 @@ def _both(overall: Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc
     first = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.intp)
     scores = np.concatenate([np.asarray(r.scores, dtype=np.float64) for r in rankings])
     size = overall.negated.size
-    idx, every = groups_of(overall.negated, scores)
+    known = slices.overall_groups  # a file's Slices know each score's group: checked
+    if known is not None and _holds(overall.negated, known, scores):
+        idx, every = known, True
+    else:
+        idx, every = groups_of(overall.negated, scores)
     missing = (
         np.zeros(0, dtype=bool)
         if every
@@ -222,6 +226,14 @@ def _both(overall: Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc
             )
             rest.append(_Auc(area, variance, reason, who))
     return own, rest
+
+
+def _holds(negated: Floats, idx: NDArray[np.intp], scores: Floats) -> bool:
+    """Whether overall group idx[i] (of `negated`, the overall scores negated) holds
+    score i, for every i (a Slices' `overall_groups` that still fits its Rankings)."""
+    if idx.size != scores.size or (idx.size and not 0 <= idx.min() <= idx.max() < negated.size):
+        return False
+    return bool(np.array_equal(negated[idx], np.negative(scores)))
 
 
 def _direct(overall: Overall, idx: NDArray[np.intp], p: Floats, n: Floats, who: str) -> _Auc:

@@ -27,6 +27,8 @@ from dataclasses import replace
 from functools import reduce
 from typing import Any
 
+import numpy as np
+
 from informed.coding.labels import Label, keyed, sort_labels
 from informed.errors import InputError
 from informed.io.batches import BATCH_ROWS, iter_raw
@@ -34,7 +36,8 @@ from informed.io.files import file_format
 from informed.io.paths import expand_paths
 from informed.ranking import Ranking
 from informed.ranking.classes import merged_classes
-from informed.ranking.rows import merge_groups
+from informed.ranking.keys import canonical_scores
+from informed.ranking.rows import merge_groups, runs_order
 from informed.slices.keys import keyed_key
 from informed.slices.slices import Slices, build_parts, with_negative
 from informed.slices.windows import parse_every, window_codes
@@ -204,6 +207,8 @@ def read_slices_parts(
     if total is None:
         msg = f"{where} has a header but no data rows: nothing to evaluate."
         raise InputError(msg)
+    if total.rankings and not total.weighted:
+        total = _overall(total)
     if int(total.rows.sum()) != rows_read:  # pragma: no cover - a slice per row, always
         msg = f"the slices hold {int(total.rows.sum())} rows of the {rows_read} read."
         raise InputError(msg)
@@ -231,7 +236,46 @@ def _merge_parts(parts: list[Slices]) -> Slices:
             found.setdefault(keyed_key(key), []).append(ranking)
     overall = [part.overall_ranking for part in parts if part.overall_ranking is not None]
     rankings = tuple(_merged(found[keyed_key(key)]) for key in bare.keys)
-    return replace(bare, rankings=rankings, overall_ranking=_merged(overall))
+    return replace(bare, rankings=rankings, overall_ranking=_stand_in(overall))
+
+
+def _stand_in(rankings: list[Ranking]) -> Ranking:
+    """The classes and class totals of `rankings` merged, in one group: the overall
+    Ranking is merged from the slices' once every batch is in (`_overall`)."""
+    classes = reduce(merged_classes, [(r.positive, r.negative) for r in rankings])
+    positives = np.array([sum(r.n_positive for r in rankings)], dtype=np.int64)
+    negatives = np.array([sum(r.n_negative for r in rankings)], dtype=np.int64)
+    return Ranking._trusted(np.zeros(1), positives, negatives, classes=classes)
+
+
+def _overall(found: Slices) -> Slices:
+    """`found` (counts, not weights) with its overall Ranking merged from its slices'
+    by one sort of their groups (counts add up exactly in any order: the Ranking
+    merged from the batches', which it replaces), and the overall group of each of the
+    slices' groups (`Slices.overall_groups`), read off the same sort."""
+    assert found.rankings is not None
+    assert found.overall_ranking is not None
+    parts = found.rankings
+    scores = np.concatenate([r.scores for r in parts])
+    order = runs_order(np.negative(scores), len(parts), in_order=False)  # counts
+    ordered = scores[order]
+    new = np.empty(ordered.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    groups = np.empty(scores.size, dtype=np.intp)
+    groups[order] = np.cumsum(new) - 1
+    positives = np.concatenate([r.positives for r in parts])[order]
+    negatives = np.concatenate([r.negatives for r in parts])[order]
+    if not new.all():  # a score in several slices: its counts added
+        starts = np.flatnonzero(new)
+        ordered = ordered[starts]
+        positives = np.add.reduceat(positives, starts)
+        negatives = np.add.reduceat(negatives, starts)
+    was = found.overall_ranking
+    overall = Ranking._trusted(
+        canonical_scores(ordered), positives, negatives, classes=(was.positive, was.negative)
+    )
+    return replace(found, overall_ranking=overall, overall_groups=groups)
 
 
 def _merged(rankings: list[Ranking]) -> Ranking:

@@ -52,6 +52,7 @@ __all__ = [
     "largest_class",
     "merge_groups",
     "one_vs_rest_groups",
+    "runs_order",
     "smallest_class",
     "two_class_groups",
 ]
@@ -81,14 +82,24 @@ def two_class_groups(
     return grouped, check_classes(positive, negative)
 
 
+def runs_order(negated: FloatArray, runs: int, *, in_order: bool) -> NDArray[np.intp]:
+    """The order that sorts `negated` (`runs` ascending runs one after the other), equal
+    values in the order of the runs if `in_order` (float weights, added in that order).
+
+    A stable sort merges the runs (numpy's stable sort finds them): a merge per pair for
+    a few runs, faster than any sort; counts add up exactly in any order, and past 16 runs
+    a quicksort (vectorised) is faster (10^7 scores in 32 runs: 0.25 s of CPU, not 0.33 s;
+    in 100, 0.23 s, not 0.47 s).
+    """
+    return np.argsort(negated, kind="stable" if in_order or runs <= 16 else "quicksort")
+
+
 def merge_groups(*parts: Grouped) -> Grouped:
     """The union of Rankings' scores (each descending), counts added where a score is in
     several (in the order of the parts)."""
     scores = np.concatenate([part[0] for part in parts])
-    # Each input is descending, so a stable sort of -scores merges their runs (numpy's
-    # stable sort finds the runs): each score of one input is then next to its equals
-    # in the others, in the order of the parts.
-    order = np.argsort(np.negative(scores), kind="stable")
+    counts = all(part[1].dtype.kind in "iu" for part in parts)
+    order = runs_order(np.negative(scores), len(parts), in_order=not counts)
     ordered = scores[order]
     positives = np.concatenate([part[1] for part in parts])[order]
     negatives = np.concatenate([part[2] for part in parts])[order]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -87,6 +87,8 @@ class Slices:
     accumulated : str or None
         "cumulative" or "rolling, last=7, every=1d": `informed.slices.rolling.accumulate`'s
         overlapping windows (`overall` is not their sum); None for disjoint slices.
+    overall_groups : ndarray or None
+        From files: each slice's groups' groups in `overall_ranking` (a checked hint).
     """
 
     by: tuple[str, ...]
@@ -98,6 +100,7 @@ class Slices:
     rankings: tuple[Ranking, ...] | None = None
     overall_ranking: Ranking | None = None
     accumulated: str | None = None
+    overall_groups: NDArray[np.intp] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -379,8 +382,7 @@ class Slices:
                 tuple(r for r in merged if r is not None),
                 self.overall_ranking.with_classes(positive)
                 + other.overall_ranking.with_classes(positive),
-                positive,
-                negative,
+                *(positive, negative),
             )
         return Slices(self.by, keys, rows, cells, overall, self.positive, rankings, overall_ranking)
 
