@@ -38,7 +38,13 @@ from informed.inference.ranking_bootstrap import draw_counts, no_case_reason
 from informed.inference.replicates import percentile_band, replicate_interval
 from informed.ranking import Ranking
 from informed.ranking.binned import BINNINGS, binned_of_groups, row_quantiles
-from informed.ranking.calibration import ascending, check_probabilities, decompose_blocks, pav
+from informed.ranking.calibration import (
+    Decomposition,
+    ascending,
+    check_probabilities,
+    decompose_blocks,
+    pav,
+)
 from informed.ranking.calibration_summary import Calibration, calibration
 from informed.ranking.pav import Cumulative, pav_blocks
 from informed.ranking.recalibration import Recalibration, recalibration_of_groups
@@ -79,7 +85,19 @@ the Brier score's unless prefixed by log_; ECE with equal-width, then equal-mass
 
 def _numbers(result: Calibration) -> dict[str, float]:
     """The numbers of `CALIBRATION_INTERVALS` of one calibration."""
-    brier, log, fit = result.brier, result.log, result.recalibration
+    return _named(
+        result.brier,
+        result.log,
+        result.recalibration,
+        (result.binned["uniform"].expected_error, result.binned["quantile"].expected_error),
+    )
+
+
+def _named(
+    brier: Decomposition, log: Decomposition, fit: Recalibration, ece: tuple[float, float]
+) -> dict[str, float]:
+    """The numbers of `CALIBRATION_INTERVALS` by name: the two decompositions, the
+    logistic fit and the ECE of the equal-width and equal-mass bins."""
     return {
         "brier": brier.score,
         "miscalibration": brier.miscalibration,
@@ -91,8 +109,8 @@ def _numbers(result: Calibration) -> dict[str, float]:
         "slope": fit.slope,
         "intercept": fit.intercept,
         "in_the_large": fit.in_the_large,
-        "ece": result.binned["uniform"].expected_error,
-        "ece_quantile": result.binned["quantile"].expected_error,
+        "ece": ece[0],
+        "ece_quantile": ece[1],
     }
 
 
@@ -292,20 +310,7 @@ def _replicate_numbers(
         binned_of_groups(scores, positives, rows, n, bins, name, scored, cumulative)
         for name in BINNINGS
     ]
-    return {
-        "brier": brier.score,
-        "miscalibration": brier.miscalibration,
-        "discrimination": brier.discrimination,
-        "uncertainty": brier.uncertainty,
-        "log": log.score,
-        "log_miscalibration": log.miscalibration,
-        "log_discrimination": log.discrimination,
-        "slope": fit.slope,
-        "intercept": fit.intercept,
-        "in_the_large": fit.in_the_large,
-        "ece": ece[0].expected_error,
-        "ece_quantile": ece[1].expected_error,
-    }
+    return _named(brier, log, fit, (ece[0].expected_error, ece[1].expected_error))
 
 
 def calibration_bands(
