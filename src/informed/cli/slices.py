@@ -186,15 +186,7 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> dict[
 
     if found.cells is None:  # scores without predicted labels: rankings only
         return report_scored(args, found, source)
-    exact = sliced_summary(found, args.every) if getattr(args, "summary", False) else None
-    rows = int(found.rows.sum())
-    merged = None
-    if args.rolling is not None or args.cumulative:
-        from informed.slices.rolling import accumulate
-
-        found = accumulate(found, last=args.rolling, every=args.every)
-        rolling = f"rolling, {args.rolling} of {args.every} each"
-        merged = "cumulative" if args.cumulative else rolling
+    found, exact, rows, merged = _windows_merged(args, found)
     level = 0.95 if args.ci is None else args.ci
     order = "key" if args.by_time is not None else "informedness"
     # over time the first window is the reference; across groups, the largest slice
@@ -306,15 +298,7 @@ def report_scored(args: argparse.Namespace, found: Slices, source: str) -> dict[
         scored_text,
     )
 
-    exact = sliced_summary(found, args.every) if getattr(args, "summary", False) else None
-    rows = int(found.rows.sum())
-    merged = None
-    if args.rolling is not None or args.cumulative:
-        from informed.slices.rolling import accumulate
-
-        found = accumulate(found, last=args.rolling, every=args.every)
-        rolling = f"rolling, {args.rolling} of {args.every} each"
-        merged = "cumulative" if args.cumulative else rolling
+    found, exact, rows, merged = _windows_merged(args, found)
     level = 0.95 if args.ci is None else args.ci
     reference = _reference(args, found)
     differences = None
@@ -346,3 +330,19 @@ def report_scored(args: argparse.Namespace, found: Slices, source: str) -> dict[
 
         write_scored_slices_report(args.html, scored, order=order, source=source)
     return document
+
+
+def _windows_merged(
+    args: argparse.Namespace, found: Slices
+) -> tuple[Slices, dict[str, Any] | None, int, str | None]:
+    """The Slices a report reads (windows merged by --rolling or --cumulative), the exact
+    summary of the slices as read (with --summary), the rows read, and how the windows
+    were merged (None if they were not)."""
+    exact = sliced_summary(found, args.every) if getattr(args, "summary", False) else None
+    rows = int(found.rows.sum())
+    if args.rolling is None and not args.cumulative:
+        return found, exact, rows, None
+    from informed.slices.rolling import accumulate
+
+    merged = "cumulative" if args.cumulative else f"rolling, {args.rolling} of {args.every} each"
+    return accumulate(found, last=args.rolling, every=args.every), exact, rows, merged
