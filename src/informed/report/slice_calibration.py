@@ -7,11 +7,13 @@ did it); scores that are not probabilities give the reason instead of the sectio
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from informed._common import printable
 from informed._terminal import PlainColumn, plain_table
 from informed.inference.interval import Interval
+from informed.inference.slice_auc import AucSpread
 from informed.inference.slice_calibration import SliceCalibration
 
 __all__ = [
@@ -127,21 +129,34 @@ def calibration_lines(
         f"({how}):",
         *plain_table(columns, rows, width),
     ]
-    spread = found.spread
-    defined = not math.isnan(spread.estimate)
+    lines += ["", *spread_lines(found, "MCB", lambda i: _spread_text(i, resampled), _left_out)]
+    lines.append(CALIBRATION_NOTE + (" " + BIASED_NOTE if resampled else ""))
+    return lines
+
+
+def spread_lines(
+    found: SliceCalibration | AucSpread,
+    what: str,
+    text: Callable[[Interval], str],
+    listed: Callable[[Any], str],
+) -> list[str]:
+    """The spread of `what` over the slices (its value by `text`), the rule of the slices
+    it is over, the slices of highest and lowest value; then, if slices were left out as
+    too small (`listed` names them), the spread over every slice."""
+    slices = found.slices
+    defined = not math.isnan(found.spread.estimate)
     over = f" over the slices {found.rule_text}" if found.left_out and defined else ""
     ends = ""
     if found.highest is not None and found.lowest is not None:
         high = printable(repr(slices.name(slices.keys[found.highest])))
         low = printable(repr(slices.name(slices.keys[found.lowest])))
         ends = f"; highest {high}, lowest {low}"
-    lines += ["", f"spread of MCB (max - min): {_spread_text(spread, resampled)}{over}{ends}"]
+    lines = [f"spread of {what} (max - min): {text(found.spread)}{over}{ends}"]
     if found.left_out and slices.accumulated is None:
         lines.append(
-            f"  left out as too small: {printable(_left_out(found))}; over every slice: "
-            f"{_spread_text(found.spread_all, resampled)}"
+            f"  left out as too small: {printable(listed(found))}; over every slice: "
+            f"{text(found.spread_all)}"
         )
-    lines.append(CALIBRATION_NOTE + (" " + BIASED_NOTE if resampled else ""))
     return lines
 
 

@@ -29,7 +29,7 @@ from informed.inference.slice_calibration import SliceCalibration
 from informed.inference.slice_rankings import SliceRankings
 from informed.ranking.document import SUMMARIES as RANKING_SUMMARIES
 from informed.report.document import cells_text
-from informed.report.slice_calibration import calibration_json, calibration_lines
+from informed.report.slice_calibration import calibration_json, calibration_lines, spread_lines
 from informed.report.slice_disparities import (
     AUC_CSV,
     AUC_NOTE,
@@ -241,26 +241,17 @@ def scored_text(
 
 def _spread_lines(spread: AucSpread) -> list[str]:
     """The spread of AUC with its interval, the slices it is over and those left out."""
-    slices = spread.slices
-    found = spread.spread
-    defined = not math.isnan(found.estimate)
-    over = f" over the slices {spread.rule_text}" if spread.left_out and defined else ""
-    ends = ""
-    if spread.highest is not None and spread.lowest is not None:
-        high = printable(repr(slices.name(slices.keys[spread.highest])))
-        low = printable(repr(slices.name(slices.keys[spread.lowest])))
-        ends = f"; highest {high}, lowest {low}"
-    lines = [f"spread of AUC (max - min): {_range_text(found)}{over}{ends}"]
-    if spread.left_out and slices.accumulated is None:
-        named = [f"{slices.name(slices.keys[s])!r} ({why})" for s, why in spread.left_out[:5]]
-        more = len(spread.left_out) - 5
-        listed = ", ".join(named) + (f" and {more:,} more" if more > 0 else "")
-        lines.append(
-            f"  left out as too small: {printable(listed)}; over every slice: "
-            f"{_range_text(spread.spread_all)}"
-        )
+    lines = spread_lines(spread, "AUC", _range_text, _left_out)
     lines.append(AUC_SPREAD_NOTE)
     return lines
+
+
+def _left_out(spread: AucSpread) -> str:
+    """The first five slices left out of the spread of AUC, with their counts."""
+    slices = spread.slices
+    named = [f"{slices.name(slices.keys[s])!r} ({why})" for s, why in spread.left_out[:5]]
+    more = len(spread.left_out) - 5
+    return ", ".join(named) + (f" and {more:,} more" if more > 0 else "")
 
 
 def spread_json(spread: AucSpread) -> dict[str, Any]:
