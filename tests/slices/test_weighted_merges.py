@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from informed.io.sliced import read_slices
+from informed.ranking.grouping import group_weighted_slices
 from informed.ranking.rows import Tree, merge_tree
 
 pa = pytest.importorskip("pyarrow")
@@ -151,3 +152,51 @@ def test_file_batches_add_as_the_binary_counter(tmp_path: Path, pool: int, seed:
         assert ranking.scores.tolist() == scores
         assert _bits(ranking.positives) == _bits([sums[s][0] for s in scores])
         assert _bits(ranking.negatives) == _bits([sums[s][1] for s in scores])
+
+
+def _oracle_groups(scores: Any, is_positive: Any, weights: Any) -> list[tuple[float, float, float]]:
+    """Each distinct score (descending, -0.0 as 0.0) with its positive and negative
+    weights, added as `Ranking.from_scores` documents: the group's signed weights in
+    ascending order (negatives negated), each side's added by `np.add.reduceat`."""
+    found = []
+    kept = weights > 0
+    for score in sorted({float(s) + 0.0 for s in scores[kept]}, reverse=True):
+        rows = kept & (scores == score)
+        signed = np.sort(np.where(is_positive[rows], weights[rows], -weights[rows]))
+        p = np.add.reduceat(np.maximum(signed, 0.0), [0])[0]
+        n = np.add.reduceat(np.maximum(-signed, 0.0), [0])[0]
+        found.append((score, float(p), float(n)))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_slices_grouped_by_one_sort_add_as_each_slice_alone(seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.choice([0, 1, 9, 500, 3000]))
+    slices = int(rng.integers(1, 30))
+    scores = rng.random(n) if seed % 3 == 0 else np.round(rng.random(n) * 2 - 1, seed % 3)
+    scores[rng.random(n) < 0.1] = -0.0
+    weights = rng.choice(np.append(WEIGHTS, 0.0), n)
+    is_positive = rng.random(n) < 0.5
+    codes = rng.integers(0, slices, n)
+    found = group_weighted_slices(codes, slices, scores, is_positive, weights)
+    assert found is not None
+    counts, grouped, overall = found
+    cuts = np.cumsum(counts)[:-1]
+    each = list(zip(*(np.split(a, cuts) for a in grouped), strict=True))
+    for k in range(slices):
+        rows = codes == k
+        expected = _oracle_groups(scores[rows], is_positive[rows], weights[rows])
+        assert list(zip(*(a.tolist() for a in each[k]), strict=True)) == expected
+        assert _bits(each[k][1]) == _bits([p for _, p, _ in expected])
+        assert _bits(each[k][2]) == _bits([m for _, _, m in expected])
+    expected = _oracle_groups(scores, is_positive, weights)
+    assert _bits(overall[0]) == _bits([s for s, _, _ in expected])
+    assert _bits(overall[1]) == _bits([p for _, p, _ in expected])
+    assert _bits(overall[2]) == _bits([m for _, _, m in expected])
+
+
+def test_slices_grouped_by_one_sort_refuse_an_infinite_sum() -> None:
+    huge = np.full(3, 1e308)
+    found = group_weighted_slices(np.zeros(3, np.intp), 1, np.zeros(3), np.ones(3, bool), huge)
+    assert found is None
