@@ -185,7 +185,7 @@ def _both(overall: Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc
     if known is not None and _holds(overall.negated, known, scores):
         idx, every = known, True
     else:
-        idx, every = groups_of(overall.negated, scores, runs=len(rankings))
+        idx, every = groups_of(overall.negated, scores)
     missing = (
         np.zeros(0, dtype=bool)
         if every

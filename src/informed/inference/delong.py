@@ -41,48 +41,39 @@ from informed.inference.interval import (
 from informed.inference.significance import Significance
 from informed.ranking import Ranking, auc
 from informed.ranking import undefined_reason as ranking_reason
-from informed.ranking.groups import groups_of
 
 __all__ = ["delong_interval", "delong_test"]
 
 Floats = NDArray[np.float64]
 
 
-def _group_placements(
-    positives: Floats, negatives: Floats, running: tuple[Floats, Floats] | None = None
-) -> tuple[Floats, Floats]:
+def _group_placements(positives: Floats, negatives: Floats) -> tuple[Floats, Floats]:
     """Placements of each tie group (scores descending): (V10_g, V01_g).
 
     A positive in group g is placed above the negatives below g and half of those tied
     with it: V10_g = (negatives below g + k_g / 2) / n-; a negative in g is placed below
     the positives above g and half of those tied: V01_g = (positives above g + m_g / 2)
     / n+. (These are Sun & Xu's midrank differences, R - R+ and R - R-, per group.)
-    `running`: the running sums of the negatives and of the positives, where known (a
-    Ranking's groups hold them, `np.cumsum` of the same counts).
     """
     n_pos = float(positives.sum())
     n_neg = float(negatives.sum())
-    below_total, above_total = (
-        (np.cumsum(negatives), np.cumsum(positives)) if running is None else running
-    )
-    below = n_neg - below_total
-    above = above_total - positives
+    below = n_neg - np.cumsum(negatives)
+    above = np.cumsum(positives) - positives
     return (below + negatives / 2.0) / n_neg, (above + positives / 2.0) / n_pos
 
 
 def _group_components(
-    positives: Floats, negatives: Floats, running: tuple[Floats, Floats] | None = None
+    positives: Floats, negatives: Floats
 ) -> tuple[float, float, float, float, float]:
     """(AUC, S10, S01, n+, n-) from tie groups in descending score order.
 
     AUC = sum_g m_g V10_g / n+, S10 = sum_g m_g (V10_g - AUC)^2 / (n+ - 1) and
     S01 = sum_g k_g (V01_g - AUC)^2 / (n- - 1); nan where a class has fewer than 2 cases.
-    Everything is float64: no count product can overflow. `running` as for
-    `_group_placements`.
+    Everything is float64: no count product can overflow.
     """
     n_pos = float(positives.sum())
     n_neg = float(negatives.sum())
-    v10, v01 = _group_placements(positives, negatives, running)
+    v10, v01 = _group_placements(positives, negatives)
     area = float(np.sum(positives * v10) / n_pos)
     s10 = float(np.sum(positives * (v10 - area) ** 2) / (n_pos - 1.0)) if n_pos > 1 else math.nan
     s01 = float(np.sum(negatives * (v01 - area) ** 2) / (n_neg - 1.0)) if n_neg > 1 else math.nan
@@ -156,9 +147,7 @@ def delong_interval(
     estimate = min(max(float(auc(ranking)), 0.0), 1.0)
     positives = np.asarray(ranking.positives, dtype=np.float64)
     negatives = np.asarray(ranking.negatives, dtype=np.float64)
-    groups = groups_of(ranking)  # its running sums: those `np.cumsum` gives, read again
-    running = (groups.cumulative_negatives[1:], groups.cumulative_positives[1:])
-    _, s10, s01, n_pos, n_neg = _group_components(positives, negatives, running)
+    _, s10, s01, n_pos, n_neg = _group_components(positives, negatives)
     if math.isnan(s10) or math.isnan(s01):
         which = "positive" if math.isnan(s10) else "negative"
         why = (

@@ -161,14 +161,15 @@ class Points:
         return found, totals
 
 
-def groups_of(negated: Floats, scores: Floats, *, runs: int = 2) -> tuple[NDArray[np.intp], bool]:
+def groups_of(negated: Floats, scores: Floats) -> tuple[NDArray[np.intp], bool]:
     """The overall group (of `negated`, the overall scores negated: ascending) of each of
-    the slices' scores (descending within each slice: `runs` runs), and whether the
-    slices' scores are the overall ones exactly; if not, a score that is not among them
-    has a group whose score differs (the caller checks)."""
+    the slices' scores (descending within each slice), and whether the slices' scores are
+    the overall ones exactly; if not, a score that is not among them has a group whose
+    score differs (the caller checks)."""
     # the slices' scores in ascending order, equal ones in any order (each gets the
     # same group): a merge of the sorted runs for a few, a quicksort for many (10^7
     # weighted scores in 100 slices: 0.25 s of CPU, not 0.5 s)
+    runs = int(np.count_nonzero(scores[1:] > scores[:-1])) + 1
     order = runs_order(np.negative(scores), runs, in_order=False)
     ordered = -scores[order]
     idx = np.empty(scores.size, dtype=np.intp)
