@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from informed.io.sliced import read_slices
-from informed.ranking.grouping import group_weighted_slices
 from informed.ranking.rows import Tree, merge_tree
+from informed.slices.ranked import group_weighted_slices
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -41,7 +41,6 @@ __all__ = [
     "empty_counts",
     "equal_mask",
     "group_rows",
-    "group_weighted_slices",
     "label_array",
     "positive_mask",
     "scores_and_bounds",
@@ -50,7 +49,6 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 CountArray = NDArray[np.int64] | NDArray[np.float64]
-Grouped = tuple[FloatArray, FloatArray, FloatArray]
 
 # Integers beyond 2**53 are not all representable in float64; distinct ones could merge.
 _EXACT_INT = 1 << 53
@@ -429,69 +427,3 @@ def _group_weighted(
     positives = np.add.reduceat(np.maximum(signed, 0.0), starts)
     negatives = np.add.reduceat(np.maximum(np.negative(signed), 0.0), starts)
     return canonical_scores(np.negative(ordered[starts])), positives, negatives
-
-
-def group_weighted_slices(
-    slices: NDArray[np.intp],
-    n_slices: int,
-    scores: FloatArray,
-    is_positive: NDArray[np.bool_],
-    weights: FloatArray,
-) -> tuple[NDArray[np.intp], Grouped, Grouped] | None:
-    """`group_rows` of each slice's rows (`slices`: each row's slice, 0 .. n_slices - 1)
-    and of all the rows, weighted, by one sort of the scores for all of them: how many
-    groups each slice holds, the groups of every slice one after the other, and the
-    overall groups. None where a sum is not finite (`group_rows` refuses it).
-
-    `_group_weighted` sorts (score, signed weight) pairs and adds each group's weights in
-    that order. Here one quicksort of the scores orders every row, the rows of tied
-    scores are put in (score, signed weight) order by a sort of theirs alone, and a
-    stable sort of the slice codes (a radix sort) takes each slice's rows out in that
-    order: each group's weights are added in the order `group_rows` adds them, by
-    `np.add.reduceat` (whose sum of a group depends on the group's values alone).
-    """
-    keep = weights > 0
-    if not keep.all():
-        slices, scores = slices[keep], scores[keep]
-        is_positive, weights = is_positive[keep], weights[keep]
-    order = np.argsort(np.negative(scores))  # equal scores in any order: set below
-    negated = np.negative(scores[order])
-    signed = np.where(is_positive[order], weights[order], np.negative(weights[order]))
-    tied = bool(np.any(negated[1:] == negated[:-1]))  # -0.0 == 0.0: one group
-    if tied:
-        held = np.zeros(negated.size, dtype=bool)
-        held[1:] = negated[1:] == negated[:-1]
-        held[:-1] |= held[1:]
-        rows = np.flatnonzero(held)  # runs of tied rows, the runs in order of score
-        pairs = np.empty(rows.size, dtype=np.complex128)
-        pairs.real, pairs.imag = negated[rows], signed[rows]
-        by = rows[np.argsort(pairs)]  # as `_group_weighted` sorts them (equal pairs alike)
-        order[rows], negated[rows], signed[rows] = order[by], negated[by], signed[by]
-    codes = slices[order].astype(np.int16 if n_slices < (1 << 15) else np.int64)
-    by_slice = np.argsort(codes, kind="stable")  # each slice's rows, in the order above
-    new = np.ones(negated.size, dtype=bool)
-    if tied:
-        np.not_equal(negated[1:], negated[:-1], out=new[1:])
-    overall = _sums(negated, signed, new)
-    codes, negated, signed = codes[by_slice], negated[by_slice], signed[by_slice]
-    if tied:
-        np.not_equal(negated[1:], negated[:-1], out=new[1:])
-        new[1:] |= codes[1:] != codes[:-1]
-    grouped = _sums(negated, signed, new)
-    if not all(np.isfinite(a).all() for a in (*overall[1:], *grouped[1:])):
-        return None
-    return np.bincount(codes[new], minlength=n_slices).astype(np.intp), grouped, overall
-
-
-def _sums(negated: FloatArray, signed: FloatArray, new: NDArray[np.bool_]) -> Grouped:
-    """The groups of sorted (negated score, signed weight) pairs starting where `new`
-    is True, each group's weights added as `_group_weighted` adds them."""
-    if new.all():  # one row a group: its weight, as `np.add.reduceat` gives it
-        groups = (negated, np.maximum(signed, 0.0), np.maximum(np.negative(signed), 0.0))
-    else:
-        starts = np.flatnonzero(new)
-        with np.errstate(over="ignore"):  # checked by the caller, which then declines
-            positives = np.add.reduceat(np.maximum(signed, 0.0), starts)
-            negatives = np.add.reduceat(np.maximum(np.negative(signed), 0.0), starts)
-        groups = (negated[starts], positives, negatives)
-    return canonical_scores(np.negative(groups[0])), groups[1], groups[2]

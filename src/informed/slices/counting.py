@@ -35,10 +35,15 @@ from informed.coding.labels import (
 )
 from informed.errors import InputError
 from informed.ranking import Ranking
-from informed.ranking.grouping import as_scores, group_rows, group_weighted_slices
+from informed.ranking.grouping import as_scores, group_rows
 from informed.slices.classes import named
 from informed.slices.hashed import group_hashed
-from informed.slices.ranked import descending_codes, group_packed, scores_of
+from informed.slices.ranked import (
+    descending_codes,
+    group_packed,
+    group_weighted_slices,
+    scores_of,
+)
 from informed.table.counting import arrange_counts, check_same_kind, count_coded
 from informed.table.storage import from_dense
 from informed.table.table import Table
@@ -234,7 +239,7 @@ def rank_sliced(
     of (score, outcome). With other weights, every slice's groups and the overall ones
     come from one quicksort of the scores and one stable sort of the slice codes, which
     add each group's weights in the order `Ranking.from_scores` adds them
-    (`informed.ranking.grouping.group_weighted_slices`; 10^7 weighted continuous scores
+    (`informed.slices.ranked.group_weighted_slices`; 10^7 weighted continuous scores
     in 100 slices: 0.9 s of CPU, 2.5 s slice by slice). Where the packed key does not
     fit, the rows are put in slice order by one stable sort of the slice codes (a radix
     sort for up to 2^15 slices) and each slice's run of rows is grouped by the unsliced
