@@ -145,6 +145,10 @@ def test_file_batches_add_as_the_binary_counter(tmp_path: Path, pool: int, seed:
     )
     assert found.rankings is not None
     assert found.overall_ranking is not None
+    # each slice group's overall group (`Slices.overall_groups`) holds its score
+    assert found.overall_groups is not None
+    every = np.concatenate([r.scores for r in found.rankings])
+    assert found.overall_ranking.scores[found.overall_groups].tolist() == every.tolist()
     pairs = [(found.ranking(k), expected[k]) for k in sorted(expected)]
     for ranking, sums in [*pairs, (found.overall_ranking, expected_overall)]:
         scores = sorted(sums, reverse=True)

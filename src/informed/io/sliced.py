@@ -29,6 +29,7 @@ from functools import reduce
 from typing import Any, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from informed.coding.labels import Label, keyed, sort_labels
 from informed.errors import InputError
@@ -345,13 +346,43 @@ def _settle(node: _Node) -> Slices:
             found.setdefault(keyed_key(key), {})[i] = ranking
         overall[i] = part.overall_ranking
     merged = bare(shape)
-    rankings, overall_ranking = named(  # as `Slices.__add__` names them: no negative yet
-        tuple(_tree_ranking(shape, found[keyed_key(key)]) for key in merged.keys),
-        _tree_ranking(shape, overall),
-        merged.positive,
-        None,
+    each = tuple(_tree_ranking(shape, found[keyed_key(key)]) for key in merged.keys)
+    whole, groups = _union(shape, overall, each)
+    # named as `Slices.__add__` names them: no negative class yet
+    rankings, overall_ranking = named(each, whole, merged.positive, None)
+    return replace(
+        merged, rankings=rankings, overall_ranking=overall_ranking, overall_groups=groups
     )
-    return replace(merged, rankings=rankings, overall_ranking=overall_ranking)
+
+
+def _union(
+    shape: Tree, overall: dict[int, Ranking], rankings: tuple[Ranking, ...]
+) -> tuple[Ranking, NDArray[np.intp]]:
+    """The overall Ranking merged as `shape` says, and the overall group of each of the
+    slices' groups (`Slices.overall_groups`), from one sort of the slices' scores.
+
+    Every row is in one slice, so the overall scores are the slices'. Where no score is
+    in two slices, each overall group of a batch holds the rows of one slice's group,
+    added in the same order, and is merged with the same batches' in the same pairs:
+    the union of the slices' groups is the overall Ranking, bit for bit, not merged
+    again. Otherwise the batches' overall Rankings are merged (`merge_tree`).
+    """
+    scores = np.concatenate([r.scores for r in rankings])
+    order = runs_order(np.negative(scores), len(rankings), in_order=False)
+    ordered = scores[order]
+    new = np.empty(ordered.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    groups = np.empty(scores.size, dtype=np.intp)
+    groups[order] = np.cumsum(new) - 1
+    if not new.all():
+        return _tree_ranking(shape, overall), groups
+    first = next(iter(overall.values()))
+    positives = np.concatenate([r.positives for r in rankings])[order]
+    negatives = np.concatenate([r.negatives for r in rankings])[order]
+    return Ranking._trusted(
+        ordered, positives, negatives, classes=(first.positive, first.negative)
+    ), groups
 
 
 def _tree_ranking(shape: Tree, rankings: dict[int, Ranking]) -> Ranking:
