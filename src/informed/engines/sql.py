@@ -11,7 +11,8 @@ the grouped counts.
 - No database: `sql` runs on an in-memory DuckDB, which reads files itself
   (``FROM 'data/*.parquet'``, ``read_csv('x.csv')``).
 - Files with `engine="duckdb"`: named as for the file route (paths, glob patterns),
-  Parquet files read by ``read_parquet``, CSV files by ``read_csv`` in the file route's
+  Parquet files read by ``read_parquet`` (integer and boolean label columns cast to text,
+  as the file route reads them), CSV files by ``read_csv`` in the file route's
   dialect with every column as text, as informed's own CSV reader reads labels (``007``
   stays a label, not the number 7), the score and weight columns then cast to DOUBLE on
   the engine (`informed.engines.csv_files`).
@@ -91,6 +92,7 @@ def _duckdb_files(
             listed = "[" + ", ".join("'" + str(f).replace("'", "''") + "'" for f in files) + "]"
             try:
                 relation = connection.sql(f"SELECT * FROM read_parquet({listed})")
+                relation = _labels_as_text(relation, [c for c in columns if c not in numbers])
             except duckdb.Error as error:
                 msg = f"{files[0]}: DuckDB could not read it: {_first_line(error)}"
                 raise InputError(msg) from None
@@ -109,6 +111,28 @@ def _duckdb_files(
         f"{sorted(kinds)}."
     )
     raise InputError(msg)
+
+
+_WHOLE = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint"}
+_WHOLE |= {"uinteger", "ubigint", "uhugeint", "boolean"}
+
+
+def _labels_as_text(relation: Any, labels: Sequence[str]) -> Any:
+    """The Parquet `relation` with its integer and boolean columns among `labels` cast to
+    text, as the file route reads them (`informed.io.arrow_files`): `1` is the label
+    "1", `true` the label "true", so that one file gives one document on both routes."""
+    cast = {
+        name
+        for name, kind in zip(relation.columns, relation.types, strict=True)
+        if name in labels and kind.id in _WHOLE
+    }
+    if not cast:
+        return relation
+    listed = ", ".join(
+        f"CAST({_quoted(name)} AS VARCHAR) AS {_quoted(name)}" if name in cast else _quoted(name)
+        for name in relation.columns
+    )
+    return relation.project(listed)
 
 
 def source(
