@@ -73,7 +73,11 @@ def _quoted(name: str) -> str:
 
 
 def _duckdb_files(
-    duckdb: Any, named: Sequence[str], columns: Sequence[str], numbers: Sequence[str]
+    duckdb: Any,
+    named: Sequence[str],
+    columns: Sequence[str],
+    numbers: Sequence[str],
+    stored: Sequence[str] = (),
 ) -> tuple[Any, Any, int | None]:
     """A relation over Parquet or CSV files (one kind), read by DuckDB; with CSV, the rows
     the files hold, counted by informed (`informed.engines.csv_files`). The files are
@@ -92,7 +96,8 @@ def _duckdb_files(
             listed = "[" + ", ".join("'" + str(f).replace("'", "''") + "'" for f in files) + "]"
             try:
                 relation = connection.sql(f"SELECT * FROM read_parquet({listed})")
-                relation = _labels_as_text(relation, [c for c in columns if c not in numbers])
+                labels = [c for c in columns if c not in (*numbers, *stored)]
+                relation = _labels_as_text(relation, labels)
             except duckdb.Error as error:
                 msg = f"{files[0]}: DuckDB could not read it: {_first_line(error)}"
                 raise InputError(msg) from None
@@ -144,6 +149,7 @@ def source(
     numbers: Sequence[str] = (),
     columns: Sequence[str] = (),
     encoding: str = "utf-8",
+    stored: Sequence[str] = (),
 ) -> Source:
     """Open a database's table or query, or files read by DuckDB, as a lazy frame.
 
@@ -162,6 +168,9 @@ def source(
         of the first file's header (which every file must share) when none are named.
     encoding : str
         The text encoding of CSV files: DuckDB reads them as UTF-8 only.
+    stored : sequence of str
+        Columns of Parquet files kept in their own type (timestamps, the slice search's
+        numbers); the other label columns' integers and booleans are read as text.
     """
     if (table is None) == (sql is None) and not files:
         msg = "name a --table of the database or give a --sql query (one of them)."
@@ -176,7 +185,7 @@ def source(
             )
             raise InputError(msg)
         duckdb = _module("duckdb", "sql")
-        connection, relation, rows = _duckdb_files(duckdb, files, columns, numbers)
+        connection, relation, rows = _duckdb_files(duckdb, files, columns, numbers, stored)
         shown = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
         return Source(relation, shown, "DuckDB", connection, rows)
     if database is not None and "://" in database:
