@@ -116,7 +116,7 @@ def arrow_label_text(array: Any) -> Any:
     """An Arrow label column as strings, as a file's labels are read: integers, booleans
     and floats by their text (the distinct values cast, dictionary-encoded), strings and
     dictionaries of strings as they are (only a dictionary of other values is cast)."""
-    pa = arrow()
+    pa = _import_arrow()  # an Arrow array in hand: pyarrow is there, even with ARROW_DISABLED
     kind = array.type
     if pa.types.is_dictionary(kind):
         if pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type):
