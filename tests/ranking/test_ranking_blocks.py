@@ -209,3 +209,41 @@ def test_groups_of_one_row_each_equal_the_general_build() -> None:
     ):
         np.testing.assert_array_equal(getattr(groups, name), getattr(general, name), name)
     assert not groups.size.flags.writeable
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    n=st.integers(1, 300),
+    levels=st.integers(2, 400),
+    prevalence=st.floats(0.0, 1.0),
+    weighted=st.booleans(),
+    hull_block=st.integers(3, 80),
+    sample=st.integers(1, 5),
+    collinear=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_hull_of_a_sample_first_matches_exact_monotone_chain(
+    n: int,
+    levels: int,
+    prevalence: float,
+    weighted: bool,
+    hull_block: int,
+    sample: int,
+    collinear: bool,
+    seed: int,
+) -> None:
+    """With whole counts each hull block first drops the points on or below the hull of
+    every `sample`-th of its candidates; the hull is still the exact monotone chain's, with
+    and without collinear points, ties, integer weights and blocks of any size."""
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, levels, n) / 7
+    actual = (rng.random(n) < prevalence).astype(int)
+    weights = rng.integers(0, 4, n) if weighted else None
+    ranking = Ranking.from_scores(
+        actual=actual, scores=scores, positive=1, negative=0, weights=weights
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(informed.ranking.thresholds, "_HULL_BLOCK", hull_block)
+        patch.setattr(informed.ranking.thresholds, "_HULL_SAMPLE", sample)
+        hull = roc_convex_hull(ranking, keep_collinear=collinear).index.tolist()
+    assert hull == upper_hull(hull_points(ranking), keep_collinear=collinear)

@@ -16,6 +16,7 @@ Machine Learning 42(3):203-231.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Literal, overload
 
@@ -43,6 +44,8 @@ Rule = Literal[">", ">="]
 _HULL_PASSES = 64
 # Points per block of the hull's first stage: a block's arrays stay in the cache.
 _HULL_BLOCK = 1 << 18
+# Every this-many-th candidate of a block makes a first hull, which most points are below.
+_HULL_SAMPLE = 128
 
 
 def _predicted(
@@ -246,6 +249,8 @@ def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCur
     survivors = []
     for low, high in blocks(count, size=_HULL_BLOCK):
         index = low + np.flatnonzero(_corners(groups, low, high, keep_collinear=keep_collinear))
+        if groups.exact_integers:  # the cross products are exact integers
+            index = _above_sample(x, y, index, keep_collinear=keep_collinear, unit=groups.unit)
         survivors.append(_peel(x, y, index, keep_collinear=keep_collinear)[0])
     index, finished = _peel(x, y, np.concatenate(survivors), keep_collinear=keep_collinear)
     if not finished:
@@ -271,6 +276,38 @@ def _corners(groups: Groups, low: int, high: int, *, keep_collinear: bool) -> ND
     else:
         np.less(into, out, out=inner)
     return keep
+
+
+def _above_sample(
+    x: FloatArray, y: FloatArray, index: NDArray[np.intp], *, keep_collinear: bool, unit: bool
+) -> NDArray[np.intp]:
+    """The points of `index` above the hull of every `_HULL_SAMPLE`-th of them (on or
+    above it with `keep_collinear`), and that hull's own points. A point on or below the
+    chord of two points around it is no hull vertex, so only a few points are left for
+    `_peel`'s passes. The test is exact only when the cross products are (integer
+    coordinates whose products stay below 2**53): else every point goes to `_peel`.
+    `unit`: one row per group, so x is the position less y (not read)."""
+    if index.size < 4 * _HULL_SAMPLE:
+        return index
+    sample = np.append(index[::_HULL_SAMPLE], index[-1])
+    chain = _peel(x, y, sample, keep_collinear=keep_collinear)[0]
+    ys = y[index]
+    xs = np.subtract(index, ys) if unit else x[index]  # unit: negatives = position - P
+    keep = np.empty(index.size, dtype=bool)
+    cuts = np.searchsorted(index, chain).tolist()  # the chain's points are in `index`
+    for j, (a, b) in enumerate(itertools.pairwise(chain.tolist())):
+        # cross product of (a -> b) and (a -> point): > 0 above the chord a-b
+        part = slice(cuts[j], cuts[j + 1])
+        rise = np.subtract(ys[part], y[a])
+        rise *= x[b] - x[a]
+        run = np.subtract(xs[part], x[a])
+        run *= y[b] - y[a]
+        if keep_collinear:
+            np.greater_equal(rise, run, out=keep[part])
+        else:
+            np.greater(rise, run, out=keep[part])
+    keep[cuts] = True
+    return index[keep]
 
 
 def _peel(
