@@ -105,7 +105,7 @@ def precision_at(
     (0.5, 0.6666666666666666)
     """
     groups, count, scalar = _predicted(ranking, threshold, rule)
-    selected = ratio(groups.cumulative_positives[count], groups.cumulative_total[count])
+    selected = ratio(groups.cumulative_positives[count], groups.total_at(count))
     return as_result(selected, scalar)
 
 
@@ -193,7 +193,14 @@ def _turn(groups: Groups) -> FloatArray:
 
 def _roc_points(ranking: Ranking, groups: Groups, index: NDArray[np.intp]) -> RocCurve:
     full = index.size == ranking.n_groups + 1
-    negatives = groups.cumulative_negatives if full else groups.cumulative_negatives[index]
+    if not full:
+        negatives = _rate(groups.negatives_at(index), groups.n_negative, fresh=True)
+    elif groups.built is None:  # one row per group: the position less the positives
+        negatives = _rate(
+            np.subtract(index, groups.cumulative_positives), groups.n_negative, fresh=True
+        )
+    else:
+        negatives = _rate(groups.cumulative_negatives, groups.n_negative)
     positives = groups.cumulative_positives if full else groups.cumulative_positives[index]
     if full:
         thresholds = np.concatenate(([np.inf], ranking.scores))
@@ -201,15 +208,18 @@ def _roc_points(ranking: Ranking, groups: Groups, index: NDArray[np.intp]) -> Ro
         thresholds = ranking.scores[np.maximum(index - 1, 0)]
         thresholds[index == 0] = np.inf
     return RocCurve(
-        false_positive_rate=_rate(negatives, groups.n_negative),
+        false_positive_rate=negatives,
         true_positive_rate=_rate(positives, groups.n_positive),
         thresholds=thresholds,
         index=index,
     )
 
 
-def _rate(counts: FloatArray, total: float) -> FloatArray:
-    return counts / total if total != 0 else np.full(counts.shape, np.nan)
+def _rate(counts: FloatArray, total: float, *, fresh: bool = False) -> FloatArray:
+    """counts / total (NaN if total is 0); in place if the counts are `fresh` (made here)."""
+    if total == 0:
+        return np.full(counts.shape, np.nan)
+    return np.divide(counts, total, out=counts) if fresh else counts / total
 
 
 def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCurve:
@@ -238,8 +248,6 @@ def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCur
     ([0, 1, 3, 5], [0.0, 0.5, 1.0, 1.0])
     """
     groups = groups_of(ranking)
-    x = groups.cumulative_negatives
-    y = groups.cumulative_positives
     count = ranking.n_groups + 1
     if count < 3:
         return _roc_points(ranking, groups, np.arange(count))
@@ -250,11 +258,11 @@ def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCur
     for low, high in blocks(count, size=_HULL_BLOCK):
         index = low + np.flatnonzero(_corners(groups, low, high, keep_collinear=keep_collinear))
         if groups.exact_integers:  # the cross products are exact integers
-            index = _above_sample(x, y, index, keep_collinear=keep_collinear, unit=groups.unit)
-        survivors.append(_peel(x, y, index, keep_collinear=keep_collinear)[0])
-    index, finished = _peel(x, y, np.concatenate(survivors), keep_collinear=keep_collinear)
+            index = _above_sample(groups, index, keep_collinear=keep_collinear)
+        survivors.append(_peel(groups, index, keep_collinear=keep_collinear)[0])
+    index, finished = _peel(groups, np.concatenate(survivors), keep_collinear=keep_collinear)
     if not finished:
-        index = _monotone_chain(x, y, index, keep_collinear=keep_collinear)
+        index = _monotone_chain(groups, index, keep_collinear=keep_collinear)
     return _roc_points(ranking, groups, index)
 
 
@@ -278,30 +286,34 @@ def _corners(groups: Groups, low: int, high: int, *, keep_collinear: bool) -> ND
     return keep
 
 
+def _points(groups: Groups, index: NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """The ROC points `index` as counts: (negatives, positives) before each."""
+    return groups.negatives_at(index), groups.cumulative_positives[index]
+
+
 def _above_sample(
-    x: FloatArray, y: FloatArray, index: NDArray[np.intp], *, keep_collinear: bool, unit: bool
+    groups: Groups, index: NDArray[np.intp], *, keep_collinear: bool
 ) -> NDArray[np.intp]:
     """The points of `index` above the hull of every `_HULL_SAMPLE`-th of them (on or
     above it with `keep_collinear`), and that hull's own points. A point on or below the
     chord of two points around it is no hull vertex, so only a few points are left for
     `_peel`'s passes. The test is exact only when the cross products are (integer
-    coordinates whose products stay below 2**53): else every point goes to `_peel`.
-    `unit`: one row per group, so x is the position less y (not read)."""
+    coordinates whose products stay below 2**53): else every point goes to `_peel`."""
     if index.size < 4 * _HULL_SAMPLE:
         return index
     sample = np.append(index[::_HULL_SAMPLE], index[-1])
-    chain = _peel(x, y, sample, keep_collinear=keep_collinear)[0]
-    ys = y[index]
-    xs = np.subtract(index, ys) if unit else x[index]  # unit: negatives = position - P
+    chain = _peel(groups, sample, keep_collinear=keep_collinear)[0]
+    xs, ys = _points(groups, index)
     keep = np.empty(index.size, dtype=bool)
     cuts = np.searchsorted(index, chain).tolist()  # the chain's points are in `index`
-    for j, (a, b) in enumerate(itertools.pairwise(chain.tolist())):
+    chain_x, chain_y = (values.tolist() for values in _points(groups, chain))
+    for j, (a, b) in enumerate(itertools.pairwise(range(chain.size))):
         # cross product of (a -> b) and (a -> point): > 0 above the chord a-b
         part = slice(cuts[j], cuts[j + 1])
-        rise = np.subtract(ys[part], y[a])
-        rise *= x[b] - x[a]
-        run = np.subtract(xs[part], x[a])
-        run *= y[b] - y[a]
+        rise = np.subtract(ys[part], chain_y[a])
+        rise *= chain_x[b] - chain_x[a]
+        run = np.subtract(xs[part], chain_x[a])
+        run *= chain_y[b] - chain_y[a]
         if keep_collinear:
             np.greater_equal(rise, run, out=keep[part])
         else:
@@ -311,14 +323,14 @@ def _above_sample(
 
 
 def _peel(
-    x: FloatArray, y: FloatArray, index: NDArray[np.intp], *, keep_collinear: bool
+    groups: Groups, index: NDArray[np.intp], *, keep_collinear: bool
 ) -> tuple[NDArray[np.intp], bool]:
     """Drop, pass after pass, every point on or below the chord of its neighbours
     (strictly below with `keep_collinear`); never a hull vertex. Returns the points left
     and whether they are the hull (False after `_HULL_PASSES` passes that still dropped
     some). Each pass works from the steps between points: the steps (dx, dy) into a
     point and (dx', dy') out of it turn right when dx dy' < dy dx'."""
-    xs, ys = x[index], y[index]
+    xs, ys = _points(groups, index)
     for _ in range(_HULL_PASSES):
         if index.size < 3:
             return index, True
@@ -337,11 +349,12 @@ def _peel(
 
 
 def _monotone_chain(
-    x: FloatArray, y: FloatArray, index: NDArray[np.intp], *, keep_collinear: bool
+    groups: Groups, index: NDArray[np.intp], *, keep_collinear: bool
 ) -> NDArray[np.intp]:
     """Andrew's monotone chain (upper hull) over points already sorted by x."""
-    hull: list[int] = []
-    for point in index.tolist():
+    x, y = (values.tolist() for values in _points(groups, index))
+    hull: list[int] = []  # positions in `index`
+    for point in range(index.size):
         while len(hull) >= 2:
             a, b = hull[-2], hull[-1]
             cross = (x[b] - x[a]) * (y[point] - y[a]) - (y[b] - y[a]) * (x[point] - x[a])
@@ -350,4 +363,4 @@ def _monotone_chain(
             else:
                 break
         hull.append(point)
-    return np.array(hull, dtype=np.intp)
+    return index[np.array(hull, dtype=np.intp)]
