@@ -28,6 +28,7 @@ from informed.measures.counts import ratio
 from informed.ranking.blocks import blocks
 from informed.ranking.groups import FloatArray, Groups, Quotas, as_result
 from informed.ranking.ranking import Ranking, groups_of
+from informed.ranking.sums import POSITIONS
 
 __all__ = [
     "RocCurve",
@@ -196,9 +197,7 @@ def _roc_points(ranking: Ranking, groups: Groups, index: NDArray[np.intp]) -> Ro
     if not full:
         negatives = _rate(groups.negatives_at(index), groups.n_negative, fresh=True)
     elif groups.built is None:  # one row per group: the position less the positives
-        negatives = _rate(
-            np.subtract(index, groups.cumulative_positives), groups.n_negative, fresh=True
-        )
+        negatives = _unit_negative_rate(index, groups)
     else:
         negatives = _rate(groups.cumulative_negatives, groups.n_negative)
     positives = groups.cumulative_positives if full else groups.cumulative_positives[index]
@@ -213,6 +212,20 @@ def _roc_points(ranking: Ranking, groups: Groups, index: NDArray[np.intp]) -> Ro
         thresholds=thresholds,
         index=index,
     )
+
+
+def _unit_negative_rate(index: NDArray[np.intp], groups: Groups) -> FloatArray:
+    """(i - P_i) / n- at every ROC point i of groups of one row each (P: the positives
+    before), made block by block from the positions of the block (not read from `index`):
+    each block is divided while in the cache."""
+    if groups.n_negative == 0:
+        return np.full(index.shape, np.nan)
+    rate = np.empty(index.size)
+    for low, high in blocks(index.size):
+        part = np.add(POSITIONS[: high - low], low - 1.0, out=rate[low:high])  # low, low + 1, ...
+        part -= groups.cumulative_positives[low:high]
+        part /= groups.n_negative
+    return rate
 
 
 def _rate(counts: FloatArray, total: float, *, fresh: bool = False) -> FloatArray:
