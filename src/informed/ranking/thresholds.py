@@ -216,15 +216,16 @@ def _roc_points(ranking: Ranking, groups: Groups, index: NDArray[np.intp]) -> Ro
 
 def _unit_negative_rate(index: NDArray[np.intp], groups: Groups) -> FloatArray:
     """(i - P_i) / n- at every ROC point i of groups of one row each (P: the positives
-    before), made block by block from the positions of the block (not read from `index`):
-    each block is divided while in the cache."""
+    before), made block by block in a cache-sized buffer from the positions of the block
+    (not read from `index`): the rates are the one array written to memory."""
     if groups.n_negative == 0:
         return np.full(index.shape, np.nan)
     rate = np.empty(index.size)
+    buffer = np.empty(min(index.size, POSITIONS.size))
     for low, high in blocks(index.size):
-        part = np.add(POSITIONS[: high - low], low - 1.0, out=rate[low:high])  # low, low + 1, ...
+        part = np.add(POSITIONS[: high - low], low - 1.0, out=buffer[: high - low])  # low, ...
         part -= groups.cumulative_positives[low:high]
-        part /= groups.n_negative
+        np.divide(part, groups.n_negative, out=rate[low:high])
     return rate
 
 
