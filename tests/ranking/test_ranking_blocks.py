@@ -220,6 +220,7 @@ def test_groups_of_one_row_each_equal_the_general_build() -> None:
     hull_block=st.integers(3, 80),
     sample=st.integers(1, 5),
     collinear=st.booleans(),
+    distinct=st.booleans(),
     seed=st.integers(0, 2**32 - 1),
 )
 def test_hull_of_a_sample_first_matches_exact_monotone_chain(
@@ -230,13 +231,15 @@ def test_hull_of_a_sample_first_matches_exact_monotone_chain(
     hull_block: int,
     sample: int,
     collinear: bool,
+    distinct: bool,
     seed: int,
 ) -> None:
     """With whole counts each hull block first drops the points on or below the hull of
-    every `sample`-th of its candidates; the hull is still the exact monotone chain's, with
-    and without collinear points, ties, integer weights and blocks of any size."""
+    every `sample`-th of its candidates (of its points, with one unweighted row per
+    group); the hull is still the exact monotone chain's, with and without collinear
+    points, ties, integer weights and blocks of any size."""
     rng = np.random.default_rng(seed)
-    scores = rng.integers(0, levels, n) / 7
+    scores = rng.permutation(n) / 7 if distinct else rng.integers(0, levels, n) / 7
     actual = (rng.random(n) < prevalence).astype(int)
     weights = rng.integers(0, 4, n) if weighted else None
     ranking = Ranking.from_scores(

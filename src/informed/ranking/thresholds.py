@@ -45,8 +45,9 @@ Rule = Literal[">", ">="]
 _HULL_PASSES = 64
 # Points per block of the hull's first stage: a block's arrays stay in the cache.
 _HULL_BLOCK = 1 << 18
-# Every this-many-th candidate of a block makes a first hull, which most points are below.
-_HULL_SAMPLE = 128
+# Every this-many-th candidate (or point, with one row per group) of a block makes a first
+# hull, which most points are below.
+_HULL_SAMPLE = 256
 
 
 def _predicted(
@@ -269,10 +270,15 @@ def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCur
     # chord of points of its block is on or below one of all the points. The survivors of
     # every block (a few per block) then make the hull together.
     survivors = []
+    unit = groups.built is None and groups.exact_integers  # one row per group
+    steps = np.arange(1.0, min(count, _HULL_BLOCK)) if unit else np.empty(0)
     for low, high in blocks(count, size=_HULL_BLOCK):
-        index = low + np.flatnonzero(_corners(groups, low, high, keep_collinear=keep_collinear))
-        if groups.exact_integers:  # the cross products are exact integers
-            index = _above_sample(groups, index, keep_collinear=keep_collinear)
+        if unit:
+            index = _unit_above_sample(groups, low, high, steps, keep_collinear=keep_collinear)
+        else:
+            index = low + np.flatnonzero(_corners(groups, low, high, keep_collinear=keep_collinear))
+            if groups.exact_integers:  # the cross products are exact integers
+                index = _above_sample(groups, index, keep_collinear=keep_collinear)
         survivors.append(_peel(groups, index, keep_collinear=keep_collinear)[0])
     index, finished = _peel(groups, np.concatenate(survivors), keep_collinear=keep_collinear)
     if not finished:
@@ -334,6 +340,34 @@ def _above_sample(
             np.greater(rise, run, out=keep[part])
     keep[cuts] = True
     return index[keep]
+
+
+def _unit_above_sample(
+    groups: Groups, low: int, high: int, steps: FloatArray, *, keep_collinear: bool
+) -> NDArray[np.intp]:
+    """`_above_sample` of the ROC points low..high-1 of groups of one unweighted row each,
+    sampled every `_HULL_SAMPLE`-th point: each stretch between two points of the
+    sample's hull is tested whole, on a slice of the running count of positives y (the
+    negatives before point i are i - y_i, not read), with no gather of candidates.
+    `steps`: 1.0, 2.0, ... (at least high - low - 1 of them)."""
+    sample = np.arange(low, high, _HULL_SAMPLE)
+    if sample[-1] != high - 1:
+        sample = np.append(sample, high - 1)
+    chain = _peel(groups, sample, keep_collinear=keep_collinear)[0]
+    chain_x, chain_y = (values.tolist() for values in _points(groups, chain))
+    running = groups.cumulative_positives
+    links = chain.tolist()
+    found = [chain[:1]]
+    for j, (a, b) in enumerate(itertools.pairwise(links)):
+        if b - a > 1:  # points a+1 .. b-1: (rise, run) from a, against the chord's
+            rise = np.subtract(running[a + 1 : b], chain_y[j])
+            run = np.subtract(steps[: b - a - 1], rise)  # (i - a) - rise
+            rise *= chain_x[j + 1] - chain_x[j]
+            run *= chain_y[j + 1] - chain_y[j]
+            above = np.greater_equal(rise, run) if keep_collinear else np.greater(rise, run)
+            found.append(a + 1 + np.flatnonzero(above))
+        found.append(chain[j + 1 : j + 2])
+    return np.concatenate(found)
 
 
 def _peel(
