@@ -17,6 +17,7 @@ from informed.slices import Slices
 
 # the module itself (its name, as a package attribute, is the function)
 module = importlib.import_module("informed.inference.auc_differences")
+rest_module = importlib.import_module("informed.inference.slice_rest")
 
 
 def _delong(actual: np.ndarray, scores: np.ndarray) -> tuple[float, float]:
@@ -44,19 +45,28 @@ def _data(seed: int, n: int, groups: int, dominant: float = 0.0) -> dict[str, An
     return {"group": group, "actual": actual, "scores": scores, "weights": weights}
 
 
+@pytest.mark.parametrize("block", [None, 7, 64])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize(
     ("seed", "dominant", "groups"), [(0, 0.0, 5), (1, 0.0, 5), (2, 0.9, 5), (3, 0.97, 2)]
 )
 def test_each_difference_equals_the_definition(
-    weighted: bool, seed: int, dominant: float, groups: int
+    weighted: bool,
+    seed: int,
+    dominant: float,
+    groups: int,
+    block: int | None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each slice's AUC and DeLong variance, and its rest's, and so each difference and
     its standard error sqrt(Var_slice + Var_other), equal DeLong's definition computed on
     the rows of each side (integer weights as repeated rows), heavy ties included, a
     slice of 90 % or 97 % of the rows included, to 1e-12 (the definition's own rounding
     is below 1e-14 here; the rest beside a slice of 97 % read from centred sums would
-    miss by 5e-12, and is read directly)."""
+    miss by 5e-12, and is read directly); read in one block of points, or in blocks of
+    7 or 64 (slices and the overall groups cut across blocks, the sums carried over)."""
+    if block is not None:
+        monkeypatch.setattr(rest_module, "BLOCK", block)
     n = 1500
     data = _data(seed, n, groups, dominant)
     w = data["weights"].astype(float) if weighted else None

@@ -180,25 +180,26 @@ def _both(overall: Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc
     count = np.array([r.scores.size for r in rankings], dtype=np.intp)
     first = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.intp)
     scores = np.concatenate([np.asarray(r.scores, dtype=np.float64) for r in rankings])
-    size = overall.negated.size
-    known = slices.overall_groups  # a file's Slices know each score's group: checked
-    if known is not None and _holds(overall.negated, known, scores):
-        idx, every = known, True
-    else:
+    size = overall.scores.size
+    p = np.concatenate([r.positives for r in rankings], dtype=np.float64)
+    n = np.concatenate([r.negatives for r in rankings], dtype=np.float64)
+    found = None
+    idx = slices.overall_groups  # a file's Slices know each score's group: checked
+    if idx is not None and _in_range(idx, scores.size, size):
+        found = slice_rests(overall, Points(idx, first, count), p, n, scores)
+    if idx is None or found is None:
         idx, every = groups_of(overall.negated, scores)
-    missing = (
-        np.zeros(0, dtype=bool)
-        if every
-        else (idx >= size) | (overall.negated[np.minimum(idx, max(size - 1, 0))] != -scores)
-    )
-    if missing.any():
-        where = int(np.searchsorted(first, int(np.argmax(missing)), side="right")) - 1
-        msg = f"slice {names[where]} holds scores the overall Ranking does not hold."
-        raise InputError(msg)
-    points = Points(idx, first, count)
-    p = np.concatenate([np.asarray(r.positives, dtype=np.float64) for r in rankings])
-    n = np.concatenate([np.asarray(r.negatives, dtype=np.float64) for r in rankings])
-    found = slice_rests(overall, points, p, n)
+        missing = (
+            np.zeros(0, dtype=bool)
+            if every
+            else (idx >= size) | (overall.negated[np.minimum(idx, max(size - 1, 0))] != -scores)
+        )
+        if missing.any():
+            where = int(np.searchsorted(first, int(np.argmax(missing)), side="right")) - 1
+            msg = f"slice {names[where]} holds scores the overall Ranking does not hold."
+            raise InputError(msg)
+        found = slice_rests(overall, Points(idx, first, count), p, n)
+        assert found is not None
     n_pos, n_neg, rest_pos, rest_neg = found.x_own, found.y_own, found.x_rest, found.y_rest
     own, rest = [], []
     who = "the rest of the rows"
@@ -228,12 +229,9 @@ def _both(overall: Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc
     return own, rest
 
 
-def _holds(negated: Floats, idx: NDArray[np.intp], scores: Floats) -> bool:
-    """Whether overall group idx[i] (of `negated`, the overall scores negated) holds
-    score i, for every i (a Slices' `overall_groups` that still fits its Rankings)."""
-    if idx.size != scores.size or (idx.size and not 0 <= idx.min() <= idx.max() < negated.size):
-        return False
-    return bool(np.array_equal(negated[idx], np.negative(scores)))
+def _in_range(idx: NDArray[np.intp], points: int, groups: int) -> bool:
+    """Whether `idx` holds a group (of `groups`) for each of `points` points."""
+    return idx.size == points and (not points or 0 <= idx.min() <= idx.max() < groups)
 
 
 def _direct(overall: Overall, idx: NDArray[np.intp], p: Floats, n: Floats, who: str) -> _Auc:
