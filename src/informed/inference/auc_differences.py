@@ -45,7 +45,7 @@ Statist. 6(2):65-70.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -87,12 +87,16 @@ class AucDifferences:
     p_rest, p_reference : list of float
         Two-sided p-values of no difference, Holm-adjusted across slices (nan where
         there is no interval).
+    components : ndarray
+        Each slice's own DeLong structural components and class totals, a row of (S10,
+        S01, n+, n-) per slice, for its AUC's interval (`slice_rankings`).
     """
 
     vs_rest: list[Interval]
     vs_reference: list[Interval]
     p_rest: list[float]
     p_reference: list[float]
+    components: Floats = field(default_factory=lambda: np.zeros((0, 4)), repr=False)
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,7 @@ def auc_differences(slices: Slices, *, reference: int, level: float = 0.95) -> A
         raise InputError(msg)
     level = check_level(level)
     names = [repr(slices.name(key)) for key in slices.keys]
-    own, rest = _both(Overall(slices.overall_ranking), slices, names)
+    own, rest, components = _both(Overall(slices.overall_ranking), slices, names)
     vs_rest = [_difference(a, b, level) for a, b in zip(own, rest, strict=True)]
     vs_reference = [
         nan_interval(math.nan, level, AUC_METHOD, "the reference slice itself")
@@ -132,9 +136,8 @@ def auc_differences(slices: Slices, *, reference: int, level: float = 0.95) -> A
         else _difference(own[s], own[reference], level)
         for s in range(len(own))
     ]
-    return AucDifferences(
-        vs_rest, vs_reference, holm([_p(x) for x in vs_rest]), holm([_p(x) for x in vs_reference])
-    )
+    p_rest, p_reference = holm([_p(x) for x in vs_rest]), holm([_p(x) for x in vs_reference])
+    return AucDifferences(vs_rest, vs_reference, p_rest, p_reference, components)
 
 
 def _variance(
@@ -171,12 +174,15 @@ def _p(found: Interval) -> float:
     return math.erfc(abs(found.estimate / found.standard_error) / math.sqrt(2.0))
 
 
-def _both(overall: Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc], list[_Auc]]:
-    """The AUC and DeLong variance of each slice, and of every row not in it."""
+def _both(
+    overall: Overall, slices: Slices, names: list[str]
+) -> tuple[list[_Auc], list[_Auc], Floats]:
+    """The AUC and DeLong variance of each slice, and of every row not in it; and each
+    slice's (S10, S01, n+, n-)."""
     assert slices.rankings is not None
     rankings = slices.rankings
     if not rankings:
-        return [], []
+        return [], [], np.zeros((0, 4))
     count = np.array([r.scores.size for r in rankings], dtype=np.intp)
     first = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.intp)
     scores = np.concatenate([np.asarray(r.scores, dtype=np.float64) for r in rankings])
@@ -226,7 +232,7 @@ def _both(overall: Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc
                 float(found.rest10[s]), float(found.rest01[s]), rest_pos[s], rest_neg[s], who
             )
             rest.append(_Auc(area, variance, reason, who))
-    return own, rest
+    return own, rest, np.stack([found.own10, found.own01, n_pos, n_neg], axis=1)
 
 
 def _in_range(idx: NDArray[np.intp], points: int, groups: int) -> bool:
