@@ -266,10 +266,11 @@ def _overall(found: Slices) -> Slices:
     new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
     groups = np.empty(scores.size, dtype=np.intp)
-    groups[order] = np.cumsum(new) - 1
+    distinct = bool(new.all())  # continuous scores: each group one slice's
+    groups[order] = np.arange(scores.size) if distinct else np.cumsum(new) - 1
     positives = np.concatenate([r.positives for r in parts])[order]
     negatives = np.concatenate([r.negatives for r in parts])[order]
-    if not new.all():  # a score in several slices: its counts added
+    if not distinct:  # a score in several slices: its counts added
         starts = np.flatnonzero(new)
         ordered = ordered[starts]
         positives = np.add.reduceat(positives, starts)
