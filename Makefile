@@ -28,6 +28,7 @@ run: $(VENV)/.base
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check src tests benchmarks examples docs
+	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
 
 test: lint

@@ -79,26 +79,36 @@ def bench_duckdb(rows: int, repeat: int) -> None:
                    round((1 - r) * 0.5 + q * 0.5, 4) AS s
             FROM (SELECT random() AS r, random() AS q FROM range({rows}))"""
         )
-        print(f"DuckDB: {rows:,} rows made in {time.perf_counter() - start:.1f} s ({path.stat().st_size / 2**20:.0f} MiB)")
+        print(
+            f"DuckDB: {rows:,} rows made in {time.perf_counter() - start:.1f} s ({path.stat().st_size / 2**20:.0f} MiB)"
+        )
         table = connection.table("t")
         own, counted = best(
-            lambda: connection.sql("SELECT p, y, COUNT(*) AS n FROM t GROUP BY p, y").to_arrow_table(),
+            lambda: connection.sql(
+                "SELECT p, y, COUNT(*) AS n FROM t GROUP BY p, y"
+            ).to_arrow_table(),
             repeat,
         )
         ours, found = best(lambda: Table.from_frame(table, actual="y", predicted="p"), repeat)
         assert int(found.n) == rows == sum(counted.column("n").to_pylist())
-        print(f"  Table: DuckDB GROUP BY p, y {own:.2f} s; Table.from_frame {ours:.2f} s; "
-              f"ratio {ours / own:.2f}x")
+        print(
+            f"  Table: DuckDB GROUP BY p, y {own:.2f} s; Table.from_frame {ours:.2f} s; "
+            f"ratio {ours / own:.2f}x"
+        )
         own, counted = best(
-            lambda: connection.sql("SELECT s, y, COUNT(*) AS n FROM t GROUP BY s, y").to_arrow_table(),
+            lambda: connection.sql(
+                "SELECT s, y, COUNT(*) AS n FROM t GROUP BY s, y"
+            ).to_arrow_table(),
             repeat,
         )
         ours, ranking = best(
             lambda: Ranking.from_frame(table, actual="y", scores="s", positive="click"), repeat
         )
         assert int(ranking.n) == rows
-        print(f"  Ranking: DuckDB GROUP BY s, y {own:.2f} s ({counted.num_rows:,} groups); "
-              f"Ranking.from_frame {ours:.2f} s; ratio {ours / own:.2f}x; AUC {ranking.auc():.6f}")
+        print(
+            f"  Ranking: DuckDB GROUP BY s, y {own:.2f} s ({counted.num_rows:,} groups); "
+            f"Ranking.from_frame {ours:.2f} s; ratio {ours / own:.2f}x; AUC {ranking.auc():.6f}"
+        )
         connection.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -120,9 +130,7 @@ def bench_spark(rows: int) -> None:
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
-    base = spark.range(rows, numPartitions=8).select(
-        F.rand(1).alias("r"), F.rand(2).alias("q")
-    )
+    base = spark.range(rows, numPartitions=8).select(F.rand(1).alias("r"), F.rand(2).alias("q"))
     frame = base.select(
         (F.col("r") < 0.3).cast("double").alias("label"),
         F.round((1 - F.col("r")) * 0.4 + F.col("q") * 0.6, 2).alias("tied"),
@@ -135,8 +143,10 @@ def bench_spark(rows: int) -> None:
         ranking = Ranking.from_frame(frame, actual="label", scores=column, positive=1.0)
         ours = time.perf_counter() - start
         print(f"  scores {column!r}: {ranking.n_groups:,} distinct values")
-        print(f"    informed (exact):  AUC {ranking.auc():.9f}  PEM {ranking.pem():.9f}  "
-              f"average hit rate {ranking.average_hit_rate():.9f}  {ours:.1f} s")
+        print(
+            f"    informed (exact):  AUC {ranking.auc():.9f}  PEM {ranking.pem():.9f}  "
+            f"average hit rate {ranking.average_hit_rate():.9f}  {ours:.1f} s"
+        )
         for bins in (1000, 0):
             evaluator = BinaryClassificationEvaluator(
                 rawPredictionCol=column, labelCol="label", metricName="areaUnderROC", numBins=bins
@@ -144,7 +154,9 @@ def bench_spark(rows: int) -> None:
             start = time.perf_counter()
             value = evaluator.evaluate(frame)
             took = time.perf_counter() - start
-            print(f"    Spark numBins={bins:<5} AUC {value:.9f}  (differs by {value - ranking.auc():+.2e})  {took:.1f} s")
+            print(
+                f"    Spark numBins={bins:<5} AUC {value:.9f}  (differs by {value - ranking.auc():+.2e})  {took:.1f} s"
+            )
     spark.stop()
 
 

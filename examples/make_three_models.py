@@ -46,15 +46,11 @@ def main() -> None:
     malignant = data.target == 0
     folds = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
     scores = {
-        name: cross_val_predict(model, data.data, malignant, cv=folds, method="predict_proba")[
-            :, 1
-        ]
+        name: cross_val_predict(model, data.data, malignant, cv=folds, method="predict_proba")[:, 1]
         for name, model in MODELS.items()
     }
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(
-        ["case", "actual", *MODELS, *(f"{name}_score" for name in MODELS)]
-    )
+    writer.writerow(["case", "actual", *MODELS, *(f"{name}_score" for name in MODELS)])
     for i, truth in enumerate(malignant):
         labels = ["malignant" if scores[name][i] > 0.5 else "benign" for name in MODELS]
         values = [f"{scores[name][i]:.6f}" for name in MODELS]

@@ -11,6 +11,8 @@ import math
 import os
 import sys
 import time
+from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,6 +28,7 @@ __all__ = [
     "check_float_total",
     "check_json_numbers",
     "check_memory",
+    "cut_apart",
     "json_float",
     "json_floats",
     "json_number",
@@ -279,6 +282,34 @@ def printable(text: object) -> str:
     a\x1b[2Jb\x0dc\x09d
     """
     return str(text).translate(_UNPRINTABLE)
+
+
+def cut_apart(texts: Iterable[object], width: int) -> list[str]:
+    """`texts` made printable (`printable`) and cut to `width` characters, distinct texts
+    kept distinct: a longer text keeps its start and an ellipsis; texts whose starts are
+    the same keep their start and their end around the ellipsis instead; texts that still
+    read alike are shown whole (a table's column then wraps or widens). Labels, slices
+    and models are told apart by what a reader sees.
+
+    >>> cut_apart(["north", "region=north-east-1", "region=north-east-2"], 12)
+    ['north', 'region…ast-1', 'region…ast-2']
+    >>> cut_apart(["a-long-one-x", "a-long-one-x ", "b-long-one"], 6)
+    ['a-l…-x', 'a-l…x ', 'b-lon…']
+    >>> cut_apart(["ab-1-yz", "ab-2-yz"], 4)
+    ['ab-1-yz', 'ab-2-yz']
+    """
+    shown = [printable(text) for text in texts]
+    if width < 3:
+        return shown
+    head = [t if len(t) <= width else t[: width - 1] + "…" for t in shown]
+    alike = Counter(head)
+    tail = (width - 1) // 2
+    ends = [
+        h if alike[h] == 1 or len(t) <= width else t[: width - 1 - tail] + "…" + t[-tail:]
+        for t, h in zip(shown, head, strict=True)
+    ]
+    alike = Counter(ends)
+    return [e if alike[e] == 1 else t for t, e in zip(shown, ends, strict=True)]
 
 
 def _read_number(path: Path, key: str | None = None) -> int | None:

@@ -284,3 +284,74 @@ def test_ci_of_unsliced_documents_is_that_of_all_the_rows(
     merged, expected = json.loads(out), json.loads(whole)
     assert merged["intervals"] == expected["intervals"]
     assert merged["measures"] == expected["measures"]
+
+
+def _page(path: Path) -> str:
+    """A page with its source's name (the one thing merge and the whole file name apart)
+    cut out of its header."""
+    text = path.read_text()
+    start = text.index("<strong>", text.index('class="source"') if 'class="source"' in text else 0)
+    return text[:start] + text[text.index("</strong>", start) :]
+
+
+@pytest.mark.parametrize(
+    ("options", "parts_with_summary"),
+    [
+        ([*SCORED, "--by", "region"], True),
+        ([*LABELS, "--by-time", "t", "--every", "1d"], True),
+        ([*SCORED, "--folds", "fold"], False),
+        (SCORED, True),
+    ],
+    ids=["slices", "windows", "folds", "unsliced"],
+)
+def test_html_of_the_merge_is_the_page_of_all_the_rows(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    options: list[str],
+    parts_with_summary: bool,
+) -> None:
+    """merge --html writes the page evaluate --html writes for every row at once (the
+    source's name aside), for slices, windows, folds and unsliced documents."""
+    files = list(map(str, _parts(tmp_path, capsys, options, summary=parts_with_summary)))
+    merged, whole = tmp_path / "merged.html", tmp_path / "whole.html"
+    code, _, err = _run(["merge", *files, "--html", str(merged)], capsys)
+    assert code == 0, err
+    _whole(tmp_path, capsys, options, "--html", str(whole))
+    assert _page(merged) == _page(whole)
+    assert f"{Path(files[0]).name} and 1 more files" in merged.read_text()
+
+
+def test_html_of_merged_tallies_is_the_tally_page_of_all_documents(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tallies merged with --html (--ci sets its intervals' level) give the page
+    informed tally --html writes for every document at once; --ci without --html is
+    still refused for a Tally."""
+    from informed import Tally
+
+    lines = [
+        {"assigned": list(a), "correct": list(c)}
+        for a, c in zip(
+            RNG.choice(["x", "y", "xy", ""], 80), RNG.choice(["x", "y", "xy", "y"], 80), strict=True
+        )
+    ]
+    whole_file = tmp_path / "all.jsonl"
+    whole_file.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    parts = []
+    for number, chunk in enumerate((lines[:30], lines[30:])):
+        tally = Tally(categories=["x", "y"])
+        for line in chunk:
+            tally.add_result(line["assigned"], line["correct"])
+        parts.append(tmp_path / f"tally{number}.json")
+        parts[-1].write_text(tally.to_json())
+    merged, whole = tmp_path / "merged.html", tmp_path / "whole.html"
+    more = ["--ci", "0.9", "--seed", "3"]
+    code, _, err = _run(["merge", *map(str, parts), "--html", str(merged), *more], capsys)
+    assert code == 0, err
+    code, _, err = _run(["tally", str(whole_file), "--categories", "x,y", "--html", str(whole),
+                         *more], capsys)  # fmt: skip
+    assert code == 0, err
+    assert _page(merged) == _page(whole)
+    code, _, err = _run(["merge", *map(str, parts), "--ci", "0.9"], capsys)
+    assert code == 2
+    _one_line(err, "--ci is for a Table and a Ranking")

@@ -79,6 +79,7 @@ def _outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str], target: Path) -
         _evaluate(data, "--html", str(target)),
         _evaluate(data, "--partial", str(target)),
         ["merge", str(part), "--output", str(target)],
+        ["merge", str(part), "--html", str(target)],
         ["compare", str(data), "--actual", "y", "--predicted", "p", "q", "--html", str(target)],
     ):
         code, _, err = _run(args, capsys)
@@ -182,6 +183,7 @@ def test_a_socket_a_folder_a_loop_and_an_empty_path_are_refused_first(
                 _evaluate(data, "--html", path),
                 _evaluate(data, "--partial", path),
                 ["merge", str(data), "--output", path],
+                ["merge", str(data), "--html", path],
             ):
                 code, out, err = _run(args, capsys)
                 assert code == 2 and out == "", (args, err)
@@ -202,7 +204,7 @@ def test_a_read_only_file_is_refused_for_root_too(
     target.chmod(0o444)
     assert os.access(target, os.W_OK) == ROOT  # as root, the system alone would replace it
     outcomes = list(_outputs(tmp_path, capsys, target))
-    assert len(outcomes) == 4
+    assert len(outcomes) == 5
     for outcome in outcomes:
         assert outcome.startswith("2 informed: error: cannot write "), outcome
         assert "the file is read-only (mode r--r--r--, 0444)" in _one_line(outcome[2:])
@@ -231,7 +233,7 @@ def test_a_read_only_folder_or_fifo_is_refused_for_root_too(
     try:
         for path, why in cases.items():
             outcomes = list(_outputs(tmp_path, capsys, path))
-            assert len(outcomes) == 4
+            assert len(outcomes) == 5
             for outcome in outcomes:
                 assert outcome.startswith("2 ") and why in _one_line(outcome[2:]), outcome
         assert sorted(p.name for p in folder.iterdir()) == ["writable.json"]
@@ -258,7 +260,7 @@ def test_a_read_only_folder_or_fifo_is_refused_for_root_too(
     finally:
         os.close(keeper)
         reader.join()
-    assert len(outcomes) == 4
+    assert len(outcomes) == 5
     for outcome in outcomes:
         assert outcome.startswith("2 ") and "it is read-only (mode r--r--r--, 0444)" in outcome
         _one_line(outcome[2:])
@@ -342,6 +344,7 @@ def test_every_output_file_into_a_full_disk_fails(tmp_path: Path) -> None:
         (_evaluate(data, "--html", str(full)), "the report"),
         (_evaluate(data, "--partial", str(full)), "the summaries (--partial)"),
         (["merge", str(part), "--output", str(full)], "the merged summaries (--output)"),
+        (["merge", str(part), "--html", str(full)], "the report"),
     ):
         done = _informed(args, stdout=subprocess.DEVNULL)
         assert done.returncode == 2

@@ -14,7 +14,15 @@ import pytest
 import informed
 
 HEAVY = (
-    "numpy", "scipy", "rich", "pyarrow", "matplotlib", "pandas", "polars", "torch", "torchmetrics"
+    "numpy",
+    "scipy",
+    "rich",
+    "pyarrow",
+    "matplotlib",
+    "pandas",
+    "polars",
+    "torch",
+    "torchmetrics",
 )
 ENGINES = ("narwhals", "duckdb", "pyspark", "ibis", "dask", "distributed", "informed.engines")
 

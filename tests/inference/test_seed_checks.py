@@ -229,6 +229,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
 
 CALLS = _calls()
 
+
 def test_every_seeded_function_is_covered() -> None:
     assert _seeded() == set(CALLS)
 

@@ -386,6 +386,11 @@ def test_slices_are_nested_under_their_names(
         ]
         assert flat[f"{key}.level"] == 0.95
     assert "slice.north.vs_rest.informedness.value" in flat
+    disparities = json.loads(out)["disparities"]
+    for name, found in disparities.items():  # at the top, as printed
+        assert flat[f"{name}.value"] == found["estimate"]
+        assert flat[f"{name}.every_slice.value"] == found["every_slice"]["estimate"]
+        assert flat[f"{name}.n"] == N
     assert sorted(p.name for p in (tmp_path / "eval").iterdir()) == ["metrics.json"]
     code, _, err = _run(_evaluate(data, "--by-time", "t", "--every", "1mo", "--dvc", "win"),
                         capsys)  # fmt: skip

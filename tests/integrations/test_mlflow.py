@@ -333,6 +333,17 @@ def test_cli_logs_each_slice_and_window(
         assert metrics[f"slice.{key}.informedness_n"] == mine.sum()
     assert metrics["ci_level"] == 0.95 and metrics["ci_replicates"] == 1000
     assert "informedness" not in metrics  # the slices report has no value of all rows
+    # the disparities between the slices, fairlearn's value over every slice as oracle
+    fairlearn = pytest.importorskip("fairlearn.metrics")
+    positive = actual == "a"
+    expected = fairlearn.equalized_odds_difference(
+        positive, predicted == "a", sensitive_features=groups
+    )
+    assert metrics["equalized_odds_difference.every_slice"] == pytest.approx(expected, abs=1e-15)
+    disparity = json.loads(out)["disparities"]["equalized_odds_difference"]
+    assert metrics["equalized_odds_difference"] == disparity["estimate"]
+    assert metrics["equalized_odds_difference_ci_low"] == disparity["interval"][0]
+    assert metrics["equalized_odds_difference_n"] == n
     logged = json.loads(mlflow.artifacts.load_text(f"runs:/{run_id}/informed/result.json"))
     assert logged["kind"] == "informed.slices_report"
     assert {e["name"] for e in logged["slices"]} == {"north", "east/west"}

@@ -209,3 +209,71 @@ def test_groups_of_one_row_each_equal_the_general_build() -> None:
     ):
         np.testing.assert_array_equal(getattr(groups, name), getattr(general, name), name)
     assert not groups.size.flags.writeable
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    n=st.integers(1, 300),
+    levels=st.integers(2, 400),
+    prevalence=st.floats(0.0, 1.0),
+    weighted=st.booleans(),
+    hull_block=st.integers(3, 80),
+    sample=st.integers(1, 5),
+    collinear=st.booleans(),
+    distinct=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_hull_of_a_sample_first_matches_exact_monotone_chain(
+    n: int,
+    levels: int,
+    prevalence: float,
+    weighted: bool,
+    hull_block: int,
+    sample: int,
+    collinear: bool,
+    distinct: bool,
+    seed: int,
+) -> None:
+    """With whole counts each hull block first drops the points on or below the hull of
+    every `sample`-th of its candidates (of its points, with one unweighted row per
+    group); the hull is still the exact monotone chain's, with and without collinear
+    points, ties, integer weights and blocks of any size."""
+    rng = np.random.default_rng(seed)
+    scores = rng.permutation(n) / 7 if distinct else rng.integers(0, levels, n) / 7
+    actual = (rng.random(n) < prevalence).astype(int)
+    weights = rng.integers(0, 4, n) if weighted else None
+    ranking = Ranking.from_scores(
+        actual=actual, scores=scores, positive=1, negative=0, weights=weights
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(informed.ranking.thresholds, "_HULL_BLOCK", hull_block)
+        patch.setattr(informed.ranking.thresholds, "_HULL_SAMPLE", sample)
+        hull = roc_convex_hull(ranking, keep_collinear=collinear).index.tolist()
+    assert hull == upper_hull(hull_points(ranking), keep_collinear=collinear)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 1000])
+def test_groups_of_one_row_each_locate_quotas_without_their_positions(n: int) -> None:
+    """One unweighted row per group: the positions before each group (0, 1, 2, ...) and
+    the negatives before it are made only when read whole; quotas are placed, and
+    positions and negatives read at a few groups, by arithmetic that equals a search of
+    the ends 1..n and the arrays themselves (numpy's searchsorted on an arange here)."""
+    rng = np.random.default_rng(n)
+    actual, scores = rng.random(n) < 0.4, rng.random(n)
+    ranking = Ranking.from_scores(actual=actual, scores=scores, positive=True, negative=False)
+    groups = groups_of(ranking)
+    quotas = np.unique(np.concatenate([np.arange(0, n + 0.5, 0.5), rng.random(50) * n]))
+    reached = {side: groups.ends_reached(quotas, side) for side in ("left", "right")}
+    index = np.arange(n + 1)
+    total_at, negatives_at = groups.total_at(index), groups.negatives_at(index)
+    for name in ("cumulative_total", "cumulative_negatives"):
+        assert name not in groups.__dict__, name  # not made by any of these
+    ends = np.arange(1.0, n + 1.0)
+    for side, got in reached.items():
+        np.testing.assert_array_equal(got, np.searchsorted(ends, quotas, side=side), side)
+        assert got.dtype == np.intp
+    np.testing.assert_array_equal(total_at, np.arange(n + 1.0))
+    negatives = np.concatenate(([0], np.cumsum(~actual[np.argsort(-scores)])))
+    np.testing.assert_array_equal(negatives_at, negatives)
+    np.testing.assert_array_equal(groups.cumulative_total, np.arange(n + 1.0))
+    np.testing.assert_array_equal(groups.cumulative_negatives, negatives)

@@ -210,6 +210,23 @@ def test_labels_counted_by_blocks_agree_with_the_rows(dtype: type) -> None:
         Ranking.from_scores(third, scores, positive=positive, negative=negative)
 
 
+def test_labels_whose_first_other_row_is_far_are_counted_from_it() -> None:
+    """The first row that is not positive is looked for before the one read that makes
+    the mask and counts the rows equal to it: past the first block, the other label is
+    still the one seen first, and a third label after it is named."""
+    rows = 70_010
+    labels = np.ones(rows, dtype=np.int64)
+    labels[70_000:] = 7
+    scores = np.arange(rows, dtype=np.float64)
+    ranking = Ranking.from_scores(labels, scores, positive=1)
+    assert (ranking.n_positive, ranking.n_negative, ranking.negative) == (70_000, 10, 7)
+    labels[-1] = 8
+    with raises(InputError, r"row 70010 \(index 70009\) holds 8 besides 7"):
+        Ranking.from_scores(labels, scores, positive=1)
+    everything = Ranking.from_scores(np.ones(rows, dtype=np.int64), scores, positive=1)
+    assert (everything.n_positive, everything.negative) == (rows, None)
+
+
 def test_negative_given_allows_a_chunk_without_positives() -> None:
     ranking = Ranking.from_scores(actual=[0, 0], scores=[1, 2], positive=1, negative=0)
     assert ranking.n_positive == 0

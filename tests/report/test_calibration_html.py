@@ -193,3 +193,17 @@ def test_the_command_line_page_has_the_section(
     brier = float(np.mean((scores - actual) ** 2))
     assert row_by(root, "calibration-decomposition", "data-score", "brier")[1] == f"{brier:.4f}"
     assert not math.isnan(float(root.by_id("decision-at").attrs["data-value"]))
+
+
+def test_an_undefined_estimate_in_the_intervals_says_why() -> None:
+    """One distinct score leaves no slope to fit: the intervals table's estimate cell reads
+    "undefined" with that reason as its title (it used to be titled "undefined" too)."""
+    ranking = Ranking.from_scores([1, 0, 1, 0, 1, 1], [0.5] * 6, positive=1)
+    report = calibration_report(ranking, level=0.95, replicates=50)
+    assert report is not None
+    root = parse(html_report(ranking=ranking, calibration=report))
+    for name in ("slope", "intercept"):
+        (row,) = root.find_all("tr", **{"data-interval": name})
+        estimate = row.find("td")
+        assert estimate.text() == "undefined"
+        assert estimate.attrs["title"] == "one distinct score: no slope to fit"

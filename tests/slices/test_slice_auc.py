@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 from informed.inference.auc_differences import AUC_METHOD, auc_differences
+from informed.inference.slice_rankings import slice_rankings
 from informed.slices import Slices
 
 # the module itself (its name, as a package attribute, is the function)
 module = importlib.import_module("informed.inference.auc_differences")
+rest_module = importlib.import_module("informed.inference.slice_rest")
 
 
 def _delong(actual: np.ndarray, scores: np.ndarray) -> tuple[float, float]:
@@ -44,19 +46,29 @@ def _data(seed: int, n: int, groups: int, dominant: float = 0.0) -> dict[str, An
     return {"group": group, "actual": actual, "scores": scores, "weights": weights}
 
 
+@pytest.mark.parametrize("block", [None, 7, 64])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize(
     ("seed", "dominant", "groups"), [(0, 0.0, 5), (1, 0.0, 5), (2, 0.9, 5), (3, 0.97, 2)]
 )
 def test_each_difference_equals_the_definition(
-    weighted: bool, seed: int, dominant: float, groups: int
+    weighted: bool,
+    seed: int,
+    dominant: float,
+    groups: int,
+    block: int | None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each slice's AUC and DeLong variance, and its rest's, and so each difference and
-    its standard error sqrt(Var_slice + Var_other), equal DeLong's definition computed on
-    the rows of each side (integer weights as repeated rows), heavy ties included, a
-    slice of 90 % or 97 % of the rows included, to 1e-12 (the definition's own rounding
+    its standard error sqrt(Var_slice + Var_other), and the slice's own AUC interval read
+    from the same components (`slice_rankings(components=...)`), equal DeLong's
+    definition computed on the rows of each side (integer weights as repeated rows),
+    heavy ties included, a slice of 90 % or 97 % of the rows included, to 1e-12 (the definition's own rounding
     is below 1e-14 here; the rest beside a slice of 97 % read from centred sums would
-    miss by 5e-12, and is read directly)."""
+    miss by 5e-12, and is read directly); read in one block of points, or in blocks of
+    7 or 64 (slices and the overall groups cut across blocks, the sums carried over)."""
+    if block is not None:
+        monkeypatch.setattr(rest_module, "BLOCK", block)
     n = 1500
     data = _data(seed, n, groups, dominant)
     w = data["weights"].astype(float) if weighted else None
@@ -64,8 +76,10 @@ def test_each_difference_equals_the_definition(
         by=data["group"], actual=data["actual"], scores=data["scores"], positive=1, weights=w
     )
     names = [repr(s.name(key)) for key in s.keys]
-    own, rest = module._both(module.Overall(s.overall_ranking), s, names)
+    own, rest, _ = module._both(module.Overall(s.overall_ranking), s, names)
     found = auc_differences(s, reference=1)
+    # each slice's own AUC interval read from the same components, not from its Ranking
+    summaries = slice_rankings(s, components=found.components)
     rows = np.repeat(np.arange(n), data["weights"]) if weighted else np.arange(n)
     group, actual, scores = data["group"][rows], data["actual"][rows], data["scores"][rows]
     for s_, (key,) in enumerate(s.keys):
@@ -73,6 +87,9 @@ def test_each_difference_equals_the_definition(
         other = _delong(actual[group != key], scores[group != key])
         assert own[s_].estimate == pytest.approx(mine[0], abs=1e-12)
         assert own[s_].variance == pytest.approx(mine[1], rel=1e-12, abs=0)
+        interval = summaries[s_].auc_interval
+        assert interval.estimate == pytest.approx(mine[0], abs=1e-12)
+        assert interval.standard_error == pytest.approx(math.sqrt(mine[1]), rel=1e-12, abs=0)
         assert rest[s_].estimate == pytest.approx(other[0], abs=1e-12)
         assert rest[s_].variance == pytest.approx(other[1], rel=1e-12, abs=0)
         got = found.vs_rest[s_]

@@ -6,6 +6,7 @@ the data row and the column."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -116,26 +117,40 @@ def test_many_batches_merged_equal_the_rows_sliced_at_once(tmp_path: Path, digit
     assert found.overall_groups.tolist() == looked_up
 
 
-def test_a_stale_overall_groups_hint_is_not_used(tmp_path: Path) -> None:
+@pytest.mark.parametrize("block", [None, 16])
+def test_a_stale_overall_groups_hint_is_not_used(
+    tmp_path: Path, block: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The slice-vs-rest AUC differences are the same whether the Slices carry the
     overall group of each slice's group (read from a file), carry none (built in
-    memory) or carry a wrong one (rearranged): a hint that does not fit is not read."""
+    memory) or carry a wrong one (rearranged, or only its last two swapped: found wrong
+    in the last block of points read): a hint that does not fit is not read."""
     from dataclasses import replace
 
     from informed.inference.auc_differences import auc_differences
 
+    if block is not None:
+        monkeypatch.setattr(
+            importlib.import_module("informed.inference.slice_rest"), "BLOCK", block
+        )
     frame = _frame(2000, seed=6)
     frame["score"] = np.random.default_rng(7).random(len(frame)).round(2)
     path = _write(frame, tmp_path / "d.parquet", "parquet")
     options: dict[str, Any] = {"actual": "actual", "scores": "score", "positive": "yes"}
     found = read_slices(path, by="group", batch_rows=64, **options)
     assert found.overall_groups is not None
-    wrong = replace(found, overall_groups=found.overall_groups[::-1].copy())
+    late = found.overall_groups.copy()
+    late[-2:] = late[-2:][::-1]
     shown = [
         repr(auc_differences(s, reference=0))
-        for s in (found, Slices.from_frame(frame, by="group", **options), wrong)
+        for s in (
+            found,
+            Slices.from_frame(frame, by="group", **options),
+            replace(found, overall_groups=found.overall_groups[::-1].copy()),
+            replace(found, overall_groups=late),
+        )
     ]
-    assert shown[0] == shown[1] == shown[2]
+    assert shown[0] == shown[1] == shown[2] == shown[3]
 
 
 def test_a_blank_label_is_still_an_error_where_it_is_not_a_key(tmp_path: Path) -> None:

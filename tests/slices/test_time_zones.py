@@ -287,9 +287,10 @@ def test_fixed_offsets_and_zones_without_a_name() -> None:
     york = utc.dt.tz_convert(york_zone)
     until_2037 = seconds < 2**31
     york_windows = expected(york_zone, seconds, "30min")
-    assert np.array(york_windows)[until_2037].tolist() == np.array(
-        expected("America/New_York", seconds, "30min")
-    )[until_2037].tolist()
+    assert (
+        np.array(york_windows)[until_2037].tolist()
+        == np.array(expected("America/New_York", seconds, "30min"))[until_2037].tolist()
+    )
     for every in ("30min", "1d"):
         arrow = pa.array(after_1945, pa.timestamp("s", "+05:30"))
         assert window_keys(arrow, every).tolist() == expected("Asia/Kolkata", after_1945, every)

@@ -96,7 +96,9 @@ def check_engine_options(args: argparse.Namespace) -> None:
         raise InputError(msg)
 
 
-def _open(args: argparse.Namespace, columns: Sequence[str] = ()) -> Source:
+def _open(
+    args: argparse.Namespace, columns: Sequence[str] = (), stored: Sequence[str] = ()
+) -> Source:
     """The source the options name; `args.positive` becomes the label it names there, read
     as the file route reads it (`--positive 1` is the integer 1 of an integer column), so
     that the count and the report use one label."""
@@ -121,6 +123,7 @@ def _open(args: argparse.Namespace, columns: Sequence[str] = ()) -> Source:
         numbers=numbers,
         columns=[c for c in dict.fromkeys(wanted) if c is not None],
         encoding=args.encoding,
+        stored=[c for c in (args.by_time, *stored) if c is not None],
     )
     if args.positive is not None:
         try:
@@ -222,8 +225,10 @@ def count_on_engine(
 def open_source(args: argparse.Namespace, columns: Sequence[str] = ()) -> Source:
     """The source the options name, opened as a lazy frame (`informed.engines.sql`), with
     `columns` read beside the options' own (CSV files read by DuckDB read only those);
-    `args.positive` becomes the label it names there."""
-    return _open(args, columns)
+    `args.positive` becomes the label it names there. The `columns` keep their own type
+    on Parquet files (the slice search's numbers, cut into ranges or refused as in
+    memory), where the labels' integers and booleans are read as text."""
+    return _open(args, columns, columns)
 
 
 def close(connection: Any) -> None:

@@ -97,6 +97,12 @@ def add_parser(commands: Any) -> None:
     )
     me.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     me.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write the merged report's self-contained HTML page, as informed evaluate "
+        "(--by, --folds) or informed tally writes it for all the rows" + OUTPUT_FILE,
+    )
+    me.add_argument(
         "--reference",
         metavar="SLICE",
         help="for slices reports: the slice the others are compared with, as informed "
@@ -161,12 +167,12 @@ def _tally_output(args: argparse.Namespace, tally: Any, source: str) -> Output:
     for option, given in (
         ("--summary", args.summary),
         ("--dvc", args.dvc is not None),
-        ("--ci", args.ci is not None),
+        ("--ci", args.ci is not None and args.html is None),
     ):
         if given:
             msg = (
                 f"{option} is for a Table and a Ranking; the merged Tally's own JSON is "
-                "written by --output."
+                "written by --output (with --html, --ci sets the level of its intervals)."
             )
             raise InputError(msg)
     return Output(source=source, tally=summarize_tally(tally))
@@ -192,6 +198,12 @@ def run(args: argparse.Namespace) -> None:
         check_save_path(args.output, "--output")
     if args.dvc is not None:
         check_dvc_path(args.dvc)
+    if args.html is not None:  # '' is refused by name, never taken for none
+        from informed.cli.output import check_html_path
+        from informed.cli.scale import check_not_input
+
+        check_html_path(args.html)
+        check_not_input(args.html, args.files, "--html")
     merged = merge_files(args.files)
     if isinstance(merged, DocumentSlices):
         from informed.cli.merge_slices import report_merged
@@ -207,6 +219,29 @@ def run(args: argparse.Namespace) -> None:
     emit(output, args.format)
     if args.dvc is not None:
         write_dvc(output, args.dvc)
+    if args.html is not None:
+        _write_page(args, merged, output)
+
+
+def _write_page(args: argparse.Namespace, merged: Any, output: Output) -> None:
+    """--html: the page `evaluate` writes of a Table and a Ranking, or `tally` of a Tally
+    (its intervals at --ci, default 0.95, drawn with --seed)."""
+    from pathlib import Path
+
+    if output.tally is None:
+        from informed.cli.output import write_html
+
+        write_html(output, args.html, Path(output.source).name)
+        return
+    from informed.inference.tally_intervals import tally_intervals
+    from informed.io import Summaries
+    from informed.report.html.tally import write_tally_page
+
+    tally = merged.tally if isinstance(merged, Summaries) else merged
+    assert tally is not None  # a report of a Tally has one
+    level = 0.95 if args.ci is None else args.ci
+    intervals = tally_intervals(tally, level=level, seed=args.seed)
+    write_tally_page(args.html, output.tally, intervals, source=output.source)
 
 
 def write_merged(merged: Any, output: Output, path: str) -> None:

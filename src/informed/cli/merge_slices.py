@@ -77,7 +77,7 @@ def report_merged(args: argparse.Namespace, merged: DocumentSlices) -> None:
         **{
             **vars(args),
             "positive": _positive(args, merged),
-            "html": None,
+            "file": args.files,
             "mlflow": None,
             "rolling": None,
             "cumulative": False,

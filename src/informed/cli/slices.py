@@ -221,8 +221,12 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> dict[
         alpha=args.alpha,
         values=None if differences is None else differences.own_replicates,
     )
-    # each slice's ranking summaries, computed for the slices a report shows
-    rankings = None if found.rankings is None else slice_rankings(found, level=level)
+    # each slice's ranking summaries, computed for the slices a report shows (DeLong's
+    # components of each slice's AUC read with the differences, every slice at once)
+    own = None if differences is None else differences.auc_components
+    rankings = (
+        None if found.rankings is None else slice_rankings(found, level=level, components=own)
+    )
     calibration = _calibration(found, level, args.seed, args.ci is not None)
     document = slices_document(
         result, differences, source, rankings=rankings, merged=merged, calibration=calibration
@@ -306,7 +310,9 @@ def report_scored(args: argparse.Namespace, found: Slices, source: str) -> dict[
         differences = auc_differences(found, reference=reference, level=level)
     scored = ScoredSlices(
         slices=found,
-        rankings=slice_rankings(found, level=level),
+        rankings=slice_rankings(
+            found, level=level, components=None if differences is None else differences.components
+        ),
         spread=auc_spread(found, level=level, seed=args.seed),
         differences=differences,
         reference=reference,

@@ -33,6 +33,7 @@ __all__ = [
     "Categorical",
     "arrow",
     "arrow_column",
+    "arrow_label_text",
     "arrow_numbers",
     "as_numpy",
     "categorical",
@@ -109,6 +110,31 @@ def arrow_numbers(column: Any) -> NDArray[Any]:
     if n == 0:
         return np.empty(0, dtype=dtype)
     return np.frombuffer(column.buffers()[1], dtype=dtype, count=n, offset=offset * dtype.itemsize)
+
+
+def arrow_label_text(array: Any) -> Any:
+    """An Arrow label column as strings, as a file's labels are read: integers, booleans
+    and floats by their text (the distinct values cast, dictionary-encoded), strings and
+    dictionaries of strings as they are (only a dictionary of other values is cast)."""
+    pa = _import_arrow()  # an Arrow array in hand: pyarrow is there, even with ARROW_DISABLED
+    kind = array.type
+    if pa.types.is_dictionary(kind):
+        if pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type):
+            return array
+        return pa.DictionaryArray.from_arrays(
+            array.indices, pa.compute.cast(array.dictionary, pa.string())
+        )
+    if pa.types.is_integer(kind) or pa.types.is_boolean(kind) or pa.types.is_floating(kind):
+        encoded = array.dictionary_encode()  # cast the distinct values only
+        if isinstance(encoded, pa.ChunkedArray):
+            return pa.chunked_array(
+                [arrow_label_text(chunk) for chunk in encoded.chunks],
+                pa.dictionary(encoded.type.index_type, pa.string()),
+            )
+        return pa.DictionaryArray.from_arrays(
+            encoded.indices, pa.compute.cast(encoded.dictionary, pa.string())
+        )
+    return array
 
 
 def numpy_arrow(values: NDArray[Any]) -> Any:

@@ -22,7 +22,7 @@ from informed.comparison.result import measure_title
 from informed.errors import InputTypeError
 from informed.plots.axes import Frame, draw_message, drawing
 from informed.plots.forest import ForestRow, Reference, draw_forest
-from informed.plots.style import BLUE, GREY, ORANGE, legend_below, short_label
+from informed.plots.style import BLUE, GREY, ORANGE, legend_below, short_label, short_labels
 
 __all__ = [
     "draw_fold_differences",
@@ -50,7 +50,7 @@ def _fold_comparison(comparison: Any) -> FoldComparison:
 
 def fold_differences_title(comparison: FoldComparison) -> str:
     """The plot's title."""
-    a, b = (short_label(name, 20) for name in comparison.names)
+    a, b = short_labels(comparison.names, 20)
     return f"{b} − {a} across {len(comparison.folds)} folds"
 
 

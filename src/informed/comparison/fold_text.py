@@ -14,8 +14,8 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from informed._common import printable
-from informed._terminal import WIDTH, grid, render, split, titled, user, value
+from informed._common import cut_apart, printable
+from informed._terminal import WIDTH, grid, render, split, titled, value
 from informed.comparison.fold_pairs import FoldPairs
 from informed.comparison.folds import FOLD_TEST_NAMES, FoldComparison
 from informed.comparison.result import measure_title
@@ -89,8 +89,8 @@ def _values(
     def build(models: Sequence[str]) -> Any:
         table = grid()
         table.add_column("measure", no_wrap=True)
-        for model in models:
-            table.add_column(user(f"{model} mean", 24), justify="right", no_wrap=True)
+        for head in cut_apart([f"{model} mean" for model in models], 24):
+            table.add_column(Text(head), justify="right", no_wrap=True)
             table.add_column("(std)", justify="right", no_wrap=True)
             table.add_column("pooled", justify="right", no_wrap=True)
         for m in measures:

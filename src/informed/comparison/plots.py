@@ -39,6 +39,7 @@ from informed.plots.style import (
     legend_below,
     named,
     short_label,
+    short_labels,
 )
 from informed.ranking import roc_curve, undefined_reason
 
@@ -96,9 +97,9 @@ def draw_models_roc(axes: Axes, comparison: Comparison) -> int:
     ]
     axes.plot([0, 1], [0, 1], color=GREY, linestyle="--", linewidth=1, label="chance", gid="chance")
     marked = False
-    for model in drawable:
+    labels = short_labels([model.name for model in drawable], 22)
+    for model, label in zip(drawable, labels, strict=True):
         colour = model_colour(model.rank)
-        label = short_label(model.name, 22)
         ranking = model.ranking
         if ranking is not None and undefined_reason(ranking, "roc_curve") is None:
             curve = roc_curve(ranking)

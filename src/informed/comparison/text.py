@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 from rich.text import Text
 
-from informed._common import printable
+from informed._common import cut_apart, printable
 
 # the terminal report's own tables, rendering, user text and number format: both read alike
-from informed._terminal import WIDTH, grid, render, split, titled, user, value
+from informed._terminal import WIDTH, grid, render, split, titled, value
 from informed.comparison.net_benefit import NetBenefitDifference
 from informed.comparison.result import TEST_NAMES, Comparison, measure_title
 from informed.measures import MEASURES
@@ -76,6 +76,13 @@ def render_comparison(
     return render(parts, color, width)
 
 
+def _model(comparison: Comparison, name: str) -> Text:
+    """A model's name in a table: cut to 18 characters, the models told apart."""
+    models = [str(m) for m in comparison.models]
+    cut = dict(zip(models, cut_apart(models, 18), strict=True))
+    return Text(cut.get(str(name), printable(name)))
+
+
 def _leaderboard(comparison: Comparison, measures: list[str], title: str, width: int) -> Any:
     """The models' measures, its columns shared out over tables that fit in `width`
     columns (each repeating the rank and the model)."""
@@ -90,7 +97,7 @@ def _leaderboard(comparison: Comparison, measures: list[str], title: str, width:
         for model_name, model in comparison.models.items():
             table.add_row(
                 str(model.rank),
-                user(model_name, 18),
+                _model(comparison, model_name),
                 *(value(model.measures.get(m)) for m in names),
             )
         return table
@@ -112,7 +119,7 @@ def _operating_points(comparison: Comparison) -> Any:
         tp, fp, fn, tn = point.cells
         chosen = f"best {point.measure}" if point.chosen_by == "best" else "given"
         cells = (f"{c:,g}" for c in (tp, fp, fn, tn))
-        table.add_row(user(name, 18), f"{point.threshold:.6g}", chosen, *cells)
+        table.add_row(_model(comparison, name), f"{point.threshold:.6g}", chosen, *cells)
     title = "Where each model's scores were cut (score >= threshold predicts positive)"
     return titled(title, table)
 
@@ -152,7 +159,9 @@ def _differences(comparison: Comparison, width: int) -> Any:
             else:  # beside the interval it needs no title; alone, it says what it reads
                 table.add_column("" if "interval" in columns else "interval", style="dim")
         for name, measure, cells in rows:
-            table.add_row(user(name, 18), measure_title(measure), *(cells[c] for c in columns))
+            table.add_row(
+                _model(comparison, name), measure_title(measure), *(cells[c] for c in columns)
+            )
         return table
 
     return Group(Text(title, style="bold"), *split(build, ["difference", "interval", ""], width))
@@ -179,7 +188,7 @@ def _tests(comparison: Comparison) -> Any:
                 cells.append("undefined" if test is not None else "")
             else:
                 cells.append(f"p = {_p(comparison.adjusted[name][key])}")
-        table.add_row(user(name, 18), *cells)
+        table.add_row(_model(comparison, name), *cells)
     return titled(f"Paired tests against {printable(comparison.reference)}{adjusted}", table)
 
 

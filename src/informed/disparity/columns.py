@@ -25,7 +25,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.coding.columns import arrow, arrow_column, arrow_numbers, categorical
+from informed.coding.columns import (
+    arrow,
+    arrow_column,
+    arrow_label_text,
+    arrow_numbers,
+    categorical,
+)
 from informed.coding.label_text import first_bad_text
 from informed.coding.labels import Label, as_label, keyed, label_key
 from informed.errors import InputError
@@ -221,6 +227,9 @@ def code_column(
         cut = _cut(name, numbers, bins)
         if cut is not None:
             return cut
+    if text_numbers and arrow_column(values) is not None:
+        # a file's numbers too few to cut are labels, read as its labels are: their text
+        values = arrow_label_text(arrow_column(values))
     fast = _from_categorical(values, name) or _from_arrow(values, name)
     if fast is not None:
         return fast

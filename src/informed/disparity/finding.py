@@ -215,7 +215,7 @@ def _read_files(
     for file in expand_paths(source):
         for batch in iter_raw(
             file, labels=labels, numbers=[scores] if scores else [], encoding=encoding,
-            blanks=names,
+            blanks=names, stored=[n for n in names if n not in (actual, predicted)],
         ):  # fmt: skip
             for c in labels:
                 parts[c].append(batch.labels[c])

@@ -11,7 +11,8 @@ the grouped counts.
 - No database: `sql` runs on an in-memory DuckDB, which reads files itself
   (``FROM 'data/*.parquet'``, ``read_csv('x.csv')``).
 - Files with `engine="duckdb"`: named as for the file route (paths, glob patterns),
-  Parquet files read by ``read_parquet``, CSV files by ``read_csv`` in the file route's
+  Parquet files read by ``read_parquet`` (integer and boolean label columns cast to text,
+  as the file route reads them), CSV files by ``read_csv`` in the file route's
   dialect with every column as text, as informed's own CSV reader reads labels (``007``
   stays a label, not the number 7), the score and weight columns then cast to DOUBLE on
   the engine (`informed.engines.csv_files`).
@@ -72,7 +73,11 @@ def _quoted(name: str) -> str:
 
 
 def _duckdb_files(
-    duckdb: Any, named: Sequence[str], columns: Sequence[str], numbers: Sequence[str]
+    duckdb: Any,
+    named: Sequence[str],
+    columns: Sequence[str],
+    numbers: Sequence[str],
+    stored: Sequence[str] = (),
 ) -> tuple[Any, Any, int | None]:
     """A relation over Parquet or CSV files (one kind), read by DuckDB; with CSV, the rows
     the files hold, counted by informed (`informed.engines.csv_files`). The files are
@@ -91,6 +96,8 @@ def _duckdb_files(
             listed = "[" + ", ".join("'" + str(f).replace("'", "''") + "'" for f in files) + "]"
             try:
                 relation = connection.sql(f"SELECT * FROM read_parquet({listed})")
+                labels = [c for c in columns if c not in (*numbers, *stored)]
+                relation = _labels_as_text(relation, labels)
             except duckdb.Error as error:
                 msg = f"{files[0]}: DuckDB could not read it: {_first_line(error)}"
                 raise InputError(msg) from None
@@ -111,6 +118,28 @@ def _duckdb_files(
     raise InputError(msg)
 
 
+_WHOLE = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint"}
+_WHOLE |= {"uinteger", "ubigint", "uhugeint", "boolean"}
+
+
+def _labels_as_text(relation: Any, labels: Sequence[str]) -> Any:
+    """The Parquet `relation` with its integer and boolean columns among `labels` cast to
+    text, as the file route reads them (`informed.io.arrow_files`): `1` is the label
+    "1", `true` the label "true", so that one file gives one document on both routes."""
+    cast = {
+        name
+        for name, kind in zip(relation.columns, relation.types, strict=True)
+        if name in labels and kind.id in _WHOLE
+    }
+    if not cast:
+        return relation
+    listed = ", ".join(
+        f"CAST({_quoted(name)} AS VARCHAR) AS {_quoted(name)}" if name in cast else _quoted(name)
+        for name in relation.columns
+    )
+    return relation.project(listed)
+
+
 def source(
     *,
     database: str | None = None,
@@ -120,6 +149,7 @@ def source(
     numbers: Sequence[str] = (),
     columns: Sequence[str] = (),
     encoding: str = "utf-8",
+    stored: Sequence[str] = (),
 ) -> Source:
     """Open a database's table or query, or files read by DuckDB, as a lazy frame.
 
@@ -138,6 +168,9 @@ def source(
         of the first file's header (which every file must share) when none are named.
     encoding : str
         The text encoding of CSV files: DuckDB reads them as UTF-8 only.
+    stored : sequence of str
+        Columns of Parquet files kept in their own type (timestamps, the slice search's
+        numbers); the other label columns' integers and booleans are read as text.
     """
     if (table is None) == (sql is None) and not files:
         msg = "name a --table of the database or give a --sql query (one of them)."
@@ -152,7 +185,7 @@ def source(
             )
             raise InputError(msg)
         duckdb = _module("duckdb", "sql")
-        connection, relation, rows = _duckdb_files(duckdb, files, columns, numbers)
+        connection, relation, rows = _duckdb_files(duckdb, files, columns, numbers, stored)
         shown = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
         return Source(relation, shown, "DuckDB", connection, rows)
     if database is not None and "://" in database:

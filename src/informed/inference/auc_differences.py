@@ -45,7 +45,7 @@ Statist. 6(2):65-70.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -87,12 +87,16 @@ class AucDifferences:
     p_rest, p_reference : list of float
         Two-sided p-values of no difference, Holm-adjusted across slices (nan where
         there is no interval).
+    components : ndarray
+        Each slice's own DeLong structural components and class totals, a row of (S10,
+        S01, n+, n-) per slice, for its AUC's interval (`slice_rankings`).
     """
 
     vs_rest: list[Interval]
     vs_reference: list[Interval]
     p_rest: list[float]
     p_reference: list[float]
+    components: Floats = field(default_factory=lambda: np.zeros((0, 4)), repr=False)
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,7 @@ def auc_differences(slices: Slices, *, reference: int, level: float = 0.95) -> A
         raise InputError(msg)
     level = check_level(level)
     names = [repr(slices.name(key)) for key in slices.keys]
-    own, rest = _both(Overall(slices.overall_ranking), slices, names)
+    own, rest, components = _both(Overall(slices.overall_ranking), slices, names)
     vs_rest = [_difference(a, b, level) for a, b in zip(own, rest, strict=True)]
     vs_reference = [
         nan_interval(math.nan, level, AUC_METHOD, "the reference slice itself")
@@ -132,9 +136,8 @@ def auc_differences(slices: Slices, *, reference: int, level: float = 0.95) -> A
         else _difference(own[s], own[reference], level)
         for s in range(len(own))
     ]
-    return AucDifferences(
-        vs_rest, vs_reference, holm([_p(x) for x in vs_rest]), holm([_p(x) for x in vs_reference])
-    )
+    p_rest, p_reference = holm([_p(x) for x in vs_rest]), holm([_p(x) for x in vs_reference])
+    return AucDifferences(vs_rest, vs_reference, p_rest, p_reference, components)
 
 
 def _variance(
@@ -171,34 +174,38 @@ def _p(found: Interval) -> float:
     return math.erfc(abs(found.estimate / found.standard_error) / math.sqrt(2.0))
 
 
-def _both(overall: Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc], list[_Auc]]:
-    """The AUC and DeLong variance of each slice, and of every row not in it."""
+def _both(
+    overall: Overall, slices: Slices, names: list[str]
+) -> tuple[list[_Auc], list[_Auc], Floats]:
+    """The AUC and DeLong variance of each slice, and of every row not in it; and each
+    slice's (S10, S01, n+, n-)."""
     assert slices.rankings is not None
     rankings = slices.rankings
     if not rankings:
-        return [], []
+        return [], [], np.zeros((0, 4))
     count = np.array([r.scores.size for r in rankings], dtype=np.intp)
     first = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.intp)
     scores = np.concatenate([np.asarray(r.scores, dtype=np.float64) for r in rankings])
-    size = overall.negated.size
-    known = slices.overall_groups  # a file's Slices know each score's group: checked
-    if known is not None and _holds(overall.negated, known, scores):
-        idx, every = known, True
-    else:
+    size = overall.scores.size
+    p = np.concatenate([r.positives for r in rankings], dtype=np.float64)
+    n = np.concatenate([r.negatives for r in rankings], dtype=np.float64)
+    found = None
+    idx = slices.overall_groups  # a file's Slices know each score's group: checked
+    if idx is not None and _in_range(idx, scores.size, size):
+        found = slice_rests(overall, Points(idx, first, count), p, n, scores)
+    if idx is None or found is None:
         idx, every = groups_of(overall.negated, scores)
-    missing = (
-        np.zeros(0, dtype=bool)
-        if every
-        else (idx >= size) | (overall.negated[np.minimum(idx, max(size - 1, 0))] != -scores)
-    )
-    if missing.any():
-        where = int(np.searchsorted(first, int(np.argmax(missing)), side="right")) - 1
-        msg = f"slice {names[where]} holds scores the overall Ranking does not hold."
-        raise InputError(msg)
-    points = Points(idx, first, count)
-    p = np.concatenate([np.asarray(r.positives, dtype=np.float64) for r in rankings])
-    n = np.concatenate([np.asarray(r.negatives, dtype=np.float64) for r in rankings])
-    found = slice_rests(overall, points, p, n)
+        missing = (
+            np.zeros(0, dtype=bool)
+            if every
+            else (idx >= size) | (overall.negated[np.minimum(idx, max(size - 1, 0))] != -scores)
+        )
+        if missing.any():
+            where = int(np.searchsorted(first, int(np.argmax(missing)), side="right")) - 1
+            msg = f"slice {names[where]} holds scores the overall Ranking does not hold."
+            raise InputError(msg)
+        found = slice_rests(overall, Points(idx, first, count), p, n)
+        assert found is not None
     n_pos, n_neg, rest_pos, rest_neg = found.x_own, found.y_own, found.x_rest, found.y_rest
     own, rest = [], []
     who = "the rest of the rows"
@@ -225,15 +232,12 @@ def _both(overall: Overall, slices: Slices, names: list[str]) -> tuple[list[_Auc
                 float(found.rest10[s]), float(found.rest01[s]), rest_pos[s], rest_neg[s], who
             )
             rest.append(_Auc(area, variance, reason, who))
-    return own, rest
+    return own, rest, np.stack([found.own10, found.own01, n_pos, n_neg], axis=1)
 
 
-def _holds(negated: Floats, idx: NDArray[np.intp], scores: Floats) -> bool:
-    """Whether overall group idx[i] (of `negated`, the overall scores negated) holds
-    score i, for every i (a Slices' `overall_groups` that still fits its Rankings)."""
-    if idx.size != scores.size or (idx.size and not 0 <= idx.min() <= idx.max() < negated.size):
-        return False
-    return bool(np.array_equal(negated[idx], np.negative(scores)))
+def _in_range(idx: NDArray[np.intp], points: int, groups: int) -> bool:
+    """Whether `idx` holds a group (of `groups`) for each of `points` points."""
+    return idx.size == points and (not points or 0 <= idx.min() <= idx.max() < groups)
 
 
 def _direct(overall: Overall, idx: NDArray[np.intp], p: Floats, n: Floats, who: str) -> _Auc:

@@ -141,13 +141,26 @@ def delong_interval(
     ranking = check_ranking(ranking)
     level = check_level(level)
     method = check_choice(method, ("logit", "plain"), "method")
+    return _interval_of(ranking, level, method, None)
+
+
+def _interval_of(
+    ranking: Ranking,
+    level: float,
+    method: str,
+    components: tuple[float, float, float, float] | None,
+) -> Interval:
+    """`delong_interval` of a checked Ranking, from its (S10, S01, n+, n-) when they are
+    computed already (every slice's at once: `informed.inference.slice_rest`)."""
     name = "delong-logit" if method == "logit" else "delong"
     if ranking.n_positive == 0 or ranking.n_negative == 0:
         return nan_interval(math.nan, level, name, ranking_reason(ranking, "auc") or "undefined")
     estimate = min(max(float(auc(ranking)), 0.0), 1.0)
-    positives = np.asarray(ranking.positives, dtype=np.float64)
-    negatives = np.asarray(ranking.negatives, dtype=np.float64)
-    _, s10, s01, n_pos, n_neg = _group_components(positives, negatives)
+    if components is None:
+        positives = np.asarray(ranking.positives, dtype=np.float64)
+        negatives = np.asarray(ranking.negatives, dtype=np.float64)
+        components = _group_components(positives, negatives)[1:]
+    s10, s01, n_pos, n_neg = components
     if math.isnan(s10) or math.isnan(s01):
         which = "positive" if math.isnan(s10) else "negative"
         why = (

@@ -128,6 +128,9 @@ class Disparities:
         Measure -> its replicates [B, S] of each slice's own value, for the measures
         `disparities(keep=...)` names (none by default): `bootstrap_slices(values=...)`
         reads its intervals from them rather than draw the same cases again.
+    auc_components : ndarray or None
+        With scores, each slice's own DeLong components (`AucDifferences.components`),
+        for `slice_rankings(components=...)`.
     """
 
     slices: Slices
@@ -145,6 +148,7 @@ class Disparities:
     rules: dict[str, str] = field(default_factory=dict)
     min_count: float = 30.0
     own_replicates: dict[str, Floats] = field(default_factory=dict, repr=False)
+    auc_components: Floats | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         # any name of a measure finds it: vs_rest["tpr"] is the recall's, ["AUROC"] the AUC's
@@ -352,6 +356,7 @@ def disparities(
         key: _interval(float(estimates[f"all:{key}"][0]), draws[f"all:{key}"], level, "slices")
         for key in SUMMARIES
     }
+    aucs = None
     if slices.rankings is not None:
         aucs = auc_differences(slices, reference=ref, level=level)
         vs_rest["auc"], vs_reference["auc"] = aucs.vs_rest, aucs.vs_reference
@@ -372,6 +377,7 @@ def disparities(
         rules,
         min_count,
         {name: readonly(values) for name, values in own.items()},
+        None if aucs is None else aucs.components,
     )
 
 

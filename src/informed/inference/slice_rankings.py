@@ -24,8 +24,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+from numpy.typing import NDArray
+
 from informed.errors import InputError
-from informed.inference.delong import delong_interval
+from informed.inference.checks import check_level
+from informed.inference.delong import _interval_of
 from informed.inference.interval import Interval, nan_interval
 from informed.ranking import Ranking
 from informed.ranking.document import AREAS, SUMMARIES
@@ -34,6 +38,8 @@ from informed.ranking.summaries import pem_areas
 from informed.slices.slices import Slices
 
 __all__ = ["RankingOfSlice", "SliceRankings", "slice_rankings"]
+
+Floats = NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,7 @@ class SliceRankings:
     slices: Slices
     level: float = 0.95
     min_count: float = 30.0
+    components: Floats | None = field(default=None, repr=False)
     _found: dict[int, RankingOfSlice] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
@@ -88,22 +95,36 @@ class SliceRankings:
         found = self._found.get(s)
         if found is None:
             assert self.slices.rankings is not None
-            found = _summarize(self.slices.rankings[s], self.level, self.min_count)
+            own = None if self.components is None else self.components[s]
+            found = _summarize(self.slices.rankings[s], self.level, self.min_count, own)
             self._found[s] = found
         return found
 
 
 def slice_rankings(
-    slices: Slices, *, level: float = 0.95, min_count: float = 30.0
+    slices: Slices,
+    *,
+    level: float = 0.95,
+    min_count: float = 30.0,
+    components: Floats | None = None,
 ) -> SliceRankings:
-    """The ranking summaries of every slice (built with scores), computed on demand."""
+    """The ranking summaries of every slice (built with scores), computed on demand;
+    DeLong's interval of each AUC from `components` when given (a row of S10, S01, n+
+    and n- per slice: `AucDifferences.components`, every slice's read at once), not
+    from each Ranking again."""
     if slices.rankings is None:
         msg = "slice_rankings needs a Ranking per slice: build the slices with `scores`."
         raise InputError(msg)
-    return SliceRankings(slices, level, min_count)
+    level = check_level(level)
+    if components is not None and components.shape != (len(slices.rankings), 4):
+        msg = f"`components` must hold 4 values per slice; got shape {components.shape}."
+        raise InputError(msg)
+    return SliceRankings(slices, level, min_count, components)
 
 
-def _summarize(ranking: Ranking, level: float, min_count: float) -> RankingOfSlice:
+def _summarize(
+    ranking: Ranking, level: float, min_count: float, own: Floats | None
+) -> RankingOfSlice:
     values: dict[str, float] = {}
     for name in SUMMARIES:
         function = RANKING_MEASURES[name].function
@@ -124,7 +145,10 @@ def _summarize(ranking: Ranking, level: float, min_count: float) -> RankingOfSli
         count, what = (positives, "real positives") if fewer else (negatives, "real negatives")
         shown = str(int(count)) if count.is_integer() else f"{count:.3g}"
         flag = f"AUC: {shown} {what}"
-    interval = delong_interval(ranking, level=level)
+    components = (
+        None if own is None else (float(own[0]), float(own[1]), float(own[2]), float(own[3]))
+    )
+    interval = _interval_of(ranking, level, "logit", components)
     if interval.low == interval.high:  # a point: no variation estimated, never shown as one
         reason = (interval.reason or "a point").replace(": the interval is degenerate", "")
         why = f"{reason}: too few to say"

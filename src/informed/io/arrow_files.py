@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from informed.coding.columns import arrow_numbers
+from informed.coding.columns import arrow_label_text, arrow_numbers
 from informed.errors import InputError
 from informed.io.files import RawBatch, check_columns, check_numbers
 
@@ -63,6 +63,7 @@ def _check_types(
     labels: Sequence[str],
     numbers: Sequence[str],
     times: Sequence[str] = (),
+    stored: Sequence[str] = (),
 ) -> None:
     for column in labels:
         kind = schema.field(column).type
@@ -90,6 +91,7 @@ def _check_types(
             or getattr(pa.types, "is_string_view", pa.types.is_string)(kind)
             or pa.types.is_integer(kind)
             or pa.types.is_boolean(kind)
+            or (column in stored and pa.types.is_floating(kind))
         ):
             hint = ""
             if pa.types.is_floating(kind):  # most often scores given as predicted labels
@@ -115,14 +117,17 @@ def arrow_batches(
     batch_rows: int,
     blanks: Sequence[str] = (),
     times: Sequence[str] = (),
+    stored: Sequence[str] = (),
 ) -> Iterator[RawBatch]:
     """Yield the named columns of a Parquet or Arrow IPC file, batch by batch: nulls
-    allowed in the label columns `blanks`; the label columns `times` as stored."""
+    allowed in the label columns `blanks`; the label columns `times` as stored, and those
+    in `stored` too (numbers kept numbers: the slice search's columns, cut into ranges
+    as a CSV file's numbers are)."""
     pa = pyarrow_module()
     wanted = list(dict.fromkeys([*labels, *numbers]))
     source, schema, expected_rows = _open(pa, file, fmt, labels)
     check_columns(file, list(schema.names), wanted)
-    _check_types(pa, file, schema, labels, numbers, times)
+    _check_types(pa, file, schema, labels, numbers, times, stored)
     row = 0
     try:
         if fmt == "parquet":
@@ -131,7 +136,7 @@ def arrow_batches(
             batches = (source.get_batch(i).select(wanted) for i in range(source.num_record_batches))
         for index, batch in enumerate(batches):
             yield _raw_batch(
-                pa, file, batch, labels, numbers, nonnegative, row, index, blanks, times
+                pa, file, batch, labels, numbers, nonnegative, row, index, blanks, times, stored
             )
             row += batch.num_rows
     except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as exc:
@@ -149,22 +154,6 @@ def arrow_batches(
         )
 
 
-def _as_string_labels(pa: Any, array: Any) -> Any:
-    """A label column as Arrow strings: integers and booleans by their text, dictionaries
-    kept (only the dictionary is cast)."""
-    if pa.types.is_dictionary(array.type):
-        if pa.types.is_string(array.type.value_type):
-            return array
-        words = pa.compute.cast(array.dictionary, pa.string())
-        return pa.DictionaryArray.from_arrays(array.indices, words)
-    if pa.types.is_integer(array.type) or pa.types.is_boolean(array.type):
-        encoded = array.dictionary_encode()  # cast the distinct values only
-        return pa.DictionaryArray.from_arrays(
-            encoded.indices, pa.compute.cast(encoded.dictionary, pa.string())
-        )
-    return array
-
-
 def _raw_batch(
     pa: Any,
     file: Path,
@@ -176,6 +165,7 @@ def _raw_batch(
     index: int,
     blanks: Sequence[str] = (),
     times: Sequence[str] = (),
+    stored: Sequence[str] = (),
 ) -> RawBatch:
     out_labels: dict[str, Any] = {}
     out_numbers: dict[str, NDArray[np.float64]] = {}
@@ -191,7 +181,7 @@ def _raw_batch(
                 "the label is missing (null)."
             )
             raise InputError(msg)
-        out_labels[column] = _as_string_labels(pa, array)
+        out_labels[column] = array if column in stored else arrow_label_text(array)
     for column in numbers:
         array = batch.column(column)
         if array.null_count:

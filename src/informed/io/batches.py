@@ -72,13 +72,15 @@ def iter_raw(
     batch_rows: int = BATCH_ROWS,
     blanks: Sequence[str] = (),
     times: Sequence[str] = (),
+    stored: Sequence[str] = (),
 ) -> Iterator[RawBatch]:
     """Like `iter_batches`, but label columns stay as the reader made them (Arrow string or
     dictionary arrays where pyarrow read them): the fast route into a Table.
 
     Among `labels`, those in `blanks` may be missing (a blank CSV cell, a null): the
     missing cells are nulls (None). Those in `times` are read as stored in a Parquet or
-    Arrow file (timestamps with their zone, dates, text), as text in a CSV file.
+    Arrow file (timestamps with their zone, dates, text), as text in a CSV file; those in
+    `stored` too (numbers as numbers, floats allowed: the slice search's columns).
     """
     file = Path(path)
     fmt = file_format(file)
@@ -88,7 +90,9 @@ def iter_raw(
             file, labels, numbers, nonnegative, encoding, batch_rows, blanks=blanks
         )
     else:
-        yield from arrow_batches(file, fmt, labels, numbers, nonnegative, batch_rows, blanks, times)
+        yield from arrow_batches(
+            file, fmt, labels, numbers, nonnegative, batch_rows, blanks, times, stored
+        )
 
 
 def iter_batches(

@@ -40,9 +40,10 @@ from informed.ranking import Ranking
 from informed.ranking.classes import merged_classes
 from informed.ranking.keys import canonical_scores
 from informed.ranking.rows import Tree, merge_groups, merge_tree, runs_order
+from informed.slices.building import slice_fields
 from informed.slices.classes import named
 from informed.slices.keys import keyed_key
-from informed.slices.slices import Slices, build_parts, with_negative
+from informed.slices.slices import Slices, with_negative
 from informed.slices.windows import parse_every, window_codes
 
 __all__ = ["read_slices", "read_slices_parts"]
@@ -193,7 +194,7 @@ def read_slices_parts(
                 windows = [
                     window_codes(batch.labels[time], every, time, _where(file, batch.first_row))
                 ]
-            part, seen = build_parts(
+            fields, seen = slice_fields(
                 [*windows, *(batch.labels[name] for name in names)],
                 [*key_names, *names],
                 batch.labels[actual],
@@ -203,7 +204,9 @@ def read_slices_parts(
                 batch.numbers[weights] if weights else None,
                 partial=True,
                 text=text,
+                stand_in=weights is None,  # the overall Ranking: merged at the end
             )
+            part = Slices(*fields)
             if part.rankings is None or part.weighted:  # weights: added in the same order
                 push(part, batch.rows)
             else:
@@ -281,10 +284,11 @@ def _overall(found: Slices) -> Slices:
     new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
     groups = np.empty(scores.size, dtype=np.intp)
-    groups[order] = np.cumsum(new) - 1
+    distinct = bool(new.all())  # continuous scores: each group one slice's
+    groups[order] = np.arange(scores.size) if distinct else np.cumsum(new) - 1
     positives = np.concatenate([r.positives for r in parts])[order]
     negatives = np.concatenate([r.negatives for r in parts])[order]
-    if not new.all():  # a score in several slices: its counts added
+    if not distinct:  # a score in several slices: its counts added
         starts = np.flatnonzero(new)
         ordered = ordered[starts]
         positives = np.add.reduceat(positives, starts)

@@ -21,7 +21,7 @@ from informed.coding.labels import Label, as_label, keyed
 from informed.errors import InputError
 from informed.plots.axes import Frame, drawing
 from informed.plots.inputs import table_of
-from informed.plots.style import measurable, root_figure, short_label
+from informed.plots.style import measurable, root_figure, short_labels
 from informed.table.frequent import top_labels
 from informed.table.payoff import Payoff, payoff
 from informed.table.table import Table
@@ -151,8 +151,8 @@ def draw_contingency(
                     color=colour,
                     in_layout=False,
                 )
-    axes.set_xticks(range(len(columns)), [short_label(c) for c in columns])
-    axes.set_yticks(range(len(rows)), [short_label(r) for r in rows])
+    axes.set_xticks(range(len(columns)), short_labels(columns))
+    axes.set_yticks(range(len(rows)), short_labels(rows))
     axes.tick_params(length=0)
     for spine in axes.spines.values():
         spine.set_visible(False)

@@ -22,7 +22,17 @@ from informed.inference.disparities import Disparities, differs
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.plots.axes import Frame, drawing
 from informed.plots.forest import ForestRow, Reference, draw_forest, forest_frame
-from informed.plots.style import BLUE, GREEN, GREY, ORANGE, RED, SKY, legend_below, short_label
+from informed.plots.style import (
+    BLUE,
+    GREEN,
+    GREY,
+    ORANGE,
+    RED,
+    SKY,
+    legend_below,
+    short_label,
+    short_labels,
+)
 from informed.slices.evaluation import shown_slices
 from informed.slices.keys import keyed_key, quoted_columns, value_name
 from informed.table.evaluation import evaluate
@@ -76,12 +86,13 @@ def draw_slices(axes: Axes, result: SliceBootstrap, shown: Sequence[int], overal
     slices = evaluation.slices
     quoted = quoted_columns(slices.keys)
     rows = []
-    for s in shown:
+    labels = short_labels([_compact(slices.keys[s], quoted) for s in shown], 26)
+    for s, label in zip(shown, labels, strict=True):
         interval = result.intervals["informedness"][s]
         small = evaluation.flags[s] is not None
         rows.append(
             ForestRow(
-                short_label(_compact(slices.keys[s], quoted), 26),
+                label,
                 interval.estimate,
                 interval.low,
                 interval.high,

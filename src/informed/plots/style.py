@@ -13,7 +13,7 @@ matplotlib's renderer (`measurable`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, cast
 
@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.transforms import Bbox, offset_copy
 
-from informed._common import printable
+from informed._common import cut_apart, printable
 from informed.measures import Measure
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "named",
     "root_figure",
     "short_label",
+    "short_labels",
     "sized_figure",
     "style",
 ]
@@ -94,6 +95,12 @@ def short_label(label: object, width: int = 18) -> str:
     ellipsis."""
     text = printable(label)
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def short_labels(labels: Iterable[object], width: int = 18) -> list[str]:
+    """`short_label` of each of `labels`, those that read alike when cut told apart
+    (`informed._common.cut_apart`: the start and the end kept, or the whole label)."""
+    return cut_apart(labels, width)
 
 
 def root_figure(axes: Axes) -> Figure:

@@ -20,7 +20,7 @@ from informed.inference.tally_intervals import TallyIntervals, tally_intervals
 from informed.measures import MEASURES, measure_name
 from informed.plots.axes import Frame, draw_message, drawing
 from informed.plots.forest import ForestRow, Reference, draw_forest, forest_frame
-from informed.plots.style import BLUE, GREY, ORANGE, RED, legend_below, short_label
+from informed.plots.style import BLUE, GREY, ORANGE, RED, legend_below, short_labels
 from informed.tally.tally import Tally
 
 __all__ = ["MAX_CATEGORIES", "draw_tally", "plot_tally", "shown_categories", "tally_frame"]
@@ -57,12 +57,12 @@ def draw_tally(axes: Axes, result: TallyIntervals, name: str = "informedness") -
     return the title."""
     shown = shown_categories(result, name)
     rows = []
-    for category in shown:
+    for category, label in zip(shown, short_labels(shown, 26), strict=True):
         interval = result.per_category[category][name]
         missing = math.isnan(interval.low)
         rows.append(
             ForestRow(
-                short_label(category, 26),
+                label,
                 interval.estimate,
                 interval.low,
                 interval.high,

@@ -25,7 +25,7 @@ from informed.coding.label_text import (
 )
 from informed.coding.labels import as_vector, check_one_kind
 from informed.errors import InputError, InputTypeError, at_row
-from informed.ranking.blocks import BLOCK, blocks
+from informed.ranking.blocks import BLOCK, blocks, first_index
 from informed.ranking.keys import canonical_scores, group_unweighted
 
 __all__ = [
@@ -233,6 +233,22 @@ def count_equal(array: NDArray[Any], label: Any) -> int:
     )
 
 
+def _mask_counting(array: NDArray[Any], label: Any, other: Any) -> tuple[NDArray[np.bool_], int]:
+    """`equal_mask(array, label)` and `count_equal(array, other)` of a typed array whose
+    kind is `label`'s, in one read of the array: block by block, the second comparison
+    reads the block from the cache."""
+    mask = np.empty(array.shape, dtype=bool)
+    counted = _ARRAY_KINDS.get(array.dtype.kind) == _label_kind(other)
+    buffer = np.empty(min(array.size, BLOCK), dtype=bool)
+    count = 0
+    for low, high in blocks(array.size):
+        part = array[low:high]
+        np.equal(part, label, out=mask[low:high])
+        if counted:
+            count += int(np.count_nonzero(np.equal(part, other, out=buffer[: high - low])))
+    return mask, count
+
+
 def _label_kind(value: Any) -> str | None:
     """bool, number or str (numpy scalars as their Python kind); None for anything else."""
     if isinstance(value, bool | np.bool_):
@@ -290,14 +306,20 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
         if isinstance(label, str) and text_problem(label):
             msg = f"{name}={shown(label)} cannot be a label: {text_problem(label)}."
             raise InputError(msg)
-    is_positive = equal_mask(actual, positive)
+    # a typed array of the positive label's kind: the rows of the other label counted in
+    # the same read as the mask (== is transitive there: no row equals both labels)
+    fused = actual.dtype.kind in _TYPED and _ARRAY_KINDS[actual.dtype.kind] == _label_kind(positive)
     if negative is not NOT_GIVEN:
         if equal_mask(np.asarray([negative], dtype=object), positive).any():
             msg = f"`positive` and `negative` must differ; both are {shown(positive)}."
             raise InputError(msg)
-        others = actual.size - int(np.count_nonzero(is_positive))
-        if actual.dtype.kind in _TYPED and count_equal(actual, negative) == others:
-            return is_positive  # no row equals both labels (== is transitive): counts will do
+        if fused:
+            is_positive, negatives = _mask_counting(actual, positive, negative)
+        else:
+            is_positive = equal_mask(actual, positive)
+            negatives = count_equal(actual, negative) if actual.dtype.kind in _TYPED else -1
+        if negatives == actual.size - int(np.count_nonzero(is_positive)):
+            return is_positive  # every other row is negative: counts will do
         inside = equal_mask(actual, negative)
         np.logical_or(inside, is_positive, out=inside)
         if not inside.all():
@@ -308,6 +330,13 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
             )
             raise InputError(msg)
         return is_positive
+    reference_count = -1  # rows equal to the first other row, where counted
+    if fused and actual.dtype.kind != "b":
+        first = first_index(lambda a, b: np.not_equal(actual[a:b], positive), 0, actual.size)
+        other = actual[first] if first is not None else positive  # none: nothing to count
+        is_positive, reference_count = _mask_counting(actual, positive, other)
+    else:
+        is_positive = equal_mask(actual, positive)
     n_positive = int(np.count_nonzero(is_positive))
     if actual.size and not n_positive:
         msg = (
@@ -324,9 +353,9 @@ def positive_mask(actual: NDArray[Any], positive: Any, negative: Any) -> NDArray
         if actual.dtype.kind == "b":  # two values at most
             return is_positive
         # in typed arrays == is transitive, so no row equals both labels: counting will do
-        if actual.dtype.kind in _TYPED and n_positive + count_equal(actual, reference) == (
-            actual.size
-        ):
+        if reference_count < 0 and actual.dtype.kind in _TYPED:
+            reference_count = count_equal(actual, reference)
+        if n_positive + reference_count == actual.size:
             return is_positive
         same = equal_mask(actual, reference)
         third = ~is_positive & ~same

@@ -59,17 +59,61 @@ class Groups:
     positives: CountArray  # m2 (the Ranking's own array: int64 or float64)
     negatives: CountArray  # m1 - m2
     size: FloatArray  # m1
-    start: FloatArray  # c: positions before the group
     positives_before: FloatArray  # P: positives before the group
     cumulative_positives: FloatArray  # length U + 1, from 0
-    cumulative_negatives: FloatArray  # length U + 1, from 0
-    cumulative_total: FloatArray  # length U + 1, from 0; group ends are [1:]
     n: float
     n_positive: float
     n_negative: float
     # Every group is one unweighted row (integer counts, no tied scores): m1 = 1 and
     # m2 is 0 or 1, which the summaries' shortcuts use.
     unit: bool = False
+    # (cumulative_negatives, cumulative_total) as built; None for integer counts of one
+    # row per group, whose positions are 0, 1, 2, ...: each array is made on first use
+    # only, and `total_at`, `ends_reached` and `negatives_at` need neither.
+    built: tuple[FloatArray, FloatArray] | None = None
+
+    @cached_property
+    def cumulative_total(self) -> FloatArray:
+        """Positions before each group and n: length U + 1, from 0; group ends are [1:]."""
+        if self.built is not None:
+            return self.built[1]
+        return np.arange(self.size.size + 1, dtype=np.float64)
+
+    @cached_property
+    def cumulative_negatives(self) -> FloatArray:
+        """Negatives before each group and n-: length U + 1, from 0."""
+        if self.built is not None:
+            return self.built[0]
+        negatives = np.arange(self.size.size + 1, dtype=np.float64)
+        negatives -= self.cumulative_positives
+        return negatives
+
+    @property
+    def start(self) -> FloatArray:
+        """c: the positions before each group (length U)."""
+        return self.cumulative_total[:-1]
+
+    def total_at(self, index: int | NDArray[np.intp]) -> FloatArray:
+        """``cumulative_total[index]``, without making that array for one row per group."""
+        if self.built is None:
+            return np.asarray(index, dtype=np.float64)
+        return np.asarray(self.cumulative_total[index])
+
+    def negatives_at(self, index: int | NDArray[np.intp]) -> FloatArray:
+        """``cumulative_negatives[index]``; for one row per group the position less the
+        positives before it (exact), without making the whole array."""
+        if self.built is None:
+            return np.subtract(index, self.cumulative_positives[index])
+        return np.asarray(self.cumulative_negatives[index])
+
+    def ends_reached(self, x: FloatArray, side: Literal["left", "right"]) -> NDArray[np.intp]:
+        """``np.searchsorted(cumulative_total[1:], x, side)`` for quotas 0 <= x <= n: the
+        number of groups ending before x ("left") or at most at x ("right"). For one row
+        per group the ends are 1, 2, ..., U: counted without a search."""
+        if self.built is not None:
+            return np.searchsorted(self.cumulative_total[1:], x, side=side)
+        reached = np.ceil(x) - 1.0 if side == "left" else np.floor(x)
+        return np.clip(reached, 0, self.size.size).astype(np.intp)
 
     @cached_property
     def found(self) -> dict[str, float]:
@@ -122,14 +166,15 @@ def build_groups(
         if n_negative is None:
             n_negative = int(np.sum(negatives))
         if n_positive + n_negative == groups:  # every group holds one row
-            total = np.arange(groups + 1, dtype=np.float64)
-            return _groups(
-                positives,
-                negatives,
-                np.broadcast_to(np.float64(1.0), (groups,)),  # read-only, never allocated
-                total,
-                cumulative_positives,
-                total - cumulative_positives,
+            return Groups(
+                positives=positives,
+                negatives=negatives,
+                size=np.broadcast_to(np.float64(1.0), (groups,)),  # read-only, never allocated
+                positives_before=cumulative_positives[:-1],
+                cumulative_positives=cumulative_positives,
+                n=float(groups),
+                n_positive=float(n_positive),
+                n_negative=float(n_negative),
                 unit=True,
             )
         cumulative_negatives = np.empty(groups + 1)
@@ -199,15 +244,13 @@ def _groups(
         positives=positives,
         negatives=negatives,
         size=size,
-        start=total[:-1],
         positives_before=cumulative_positives[:-1],
         cumulative_positives=cumulative_positives,
-        cumulative_negatives=cumulative_negatives,
-        cumulative_total=total,
         n=float(total[-1]),
         n_positive=float(cumulative_positives[-1]),
         n_negative=float(cumulative_negatives[-1]),
         unit=unit,
+        built=(cumulative_negatives, total),
     )
 
 
@@ -248,9 +291,8 @@ class Located(NamedTuple):
 
 def locate(groups: Groups, x: FloatArray) -> Located:
     """The group each quota falls in, its start, and how far into it the quota reaches."""
-    ends = groups.cumulative_total[1:]
-    group = np.minimum(np.searchsorted(ends, x, side="left"), max(ends.size - 1, 0))
-    start = groups.cumulative_total[group]
+    group = np.minimum(groups.ends_reached(x, "left"), max(groups.size.size - 1, 0))
+    start = groups.total_at(group)
     return Located(group, start, x - start)
 
 
@@ -270,8 +312,7 @@ def positives_between(groups: Groups, low: FloatArray, high: FloatArray) -> Floa
     first = locate(groups, low)
     last = locate(groups, high)
     positives, size = groups.positives, groups.size
-    ends = groups.cumulative_total[1:]
-    head = positives[first.group] * (ends[first.group] - low) / size[first.group]
+    head = positives[first.group] * (groups.total_at(first.group + 1) - low) / size[first.group]
     middle = groups.cumulative_positives[last.group] - groups.cumulative_positives[first.group + 1]
     tail = positives[last.group] * last.inside / size[last.group]
     within = positives[last.group] * (high - low) / size[last.group]

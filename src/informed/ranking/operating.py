@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from informed._common import json_number
 from informed._markup import fragment
 from informed.coding.labels import Label, keyed
 from informed.errors import InputError, InputTypeError
@@ -150,22 +151,17 @@ class OperatingPoint:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready values (nan as None, the threshold +-inf as a string)."""
 
-        def clean(value: float) -> float | str | None:
-            if math.isnan(value):
-                return None
-            return ("Infinity" if value > 0 else "-Infinity") if math.isinf(value) else value
-
         tp, fp, fn, tn = self.cells
         return {
-            "threshold": clean(self.threshold),
+            "threshold": json_number(self.threshold),
             "rule": ">=",
             "measure": self.measure,
-            "value": clean(self.value),
+            "value": json_number(self.value),
             "chosen_by": self.chosen_by,
             "counts": {"tp": tp, "fp": fp, "fn": fn, "tn": tn},
             "groups": self.groups,
-            "false_positive_rate": clean(self.false_positive_rate),
-            "true_positive_rate": clean(self.true_positive_rate),
+            "false_positive_rate": json_number(self.false_positive_rate),
+            "true_positive_rate": json_number(self.true_positive_rate),
             "quota": self.quota,
             "cost_ratio": self.cost_ratio,
             "reason": self.reason,

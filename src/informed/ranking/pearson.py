@@ -168,12 +168,12 @@ def pearson_defined(
     """
     stop = ranking.n_groups if stop is None else min(stop, ranking.n_groups)
     change = first_index(lambda a, b: _other_rate(groups, a, b), 1, stop)
-    outcome_varies_after = groups.start[change] if change is not None else np.inf
+    outcome_varies_after = groups.total_at(change) if change is not None else np.inf
     defined = (x > groups.size[0]) & (x > outcome_varies_after)
     scores = ranking.scores
     for group in {0, stop - 1}:
         if not np.isfinite(scores[group]):
-            defined &= x <= groups.start[group]
+            defined &= x <= groups.total_at(group)
     return np.asarray(defined, dtype=bool)
 
 

@@ -125,7 +125,7 @@ class _Case:
 
 def _infinite_in_quota(case: _Case) -> bool:
     infinite = np.flatnonzero(~np.isfinite(case.ranking.scores)).tolist()
-    return case.quota is not None and any(case.quota > case.groups.start[g] for g in infinite)
+    return case.quota is not None and any(case.quota > case.groups.total_at(g) for g in infinite)
 
 
 def _constant_outcome(case: _Case) -> bool:

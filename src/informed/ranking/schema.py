@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from informed._common import json_value
+from informed._common import json_number, json_value
 from informed.errors import InputError, InputTypeError
 from informed.ranking.groups import CountArray, FloatArray
 
@@ -37,7 +37,7 @@ _KEYS = {"kind", "schema_version", "weighted", "scores", "positives", "negatives
 def encode_scores(scores: FloatArray) -> list[float | str]:
     """Scores as JSON values: finite ones as numbers, +-inf as "Infinity"/"-Infinity"."""
     return [
-        value if math.isfinite(value) else ("Infinity" if value > 0 else "-Infinity")
+        value if math.isfinite(value) else json_number(value)  # type: ignore[misc]
         for value in scores.tolist()
     ]
 

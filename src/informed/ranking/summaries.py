@@ -61,8 +61,8 @@ def _area(groups: Groups, x: FloatArray, by: tuple[float, float] = (1.0, 1.0)) -
     if groups.size.size == 0:
         return np.zeros_like(x)
     per_count, per_position = by
-    ends = groups.cumulative_total[1:]
-    full = np.searchsorted(ends, x, side="right")
+    groups_count = groups.size.size
+    full = groups.ends_reached(x, "right")
     area = np.empty_like(x)
     if groups.exact_integers:
         # sum m2 (c + (m1 - 1)/2) over the full groups, doubled: dot products of integers
@@ -87,8 +87,8 @@ def _area(groups: Groups, x: FloatArray, by: tuple[float, float] = (1.0, 1.0)) -
             area[i] = (value / per_position) * (groups.cumulative_positives[k] / per_count) - float(
                 np.dot(shares[:k], offset[:k])
             )
-    cut = np.minimum(full, ends.size - 1)
-    inside = np.where(full < ends.size, x - groups.cumulative_total[cut], 0.0)
+    cut = np.minimum(full, groups_count - 1)
+    inside = np.where(full < groups_count, x - groups.total_at(cut), 0.0)
     rate = groups.positives[cut] / groups.size[cut]
     return area + rate * (inside / per_position) * ((inside + 1.0) / per_count) / 2.0
 

@@ -16,6 +16,7 @@ Machine Learning 42(3):203-231.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Literal, overload
 
@@ -27,6 +28,7 @@ from informed.measures.counts import ratio
 from informed.ranking.blocks import blocks
 from informed.ranking.groups import FloatArray, Groups, Quotas, as_result
 from informed.ranking.ranking import Ranking, groups_of
+from informed.ranking.sums import POSITIONS
 
 __all__ = [
     "RocCurve",
@@ -43,6 +45,9 @@ Rule = Literal[">", ">="]
 _HULL_PASSES = 64
 # Points per block of the hull's first stage: a block's arrays stay in the cache.
 _HULL_BLOCK = 1 << 18
+# Every this-many-th candidate (or point, with one row per group) of a block makes a first
+# hull, which most points are below.
+_HULL_SAMPLE = 256
 
 
 def _predicted(
@@ -102,7 +107,7 @@ def precision_at(
     (0.5, 0.6666666666666666)
     """
     groups, count, scalar = _predicted(ranking, threshold, rule)
-    selected = ratio(groups.cumulative_positives[count], groups.cumulative_total[count])
+    selected = ratio(groups.cumulative_positives[count], groups.total_at(count))
     return as_result(selected, scalar)
 
 
@@ -190,7 +195,12 @@ def _turn(groups: Groups) -> FloatArray:
 
 def _roc_points(ranking: Ranking, groups: Groups, index: NDArray[np.intp]) -> RocCurve:
     full = index.size == ranking.n_groups + 1
-    negatives = groups.cumulative_negatives if full else groups.cumulative_negatives[index]
+    if not full:
+        negatives = _rate(groups.negatives_at(index), groups.n_negative, fresh=True)
+    elif groups.built is None:  # one row per group: the position less the positives
+        negatives = _unit_negative_rate(index, groups)
+    else:
+        negatives = _rate(groups.cumulative_negatives, groups.n_negative)
     positives = groups.cumulative_positives if full else groups.cumulative_positives[index]
     if full:
         thresholds = np.concatenate(([np.inf], ranking.scores))
@@ -198,15 +208,33 @@ def _roc_points(ranking: Ranking, groups: Groups, index: NDArray[np.intp]) -> Ro
         thresholds = ranking.scores[np.maximum(index - 1, 0)]
         thresholds[index == 0] = np.inf
     return RocCurve(
-        false_positive_rate=_rate(negatives, groups.n_negative),
+        false_positive_rate=negatives,
         true_positive_rate=_rate(positives, groups.n_positive),
         thresholds=thresholds,
         index=index,
     )
 
 
-def _rate(counts: FloatArray, total: float) -> FloatArray:
-    return counts / total if total != 0 else np.full(counts.shape, np.nan)
+def _unit_negative_rate(index: NDArray[np.intp], groups: Groups) -> FloatArray:
+    """(i - P_i) / n- at every ROC point i of groups of one row each (P: the positives
+    before), made block by block in a cache-sized buffer from the positions of the block
+    (not read from `index`): the rates are the one array written to memory."""
+    if groups.n_negative == 0:
+        return np.full(index.shape, np.nan)
+    rate = np.empty(index.size)
+    buffer = np.empty(min(index.size, POSITIONS.size))
+    for low, high in blocks(index.size):
+        part = np.add(POSITIONS[: high - low], low - 1.0, out=buffer[: high - low])  # low, ...
+        part -= groups.cumulative_positives[low:high]
+        np.divide(part, groups.n_negative, out=rate[low:high])
+    return rate
+
+
+def _rate(counts: FloatArray, total: float, *, fresh: bool = False) -> FloatArray:
+    """counts / total (NaN if total is 0); in place if the counts are `fresh` (made here)."""
+    if total == 0:
+        return np.full(counts.shape, np.nan)
+    return np.divide(counts, total, out=counts) if fresh else counts / total
 
 
 def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCurve:
@@ -235,8 +263,6 @@ def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCur
     ([0, 1, 3, 5], [0.0, 0.5, 1.0, 1.0])
     """
     groups = groups_of(ranking)
-    x = groups.cumulative_negatives
-    y = groups.cumulative_positives
     count = ranking.n_groups + 1
     if count < 3:
         return _roc_points(ranking, groups, np.arange(count))
@@ -244,12 +270,19 @@ def roc_convex_hull(ranking: Ranking, *, keep_collinear: bool = False) -> RocCur
     # chord of points of its block is on or below one of all the points. The survivors of
     # every block (a few per block) then make the hull together.
     survivors = []
+    unit = groups.built is None and groups.exact_integers  # one row per group
+    steps = np.arange(1.0, min(count, _HULL_BLOCK)) if unit else np.empty(0)
     for low, high in blocks(count, size=_HULL_BLOCK):
-        index = low + np.flatnonzero(_corners(groups, low, high, keep_collinear=keep_collinear))
-        survivors.append(_peel(x, y, index, keep_collinear=keep_collinear)[0])
-    index, finished = _peel(x, y, np.concatenate(survivors), keep_collinear=keep_collinear)
+        if unit:
+            index = _unit_above_sample(groups, low, high, steps, keep_collinear=keep_collinear)
+        else:
+            index = low + np.flatnonzero(_corners(groups, low, high, keep_collinear=keep_collinear))
+            if groups.exact_integers:  # the cross products are exact integers
+                index = _above_sample(groups, index, keep_collinear=keep_collinear)
+        survivors.append(_peel(groups, index, keep_collinear=keep_collinear)[0])
+    index, finished = _peel(groups, np.concatenate(survivors), keep_collinear=keep_collinear)
     if not finished:
-        index = _monotone_chain(x, y, index, keep_collinear=keep_collinear)
+        index = _monotone_chain(groups, index, keep_collinear=keep_collinear)
     return _roc_points(ranking, groups, index)
 
 
@@ -273,15 +306,79 @@ def _corners(groups: Groups, low: int, high: int, *, keep_collinear: bool) -> ND
     return keep
 
 
+def _points(groups: Groups, index: NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """The ROC points `index` as counts: (negatives, positives) before each."""
+    return groups.negatives_at(index), groups.cumulative_positives[index]
+
+
+def _above_sample(
+    groups: Groups, index: NDArray[np.intp], *, keep_collinear: bool
+) -> NDArray[np.intp]:
+    """The points of `index` above the hull of every `_HULL_SAMPLE`-th of them (on or
+    above it with `keep_collinear`), and that hull's own points. A point on or below the
+    chord of two points around it is no hull vertex, so only a few points are left for
+    `_peel`'s passes. The test is exact only when the cross products are (integer
+    coordinates whose products stay below 2**53): else every point goes to `_peel`."""
+    if index.size < 4 * _HULL_SAMPLE:
+        return index
+    sample = np.append(index[::_HULL_SAMPLE], index[-1])
+    chain = _peel(groups, sample, keep_collinear=keep_collinear)[0]
+    xs, ys = _points(groups, index)
+    keep = np.empty(index.size, dtype=bool)
+    cuts = np.searchsorted(index, chain).tolist()  # the chain's points are in `index`
+    chain_x, chain_y = (values.tolist() for values in _points(groups, chain))
+    for j, (a, b) in enumerate(itertools.pairwise(range(chain.size))):
+        # cross product of (a -> b) and (a -> point): > 0 above the chord a-b
+        part = slice(cuts[j], cuts[j + 1])
+        rise = np.subtract(ys[part], chain_y[a])
+        rise *= chain_x[b] - chain_x[a]
+        run = np.subtract(xs[part], chain_x[a])
+        run *= chain_y[b] - chain_y[a]
+        if keep_collinear:
+            np.greater_equal(rise, run, out=keep[part])
+        else:
+            np.greater(rise, run, out=keep[part])
+    keep[cuts] = True
+    return index[keep]
+
+
+def _unit_above_sample(
+    groups: Groups, low: int, high: int, steps: FloatArray, *, keep_collinear: bool
+) -> NDArray[np.intp]:
+    """`_above_sample` of the ROC points low..high-1 of groups of one unweighted row each,
+    sampled every `_HULL_SAMPLE`-th point: each stretch between two points of the
+    sample's hull is tested whole, on a slice of the running count of positives y (the
+    negatives before point i are i - y_i, not read), with no gather of candidates.
+    `steps`: 1.0, 2.0, ... (at least high - low - 1 of them)."""
+    sample = np.arange(low, high, _HULL_SAMPLE)
+    if sample[-1] != high - 1:
+        sample = np.append(sample, high - 1)
+    chain = _peel(groups, sample, keep_collinear=keep_collinear)[0]
+    chain_x, chain_y = (values.tolist() for values in _points(groups, chain))
+    running = groups.cumulative_positives
+    links = chain.tolist()
+    found = [chain[:1]]
+    for j, (a, b) in enumerate(itertools.pairwise(links)):
+        if b - a > 1:  # points a+1 .. b-1: (rise, run) from a, against the chord's
+            rise = np.subtract(running[a + 1 : b], chain_y[j])
+            run = np.subtract(steps[: b - a - 1], rise)  # (i - a) - rise
+            rise *= chain_x[j + 1] - chain_x[j]
+            run *= chain_y[j + 1] - chain_y[j]
+            above = np.greater_equal(rise, run) if keep_collinear else np.greater(rise, run)
+            found.append(a + 1 + np.flatnonzero(above))
+        found.append(chain[j + 1 : j + 2])
+    return np.concatenate(found)
+
+
 def _peel(
-    x: FloatArray, y: FloatArray, index: NDArray[np.intp], *, keep_collinear: bool
+    groups: Groups, index: NDArray[np.intp], *, keep_collinear: bool
 ) -> tuple[NDArray[np.intp], bool]:
     """Drop, pass after pass, every point on or below the chord of its neighbours
     (strictly below with `keep_collinear`); never a hull vertex. Returns the points left
     and whether they are the hull (False after `_HULL_PASSES` passes that still dropped
     some). Each pass works from the steps between points: the steps (dx, dy) into a
     point and (dx', dy') out of it turn right when dx dy' < dy dx'."""
-    xs, ys = x[index], y[index]
+    xs, ys = _points(groups, index)
     for _ in range(_HULL_PASSES):
         if index.size < 3:
             return index, True
@@ -300,11 +397,12 @@ def _peel(
 
 
 def _monotone_chain(
-    x: FloatArray, y: FloatArray, index: NDArray[np.intp], *, keep_collinear: bool
+    groups: Groups, index: NDArray[np.intp], *, keep_collinear: bool
 ) -> NDArray[np.intp]:
     """Andrew's monotone chain (upper hull) over points already sorted by x."""
-    hull: list[int] = []
-    for point in index.tolist():
+    x, y = (values.tolist() for values in _points(groups, index))
+    hull: list[int] = []  # positions in `index`
+    for point in range(index.size):
         while len(hull) >= 2:
             a, b = hull[-2], hull[-1]
             cross = (x[b] - x[a]) * (y[point] - y[a]) - (y[b] - y[a]) * (x[point] - x[a])
@@ -313,4 +411,4 @@ def _monotone_chain(
             else:
                 break
         hull.append(point)
-    return np.array(hull, dtype=np.intp)
+    return index[np.array(hull, dtype=np.intp)]

@@ -12,8 +12,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from informed._common import json_float, printable
-from informed._terminal import WIDTH, grid, render, split, titled, user, value
+from rich.text import Text
+
+from informed._common import cut_apart, json_float, printable
+from informed._terminal import WIDTH, grid, render, split, titled, value
 from informed.comparison.text import SHORT_TITLES
 from informed.measures import MEASURES
 from informed.report.document import cells_text
@@ -69,13 +71,14 @@ def folds_text(
             table.add_column(_short(m), justify="right", no_wrap=True)
             if _bounded(intervals, m):
                 table.add_column(f"{level} interval", justify="right", no_wrap=True)
-        for s, fold in enumerate(summaries[names[0]].folds):
+        shown = cut_apart(summaries[names[0]].folds, 30)
+        for s, fold in enumerate(shown):
             cells: list[str] = []
             for m in columns:
                 cells.append(value(float(summaries[m].values[s])))
                 if intervals is not None and _bounded(intervals, m):
                     cells.append(_bounds(intervals[m].folds[s]))
-            table.add_row(user(fold, 30), f"{test[s]:,g}", f"{train[s]:,g}", *cells)
+            table.add_row(Text(fold), f"{test[s]:,g}", f"{train[s]:,g}", *cells)
         table.add_section()
         for statistic in _STATISTICS:
             cells = []

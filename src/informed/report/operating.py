@@ -12,8 +12,10 @@ from typing import Any
 
 from rich.text import Text
 
+from informed._common import cut_apart  # names cut apart, as every report cuts them
+
 # the terminal report's own table, rendering and user text, so both read the same
-from informed._terminal import WIDTH, grid, render, user
+from informed._terminal import WIDTH, grid, render
 from informed.inference.interval import Interval
 from informed.measures import MEASURES
 from informed.ranking.operating import OperatingPoint
@@ -55,11 +57,12 @@ def render_operating_point(
     table = grid()
     table.add_column("predicted \\ actual", style="bold")
     positive, negative = point.positive, point.negative  # the positive class first
-    table.add_column(user(positive, 16), justify="right")
-    table.add_column(user(negative, 16), justify="right")
+    for top in cut_apart([positive, negative], 16):
+        table.add_column(Text(top), justify="right")
     tp, fp, fn, tn = point.cells
-    for label, row in ((positive, (tp, fp)), (negative, (fn, tn))):
-        table.add_row(user(label, 18), *(f"{c:,g}" for c in row))
+    sides = cut_apart([positive, negative], 18)
+    for side, row in zip(sides, ((tp, fp), (fn, tn)), strict=True):
+        table.add_row(Text(side), *(f"{c:,g}" for c in row))
     rates = Text(
         f"true positive rate {point.true_positive_rate:.4f}, false positive rate "
         f"{point.false_positive_rate:.4f}",

@@ -179,6 +179,23 @@ def _slices_report(document: Mapping[str, Any]) -> Iterator[MeasureRecord]:
                     yield _record(f"{family}.{name}", found["estimate"], n,
                                   reason=found.get("reason"), interval=found.get("interval"),
                                   design=made, group=group)  # fmt: skip
+    yield from _disparities(document)
+
+
+def _disparities(document: Mapping[str, Any]) -> Iterator[MeasureRecord]:
+    """The disparities between slices (`equalized_odds_difference`, ...: no group, on
+    every row the slices hold), their percentile intervals from the report's replicates,
+    and the value over every slice (``<name>.every_slice``) beside the headline's, which
+    leaves out slices too small for it."""
+    design = (document.get("level"), "percentile", document.get("replicates"))
+    n = sum(_float(entry.get("n")) for entry in document.get("slices") or [])
+    for name, found in (document.get("disparities") or {}).items():
+        if not isinstance(found, Mapping) or "estimate" not in found:
+            continue
+        for key, value in ((name, found), (f"{name}.every_slice", found.get("every_slice"))):
+            if isinstance(value, Mapping) and "estimate" in value:
+                yield _record(key, value["estimate"], n, reason=value.get("reason"),
+                              interval=value.get("interval"), design=design)  # fmt: skip
 
 
 def _tally(document: Mapping[str, Any], group: str | None) -> Iterator[MeasureRecord]:
@@ -293,7 +310,9 @@ def measure_records(document: Mapping[str, Any]) -> list[MeasureRecord]:
       when the document has them;
     - the slices or time windows (``--by``, ``--by-time``): each slice's measures, ranking
       summaries and differences from the rest and the reference (``vs_rest.<name>``,
-      ``vs_reference.<name>``), its `group` the slice's name;
+      ``vs_reference.<name>``), its `group` the slice's name; and the disparities
+      between the slices (``equalized_odds_difference``, ..., and the value over every
+      slice, ``<name>.every_slice``) with no group;
     - the folds (``--folds``): each fold's value (`group` ``fold=1``), the pooled value (no
       group), the folds' ``mean.<name>`` and ``std.<name>``;
     - a comparison: each model's measures (`model` its name) and its paired difference

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from informed._common import printable
+from informed._common import cut_apart, printable
 from informed._terminal import PlainColumn, plain_table
 from informed.inference.interval import Interval
 from informed.inference.slice_auc import AucSpread
@@ -109,9 +109,11 @@ def calibration_lines(
         PlainColumn(short, 6),
     ]
     rows = []
+    named = dict(
+        zip(shown, cut_apart([slices.name(slices.keys[s]) for s in shown], names), strict=True)
+    )
     for s in shown:
-        name = printable(slices.name(slices.keys[s]))
-        name = name if len(name) <= names else name[: names - 1] + "…"
+        name = named[s]
         n = float(slices.rankings[s].n) if slices.rankings is not None else math.nan
         decomposition = found.decompositions[s]
         rows.append(

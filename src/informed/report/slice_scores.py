@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from informed._common import json_float, printable
+from informed._common import cut_apart, json_float, printable
 from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.auc_differences import AucDifferences
 from informed.inference.interval import Interval
@@ -116,11 +116,6 @@ def _n(value: float) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.3g}"
 
 
-def _name(slices: Slices, s: int, width: int) -> str:
-    name = printable(slices.name(slices.keys[s]))
-    return name if len(name) <= width else name[: width - 1] + "…"
-
-
 def _range_text(interval: Interval) -> str:
     if math.isnan(interval.estimate):
         return f"— ({interval.reason})"
@@ -169,7 +164,9 @@ def scored_text(
         lines.append("No slice: there are no rows to evaluate or compare.")
         return report_lines(lines, width)
     shown = scored_shown(found, "key" if order == "key" else "auc")
-    names = min(30, max([5, *(len(printable(slices.name(slices.keys[s]))) for s in shown)]))
+    full = [slices.name(slices.keys[s]) for s in shown]
+    names = min(30, max([5, *(len(printable(x)) for x in full)]))
+    named = dict(zip(shown, cut_apart(full, names), strict=True))
     columns = [
         PlainColumn("slice", names, "<", 0, wraps=True),
         PlainColumn("n", 7),
@@ -184,7 +181,7 @@ def scored_text(
         summary = found.rankings[s]
         body.append(
             [
-                _name(slices, s, names),
+                named[s],
                 _n(slices.n[s]),
                 _n(summary.n_positive),
                 _n(summary.n_negative),
@@ -224,7 +221,7 @@ def scored_text(
             d = differences.vs_rest[s]
             body.append(
                 [
-                    _name(slices, s, names),
+                    named[s],
                     value_text(d.estimate),
                     interval_text(d),
                     p_text(differences.p_rest[s]),

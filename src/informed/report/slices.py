@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from informed._common import json_float, printable
+from informed._common import cut_apart, json_float, printable
 from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.disparities import COMPARED, Disparities, differs
 from informed.inference.slice_bootstrap import SliceBootstrap
@@ -170,9 +170,9 @@ def slices_text(
         return report_lines(lines, width)
     shown = shown_slices(result, order=order)
     # as wide as the longest name shown (up to 30), so no shown name is cut short of that
-    named = {s: printable(slices.name(slices.keys[s])) for s in shown}
-    names = min(30, max([5, *map(len, named.values())]))
-    named = {s: x if len(x) <= names else x[: names - 1] + "…" for s, x in named.items()}
+    full = [slices.name(slices.keys[s]) for s in shown]
+    names = min(30, max([5, *(len(printable(x)) for x in full)]))
+    named = dict(zip(shown, cut_apart(full, names), strict=True))
     auc = [PlainColumn("AUC", 6)] if rankings is not None else []
     columns = [
         PlainColumn("slice", names, "<", 0, wraps=True),

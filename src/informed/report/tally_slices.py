@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from informed._common import printable
+from informed._common import cut_apart, printable
 from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.slices.keys import Key, key_names
 from informed.tally import Tally, summarize_tally
@@ -63,6 +63,7 @@ def tally_slices_text(
     every = key_names([key for key, _ in found], by)
     names = {s: printable(every[s]) for s in shown}
     key_width = min(30, max([5, *(len(n) for n in names.values())]))
+    cut = dict(zip(shown, cut_apart([every[s] for s in shown], key_width), strict=True))
     columns = [
         PlainColumn("slice", key_width, "<", 0, wraps=True),
         PlainColumn("documents", 9),
@@ -71,7 +72,7 @@ def tally_slices_text(
     ]
     rows = []
     for s in shown:
-        name = names[s] if len(names[s]) <= key_width else names[s][: key_width - 1] + "…"
+        name = cut[s]
         tally = tallies[s]
         few = tally.documents < min_count
         flag = f"{tally.documents} document{'' if tally.documents == 1 else 's'}" if few else ""

@@ -26,14 +26,13 @@ from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from informed._common import printable
+from informed._common import cut_apart, printable
 from informed._terminal import MIN_WIDTH, WIDTH
 from informed._terminal import fits as _fits
 from informed._terminal import grid as _grid
 from informed._terminal import render as _render
 from informed._terminal import split as _split
 from informed._terminal import titled as _titled
-from informed._terminal import user as _user
 from informed._terminal import value as _value
 from informed.inference.design import design_note
 from informed.inference.interval import Interval
@@ -121,12 +120,12 @@ def _contingency(evaluation: Evaluation, limit: int | None) -> tuple[str, RichTa
         )
     grid = _grid()
     grid.add_column("predicted \\ actual", style="bold", no_wrap=True)
-    names = [_user(x, 12) for x in shown] + ([Text("other")] if pooled else [])
+    names = [Text(x) for x in cut_apart(shown, 12)] + ([Text("other")] if pooled else [])
     for name in names:
         grid.add_column(name, justify="right", no_wrap=True)
     grid.add_column("total", justify="right", style="dim", no_wrap=True)
     size = len(shown) + (1 if pooled else 0)
-    heads = [_user(x, 18) for x in shown] + ([Text("other")] if pooled else [])
+    heads = [Text(x) for x in cut_apart(shown, 18)] + ([Text("other")] if pooled else [])
 
     def number(value: float) -> str:
         return _count(int(value) if integer else float(value))
@@ -145,13 +144,15 @@ def _payoff(evaluation: Evaluation, pay: Payoff, limit: int | None) -> tuple[str
     block = pay.block(index, index)
     grid = _grid()
     grid.add_column("bet on", style="bold", no_wrap=True)
-    for i in index:
-        grid.add_column(_user(labels[i], 10), justify="right", no_wrap=True)
+    tops = cut_apart([labels[i] for i in index], 10)
+    sides = cut_apart([labels[i] for i in index], 18)
+    for top in tops:
+        grid.add_column(Text(top), justify="right", no_wrap=True)
     grid.add_column("won", justify="right")
     grid.add_column("weighted", justify="right")
     for k, i in enumerate(index):
         grid.add_row(
-            _user(labels[i], 18),
+            Text(sides[k]),
             *(_value(float(v), 3) for v in block[k]),
             _value(float(pay.won[i]), 3),
             _value(float(pay.weighted[i]), 3),
@@ -216,12 +217,12 @@ def _per_label(result: Evaluation, all_labels: bool, width: int) -> Group | None
 
     def grid_of(names: Sequence[str]) -> RichTable:
         grid = _grid()
-        grid.add_column("label", max_width=16, overflow="ellipsis", no_wrap=True)
+        grid.add_column("label", no_wrap=True)
         for name in names:
             grid.add_column(PER_LABEL_HEADINGS[name], justify="right")
-        for label in labels:
+        for label, shown in zip(labels, cut_apart(labels, 16), strict=True):
             values = result.per_label[label]
-            grid.add_row(_user(label), *(_value(values[n], 3) for n in names))
+            grid.add_row(Text(shown), *(_value(values[n], 3) for n in names))
         return grid
 
     grids = _split(grid_of, PER_LABEL, width)

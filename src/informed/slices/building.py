@@ -31,6 +31,7 @@ def slice_fields(
     clusters: bool = False,
     partial: bool = False,
     text: bool = False,
+    stand_in: bool = False,
 ) -> tuple[tuple[Any, ...], tuple[Label, ...]]:
     """The fields of `Slices(...)` in its order (by, keys, rows, cells, overall, positive,
     rankings, overall_ranking), the Rankings naming no negative class, and the actual
@@ -58,7 +59,7 @@ def slice_fields(
     rankings = overall_ranking = None
     label: Label | None = None
     if scores is not None:
-        found = rank_parts(coded.codes, S, a, scores, positive, w, partial)
+        found = rank_parts(coded.codes, S, a, scores, positive, w, partial, stand_in)
         label, rankings, overall_ranking = found
     rows = slice_rows(coded.codes, S, w, cells, rankings)
     used = np.flatnonzero(np.bincount(a.codes, minlength=len(a.labels))).tolist()

@@ -227,8 +227,12 @@ def rank_sliced(
     is_positive: NDArray[np.bool_],
     scores: Any,
     weights: NDArray[np.float64] | None,
+    stand_in: bool = False,
 ) -> tuple[tuple[Ranking, ...], Ranking]:
-    """One Ranking per slice and the overall Ranking.
+    """One Ranking per slice and the overall Ranking; with `stand_in` (a file's batch,
+    whose overall Ranking is merged from the slices' once every batch is read:
+    `informed.io.sliced`), an overall Ranking of one group that holds only the class
+    totals, where counting it from the rows would sort them all again.
 
     From 2^16 rows on, where the slices x distinct scores x 2 cells are fewer than the
     rows, every slice's tie groups come from one hash of the scores and one count of the
@@ -277,7 +281,15 @@ def rank_sliced(
         ), Ranking._trusted(*overall_groups, classes=_UNKNOWN)
     packed = None if weights is not None else group_packed(slices, n_slices, values, is_positive)
     if packed is not None:
-        rankings = [Ranking(*found) for found in packed.slices()]
+        # canonical by construction, as the hashed groups (distinct codes ascending:
+        # distinct scores descending, -0.0 coded as 0.0; counts of rows, none empty;
+        # tests/slices/test_slice_hashed.py holds them to the hashed route's)
+        rankings = [
+            Ranking._trusted(s.copy(), p.copy(), n.copy(), classes=_UNKNOWN)
+            for s, p, n in packed.slices()
+        ]
+        if stand_in:
+            return tuple(rankings), _totals(is_positive)
         return tuple(rankings), _overall(rankings, values, is_positive, weights)
     small = slices.astype(np.int16 if n_slices < (1 << 15) else np.int64)
     order = np.argsort(small, kind="stable")
@@ -289,7 +301,16 @@ def rank_sliced(
         part = slice(int(bounds[k]), int(bounds[k + 1]))
         found = group_rows(v[part], positive[part], None if w is None else w[part])
         rankings.append(Ranking(*found))
+    if stand_in and weights is None:
+        return tuple(rankings), _totals(is_positive)
     return tuple(rankings), _overall(rankings, values, is_positive, weights)
+
+
+def _totals(is_positive: NDArray[np.bool_]) -> Ranking:
+    """A stand-in overall Ranking of counts: the class totals in one group."""
+    positives = int(np.count_nonzero(is_positive))
+    counts = np.array([positives]), np.array([is_positive.size - positives])
+    return Ranking._trusted(np.zeros(1), *(c.astype(np.int64) for c in counts), classes=_UNKNOWN)
 
 
 def _overall(
@@ -399,10 +420,12 @@ def rank_parts(
     positive: Any,
     weights: NDArray[np.float64] | None,
     partial: bool,
+    stand_in: bool = False,
 ) -> tuple[Label, tuple[Ranking, ...], Ranking]:
     """The positive class as `actual` spells it, and the Rankings of every slice and of
     all the rows (`rank_sliced`), naming no negative class yet (`informed.slices.classes`);
-    a `partial` part of the rows need not hold the positive class."""
+    a `partial` part of the rows need not hold the positive class; `stand_in`, see
+    `rank_sliced`."""
     wanted = keyed(as_label(positive))
     index = next((i for i, x in enumerate(a.labels) if keyed(x) == wanted), -1)
     if index < 0 and not partial:
@@ -416,6 +439,6 @@ def rank_parts(
             f"actual {a.codes.shape[0]}, scores {score_array.shape[0]}."
         )
         raise InputError(msg)
-    found = rank_sliced(codes, n_slices, a.codes == index, score_array, weights)
+    found = rank_sliced(codes, n_slices, a.codes == index, score_array, weights, stand_in)
     rankings, overall = named(*found, label, None)
     return label, rankings, overall

@@ -239,7 +239,7 @@ def _intervals(report: CalibrationReport) -> str:
                 caveats.setdefault(found.reason, []).append(title)
         rows.append(
             f'<tr data-interval="{name}"><th>{escaped(title)}</th>'
-            f"{value_cell(found.estimate)}{bounds}</tr>"
+            f"{value_cell(found.estimate, found.reason)}{bounds}</tr>"
         )
     notes = "".join(
         f'<p class="small">{escaped(", ".join(titles))}: {escaped(why)}.</p>'
