@@ -113,6 +113,7 @@ def test_lightning_logs_informeds_value_of_the_epoch(tmp_path: Path, classes: in
     dataset = torch.utils.data.TensorDataset(x, y)
     train = torch.utils.data.DataLoader(dataset, batch_size=64, shuffle=False)
     val = torch.utils.data.DataLoader(dataset, batch_size=50)
+    torch.manual_seed(classes)  # the layer's first weights: the same run in any order
     model = Classifier(classes)
     trainer = lightning.Trainer(
         accelerator="cpu",
