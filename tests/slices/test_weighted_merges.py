@@ -3,7 +3,8 @@ pair at a time add them: `merge_tree` against a brute-force fold of Python float
 file read batch by batch (`read_slices`) against the binary counter written out here.
 
 Weights such as 1e17, 0.1, 1e-17 and 3.3 make every sum depend on the order of addition,
-so a merge that adds in another order fails these tests bit for bit.
+so a merge that adds in another order fails these tests bit for bit. Counts read batch by
+batch give every slice's and the overall Ranking of the rows (a brute-force count).
 """
 
 from __future__ import annotations
@@ -204,3 +205,39 @@ def test_slices_grouped_by_one_sort_refuse_an_infinite_sum() -> None:
     huge = np.full(3, 1e308)
     found = group_weighted_slices(np.zeros(3, np.intp), 1, np.zeros(3), np.ones(3, bool), huge)
     assert found is None
+
+
+@pytest.mark.parametrize(("pool", "seed"), [(12, 5), (10**6, 6)])
+def test_file_batches_of_counts_give_the_overall_ranking(
+    tmp_path: Path, pool: int, seed: int
+) -> None:
+    # counts (no weights), 75 batches: 32 merged at a time, then the rest, the overall
+    # Ranking made once from the slices' (scores shared between slices, or all distinct)
+    rng = np.random.default_rng(seed)
+    n = 750
+    values = np.round(rng.random(pool), 6) if pool < 10**6 else rng.random(pool)
+    scores = rng.choice(values, n, replace=pool < 10**6)
+    groups = rng.choice(["a", "b", "c"], n)
+    positive = rng.random(n) < 0.4
+    path = tmp_path / "c.parquet"
+    actual = np.where(positive, "pos", "neg")
+    pq.write_table(pa.table({"g": groups, "y": actual, "s": scores}), path)
+    found = read_slices(path, by="g", actual="y", scores="s", positive="pos", batch_rows=10)
+    assert found.rankings is not None
+    assert found.overall_ranking is not None
+    assert found.overall_groups is not None
+
+    def oracle(rows: Any) -> tuple[list[float], list[int], list[int]]:
+        distinct = sorted(set(scores[rows].tolist()), reverse=True)
+        p = [int(np.sum(rows & positive & (scores == s))) for s in distinct]
+        m = [int(np.sum(rows & ~positive & (scores == s))) for s in distinct]
+        return distinct, p, m
+
+    for ranking, rows in [
+        *((found.ranking(k), groups == k[0]) for k in found.keys),
+        (found.overall_ranking, np.ones(n, dtype=bool)),
+    ]:
+        got = (ranking.scores.tolist(), ranking.positives.tolist(), ranking.negatives.tolist())
+        assert got == oracle(rows)
+    every = np.concatenate([r.scores for r in found.rankings])
+    assert found.overall_ranking.scores[found.overall_groups].tolist() == every.tolist()

@@ -351,7 +351,10 @@ def _settle(node: _Node) -> Slices:
         overall[i] = part.overall_ranking
     merged = bare(shape)
     each = tuple(_tree_ranking(shape, found[keyed_key(key)]) for key in merged.keys)
-    whole, groups = _union(shape, overall, each)
+    if leaves[0].weighted:
+        whole, groups = _union(shape, overall, each)
+    else:  # counts: the batches' stand-ins merged, the overall Ranking made by `_overall`
+        whole, groups = _tree_ranking(shape, overall), None
     # named as `Slices.__add__` names them: no negative class yet
     rankings, overall_ranking = named(each, whole, merged.positive, None)
     return replace(

@@ -283,11 +283,9 @@ def rank_sliced(
     if packed is not None:
         # canonical by construction, as the hashed groups (distinct codes ascending:
         # distinct scores descending, -0.0 coded as 0.0; counts of rows, none empty;
-        # tests/slices/test_slice_hashed.py holds them to the hashed route's)
-        rankings = [
-            Ranking._trusted(s.copy(), p.copy(), n.copy(), classes=_UNKNOWN)
-            for s, p, n in packed.slices()
-        ]
+        # tests/slices/test_slice_hashed.py holds them to the hashed route's); views of
+        # arrays that hold the groups alone (new, no row's data), so no copy is made
+        rankings = [Ranking._trusted(s, p, n, classes=_UNKNOWN) for s, p, n in packed.slices()]
         if stand_in:
             return tuple(rankings), _totals(is_positive)
         return tuple(rankings), _overall(rankings, values, is_positive, weights)
