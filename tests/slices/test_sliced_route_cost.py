@@ -144,3 +144,54 @@ def test_calibration_without_replicates_gives_the_estimates_alone() -> None:
     assert plain.spread.reason == NOT_RESAMPLED
     with pytest.raises(ValueError, match="0 \\(the estimates alone\\) or an integer >= 2"):
         slice_calibration(s, replicates=1)
+
+
+@pytest.mark.parametrize("labels", [2, 3])
+def test_the_positive_view_alone_gives_the_values_of_plain_formulas(labels: int) -> None:
+    # the disparities and the bootstrap compute each measure on the positive label's
+    # one-vs-rest view alone (`labelled=False`): bit for bit the textbook formulas on
+    # whole counts, and the values of every label's views read at the positive one
+    from informed.slices.evaluation import slice_values
+
+    rng = np.random.default_rng(11)
+    counts = rng.integers(0, 40, (50, 7, labels, labels)).astype(np.float64)
+    counts[0, 0] = 0.0  # an empty table: every measure undefined
+    counts[1, 1, :, 0] = 0.0  # no real positives: informedness and recall undefined
+    names = ["informedness", "markedness", "recall", "fallout", "bias"]
+    for index in range(labels):
+        tp = counts[..., index, index]
+        fp = counts[..., index, :].sum(axis=-1) - tp  # predicted the label, another class
+        fn = counts[..., :, index].sum(axis=-1) - tp
+        tn = counts.sum(axis=(-2, -1)) - tp - fp - fn
+        with np.errstate(divide="ignore", invalid="ignore"):
+            plain = {
+                "informedness": (tp * tn - fp * fn) / ((tp + fn) * (fp + tn)),
+                "markedness": (tp * tn - fp * fn) / ((tp + fp) * (fn + tn)),
+                "recall": tp / (tp + fn),
+                "fallout": fp / (fp + tn),
+                "bias": (tp + fp) / (tp + fp + fn + tn),
+            }
+        alone, none = slice_values(counts, names, index, 0.5, "propagate", labelled=False)
+        every, _ = slice_values(counts, names, index, 0.5, "propagate")
+        assert none == {}
+        for name in names:
+            assert alone[name].shape == (50, 7)
+            assert np.array_equal(alone[name], plain[name], equal_nan=True), name
+            assert np.array_equal(alone[name], every[name], equal_nan=True), name
+            assert np.isnan(alone[name][0, 0])
+
+
+def test_the_positive_view_alone_keeps_every_bit_of_fractional_weights() -> None:
+    # weights whose sums depend on their order (0.1, 1e-17, 1e17, 3.3): the positive's
+    # view alone gives each measure as the view of every label read at the positive
+    from informed.slices.evaluation import slice_values
+
+    rng = np.random.default_rng(12)
+    choices = np.array([0.0, 0.1, 1e-17, 1e17, 3.3, 1.0, 2.5e-300])
+    counts = rng.choice(choices, (40, 5, 3, 3))
+    names = ["informedness", "markedness", "recall", "fallout", "bias"]
+    for index in range(3):
+        alone, _ = slice_values(counts, names, index, 0.5, "propagate", labelled=False)
+        every, _ = slice_values(counts, names, index, 0.5, "propagate")
+        for name in names:
+            assert np.array_equal(alone[name], every[name], equal_nan=True), name
