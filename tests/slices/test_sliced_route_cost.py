@@ -195,3 +195,49 @@ def test_the_positive_view_alone_keeps_every_bit_of_fractional_weights() -> None
         every, _ = slice_values(counts, names, index, 0.5, "propagate")
         for name in names:
             assert np.array_equal(alone[name], every[name], equal_nan=True), name
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        [0.0, -0.0, 2.0**26 - 1, 3.0],
+        [2.0**26, 1.0],
+        [0.5, 1.0],
+        [np.nan, 1.0],
+        [np.inf, 1.0],
+        [-1.0, 2.0],
+        [1e-300, 0.0],
+        [],
+    ],
+)
+def test_the_small_whole_check_is_the_plain_one(cell: list[float]) -> None:
+    # two reductions (least, largest) and one comparison with trunc: the answer of the
+    # plain test of every value, whole and in [0, 2^26)
+    from informed.measures.binary import _small_whole
+
+    values = np.array(cell, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        plain = bool(np.all((values >= 0) & (values < 2.0**26) & (values == np.floor(values))))
+    assert _small_whole(values) is plain
+    assert _small_whole(np.ones(3), values) is plain
+
+
+def test_a_sliced_labels_command_imports_no_auc_or_calibration_module() -> None:
+    code = (
+        "import sys, io, contextlib\n"
+        "from informed.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(sys.argv[1:])\n"
+        "print([m for m in sys.modules if m.startswith('informed.inference.')])\n"
+    )
+    command = [
+        *("evaluate", str(DATA / "breast_cancer_slices.csv"), "--actual", "actual"),
+        *("--predicted", "predicted", "--positive", "malignant", "--by", "size"),
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *command], capture_output=True, text=True, check=True
+    )
+    loaded = json.loads(done.stdout.strip().replace("'", '"'))
+    assert "informed.inference.disparities" in loaded  # the report ran
+    for name in ("auc_differences", "slice_rest", "slice_calibration", "slice_auc"):
+        assert f"informed.inference.{name}" not in loaded

@@ -258,7 +258,9 @@ def one_vs_rest(table: Any) -> Floats:
                 total.limbs - rows.limbs - cols.limbs + diagonal.limbs,
             )
             fp, fn, tn = np.split(to_float(np.concatenate(rest, axis=-2), diagonal.base), 3, -1)
-        views = np.stack([np.stack([tp, fp], axis=-1), np.stack([fn, tn], axis=-1)], axis=-2)
+        # [..., L, 2, 2] written in place: three stacks allocated and copied it twice
+        views = np.empty((*np.shape(tp), 2, 2), dtype=np.result_type(tp, fp, fn, tn))
+        views[..., 0, 0], views[..., 0, 1], views[..., 1, 0], views[..., 1, 1] = tp, fp, fn, tn
         views.flags.writeable = False
         cells._views = views
     return cells._views
