@@ -241,3 +241,34 @@ def test_a_sliced_labels_command_imports_no_auc_or_calibration_module() -> None:
     assert "informed.inference.disparities" in loaded  # the report ran
     for name in ("auc_differences", "slice_rest", "slice_calibration", "slice_auc"):
         assert f"informed.inference.{name}" not in loaded
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (3, 3), (2, 4)])
+def test_the_margins_of_whole_counts_are_their_plain_sums(shape: tuple[int, int]) -> None:
+    # whole counts whose sums are exact are summed along the table's axes, in any
+    # order: the same numbers as sums of Python integers, and +0.0 (never -0.0)
+    from informed.measures.cells import Cells, margins
+
+    K, C = shape
+    rng = np.random.default_rng(13)
+    counts = rng.integers(0, 2**40, (30, 6, K, C)).astype(np.float64)
+    counts[0] = -0.0  # a table of negative zeros: sums of +0.0
+    counts[1, :, 0, :] = 0.0
+    rows = np.repeat(np.arange(K), C)
+    cols = np.tile(np.arange(C), K)
+    order = rng.permutation(K * C)  # the same cells in another order: the other route
+    for r, c in ((rows, cols), (rows[order], cols[order])):
+        m = margins(Cells(counts[..., r, c], r, c, (K, C)))
+        ints = counts.astype(np.int64)
+        plain_rows = ints.sum(axis=-1).astype(np.float64)
+        plain_cols = ints.sum(axis=-2).astype(np.float64)
+        plain_diagonal = np.diagonal(ints, axis1=-2, axis2=-1).astype(np.float64)
+        plain_total = ints.sum(axis=(-2, -1)).astype(np.float64)
+        for found, plain in (
+            (m.rows, plain_rows),
+            (m.cols, plain_cols),
+            (m.diagonal, plain_diagonal),
+            (m.total, plain_total),
+        ):
+            assert np.array_equal(found, plain)
+            assert not np.signbit(found).any()
