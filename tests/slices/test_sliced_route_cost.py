@@ -272,3 +272,22 @@ def test_the_margins_of_whole_counts_are_their_plain_sums(shape: tuple[int, int]
         ):
             assert np.array_equal(found, plain)
             assert not np.signbit(found).any()
+
+
+def test_the_actual_classes_of_a_batch_are_those_of_its_rows() -> None:
+    # unweighted, read from the overall Table's actual labels rather than counted again;
+    # "c" is only predicted, so not an actual class; with weights, a weight 0 keeps "d"
+    from informed.slices.building import slice_fields
+
+    rng = np.random.default_rng(14)
+    actual = rng.choice(np.array(["b", "a", "d"]), 500)
+    predicted = rng.choice(np.array(["a", "b", "c", "d"]), 500)
+    by = rng.integers(0, 5, 500)
+    _, classes = slice_fields([by], ["g"], actual, predicted, None, None, None)
+    assert classes == ("a", "b", "d")
+    kept = actual != "d"
+    _, classes = slice_fields([by[kept]], ["g"], actual[kept], predicted[kept], None, None, None)
+    assert classes == ("a", "b")
+    weights = np.where(actual == "d", 0.0, 1.0)
+    _, classes = slice_fields([by], ["g"], actual, predicted, None, None, weights)
+    assert classes == ("a", "b", "d")
