@@ -291,3 +291,26 @@ def test_the_actual_classes_of_a_batch_are_those_of_its_rows() -> None:
     weights = np.where(actual == "d", 0.0, 1.0)
     _, classes = slice_fields([by], ["g"], actual, predicted, None, None, weights)
     assert classes == ("a", "b", "d")
+
+
+@pytest.mark.parametrize("nulls", [False, True])
+def test_arrow_slice_codes_are_the_sorted_values_that_occur(nulls: bool) -> None:
+    # Arrow columns (strings, and dictionaries holding words no row uses) are put in
+    # order by Arrow's take: the values that occur sorted, the missing slice last
+    pa = pytest.importorskip("pyarrow")
+    from informed.slices.keys import MISSING, code_keys
+
+    rng = np.random.default_rng(15)
+    words = ["m", "b", "zz", "a", "q"]
+    rows = [words[i] for i in rng.integers(0, 3, 400)]  # "a" and "q": never in a row
+    if nulls:
+        rows = [None if i % 7 == 0 else x for i, x in enumerate(rows)]
+    present = sorted({x for x in rows if x is not None})
+    expected = [*present, *([MISSING] if nulls else [])]
+    plain = [len(present) if x is None else present.index(x) for x in rows]
+    indices = pa.array([None if x is None else words.index(x) for x in rows], pa.int32())
+    for column in (pa.array(rows, pa.string()), pa.DictionaryArray.from_arrays(indices, words)):
+        coded = code_keys([column], ["g"])
+        assert [key[0] for key in coded.keys] == expected
+        assert coded.codes.tolist() == plain
+        assert coded.codes.dtype == np.intp
