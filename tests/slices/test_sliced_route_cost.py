@@ -144,3 +144,173 @@ def test_calibration_without_replicates_gives_the_estimates_alone() -> None:
     assert plain.spread.reason == NOT_RESAMPLED
     with pytest.raises(ValueError, match="0 \\(the estimates alone\\) or an integer >= 2"):
         slice_calibration(s, replicates=1)
+
+
+@pytest.mark.parametrize("labels", [2, 3])
+def test_the_positive_view_alone_gives_the_values_of_plain_formulas(labels: int) -> None:
+    # the disparities and the bootstrap compute each measure on the positive label's
+    # one-vs-rest view alone (`labelled=False`): bit for bit the textbook formulas on
+    # whole counts, and the values of every label's views read at the positive one
+    from informed.slices.evaluation import slice_values
+
+    rng = np.random.default_rng(11)
+    counts = rng.integers(0, 40, (50, 7, labels, labels)).astype(np.float64)
+    counts[0, 0] = 0.0  # an empty table: every measure undefined
+    counts[1, 1, :, 0] = 0.0  # no real positives: informedness and recall undefined
+    names = ["informedness", "markedness", "recall", "fallout", "bias"]
+    for index in range(labels):
+        tp = counts[..., index, index]
+        fp = counts[..., index, :].sum(axis=-1) - tp  # predicted the label, another class
+        fn = counts[..., :, index].sum(axis=-1) - tp
+        tn = counts.sum(axis=(-2, -1)) - tp - fp - fn
+        with np.errstate(divide="ignore", invalid="ignore"):
+            plain = {
+                "informedness": (tp * tn - fp * fn) / ((tp + fn) * (fp + tn)),
+                "markedness": (tp * tn - fp * fn) / ((tp + fp) * (fn + tn)),
+                "recall": tp / (tp + fn),
+                "fallout": fp / (fp + tn),
+                "bias": (tp + fp) / (tp + fp + fn + tn),
+            }
+        alone, none = slice_values(counts, names, index, 0.5, "propagate", labelled=False)
+        every, _ = slice_values(counts, names, index, 0.5, "propagate")
+        assert none == {}
+        for name in names:
+            assert alone[name].shape == (50, 7)
+            assert np.array_equal(alone[name], plain[name], equal_nan=True), name
+            assert np.array_equal(alone[name], every[name], equal_nan=True), name
+            assert np.isnan(alone[name][0, 0])
+
+
+def test_the_positive_view_alone_keeps_every_bit_of_fractional_weights() -> None:
+    # weights whose sums depend on their order (0.1, 1e-17, 1e17, 3.3): the positive's
+    # view alone gives each measure as the view of every label read at the positive
+    from informed.slices.evaluation import slice_values
+
+    rng = np.random.default_rng(12)
+    choices = np.array([0.0, 0.1, 1e-17, 1e17, 3.3, 1.0, 2.5e-300])
+    counts = rng.choice(choices, (40, 5, 3, 3))
+    names = ["informedness", "markedness", "recall", "fallout", "bias"]
+    for index in range(3):
+        alone, _ = slice_values(counts, names, index, 0.5, "propagate", labelled=False)
+        every, _ = slice_values(counts, names, index, 0.5, "propagate")
+        for name in names:
+            assert np.array_equal(alone[name], every[name], equal_nan=True), name
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        [0.0, -0.0, 2.0**26 - 1, 3.0],
+        [2.0**26, 1.0],
+        [0.5, 1.0],
+        [np.nan, 1.0],
+        [np.inf, 1.0],
+        [-1.0, 2.0],
+        [1e-300, 0.0],
+        [],
+    ],
+)
+def test_the_small_whole_check_is_the_plain_one(cell: list[float]) -> None:
+    # two reductions (least, largest) and one comparison with trunc: the answer of the
+    # plain test of every value, whole and in [0, 2^26)
+    from informed.measures.binary import _small_whole
+
+    values = np.array(cell, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        plain = bool(np.all((values >= 0) & (values < 2.0**26) & (values == np.floor(values))))
+    assert _small_whole(values) is plain
+    assert _small_whole(np.ones(3), values) is plain
+
+
+def test_a_sliced_labels_command_imports_no_auc_or_calibration_module() -> None:
+    code = (
+        "import sys, io, contextlib\n"
+        "from informed.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(sys.argv[1:])\n"
+        "print([m for m in sys.modules if m.startswith('informed.inference.')])\n"
+    )
+    command = [
+        *("evaluate", str(DATA / "breast_cancer_slices.csv"), "--actual", "actual"),
+        *("--predicted", "predicted", "--positive", "malignant", "--by", "size"),
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *command], capture_output=True, text=True, check=True
+    )
+    loaded = json.loads(done.stdout.strip().replace("'", '"'))
+    assert "informed.inference.disparities" in loaded  # the report ran
+    for name in ("auc_differences", "slice_rest", "slice_calibration", "slice_auc"):
+        assert f"informed.inference.{name}" not in loaded
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (3, 3), (2, 4)])
+def test_the_margins_of_whole_counts_are_their_plain_sums(shape: tuple[int, int]) -> None:
+    # whole counts whose sums are exact are summed along the table's axes, in any
+    # order: the same numbers as sums of Python integers, and +0.0 (never -0.0)
+    from informed.measures.cells import Cells, margins
+
+    K, C = shape
+    rng = np.random.default_rng(13)
+    counts = rng.integers(0, 2**40, (30, 6, K, C)).astype(np.float64)
+    counts[0] = -0.0  # a table of negative zeros: sums of +0.0
+    counts[1, :, 0, :] = 0.0
+    rows = np.repeat(np.arange(K), C)
+    cols = np.tile(np.arange(C), K)
+    order = rng.permutation(K * C)  # the same cells in another order: the other route
+    for r, c in ((rows, cols), (rows[order], cols[order])):
+        m = margins(Cells(counts[..., r, c], r, c, (K, C)))
+        ints = counts.astype(np.int64)
+        plain_rows = ints.sum(axis=-1).astype(np.float64)
+        plain_cols = ints.sum(axis=-2).astype(np.float64)
+        plain_diagonal = np.diagonal(ints, axis1=-2, axis2=-1).astype(np.float64)
+        plain_total = ints.sum(axis=(-2, -1)).astype(np.float64)
+        for found, plain in (
+            (m.rows, plain_rows),
+            (m.cols, plain_cols),
+            (m.diagonal, plain_diagonal),
+            (m.total, plain_total),
+        ):
+            assert np.array_equal(found, plain)
+            assert not np.signbit(found).any()
+
+
+def test_the_actual_classes_of_a_batch_are_those_of_its_rows() -> None:
+    # unweighted, read from the overall Table's actual labels rather than counted again;
+    # "c" is only predicted, so not an actual class; with weights, a weight 0 keeps "d"
+    from informed.slices.building import slice_fields
+
+    rng = np.random.default_rng(14)
+    actual = rng.choice(np.array(["b", "a", "d"]), 500)
+    predicted = rng.choice(np.array(["a", "b", "c", "d"]), 500)
+    by = rng.integers(0, 5, 500)
+    _, classes = slice_fields([by], ["g"], actual, predicted, None, None, None)
+    assert classes == ("a", "b", "d")
+    kept = actual != "d"
+    _, classes = slice_fields([by[kept]], ["g"], actual[kept], predicted[kept], None, None, None)
+    assert classes == ("a", "b")
+    weights = np.where(actual == "d", 0.0, 1.0)
+    _, classes = slice_fields([by], ["g"], actual, predicted, None, None, weights)
+    assert classes == ("a", "b", "d")
+
+
+@pytest.mark.parametrize("nulls", [False, True])
+def test_arrow_slice_codes_are_the_sorted_values_that_occur(nulls: bool) -> None:
+    # Arrow columns (strings, and dictionaries holding words no row uses) are put in
+    # order by Arrow's take: the values that occur sorted, the missing slice last
+    pa = pytest.importorskip("pyarrow")
+    from informed.slices.keys import MISSING, code_keys
+
+    rng = np.random.default_rng(15)
+    words = ["m", "b", "zz", "a", "q"]
+    rows = [words[i] for i in rng.integers(0, 3, 400)]  # "a" and "q": never in a row
+    if nulls:
+        rows = [None if i % 7 == 0 else x for i, x in enumerate(rows)]
+    present = sorted({x for x in rows if x is not None})
+    expected = [*present, *([MISSING] if nulls else [])]
+    plain = [len(present) if x is None else present.index(x) for x in rows]
+    indices = pa.array([None if x is None else words.index(x) for x in rows], pa.int32())
+    for column in (pa.array(rows, pa.string()), pa.DictionaryArray.from_arrays(indices, words)):
+        coded = code_keys([column], ["g"])
+        assert [key[0] for key in coded.keys] == expected
+        assert coded.codes.tolist() == plain
+        assert coded.codes.dtype == np.intp

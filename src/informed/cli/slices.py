@@ -181,7 +181,6 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> dict[
     from informed.cli.output import terminal_width
     from informed.inference.disparities import disparities
     from informed.inference.slice_bootstrap import bootstrap_slices
-    from informed.inference.slice_rankings import slice_rankings
     from informed.report.slices import slices_csv, slices_document, slices_text
 
     if found.cells is None:  # scores without predicted labels: rankings only
@@ -224,9 +223,11 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> dict[
     # each slice's ranking summaries, computed for the slices a report shows (DeLong's
     # components of each slice's AUC read with the differences, every slice at once)
     own = None if differences is None else differences.auc_components
-    rankings = (
-        None if found.rankings is None else slice_rankings(found, level=level, components=own)
-    )
+    rankings = None
+    if found.rankings is not None:  # imported with scores only
+        from informed.inference.slice_rankings import slice_rankings
+
+        rankings = slice_rankings(found, level=level, components=own)
     calibration = _calibration(found, level, args.seed, args.ci is not None)
     document = slices_document(
         result, differences, source, rankings=rankings, merged=merged, calibration=calibration

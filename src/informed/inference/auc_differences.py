@@ -59,19 +59,12 @@ from informed.inference.slice_rest import NOISE, Overall, Points, groups_of, lef
 from informed.ranking import undefined_reason as ranking_reason
 from informed.slices.slices import Slices
 
-__all__ = ["AUC_METHOD", "AUC_METHOD_TEXT", "AucDifferences", "auc_differences"]
+__all__ = ["AUC_METHOD", "AucDifferences", "auc_differences"]
 
 Floats = NDArray[np.float64]
 
 AUC_METHOD = "delong-independent"
 """The `method` of the intervals of AUC differences."""
-
-AUC_METHOD_TEXT = (
-    "DeLong et al. (1988) variances of the two AUCs summed (the slice and the rest, or "
-    "the reference, are disjoint rows: independent samples); normal interval, "
-    "two-sided p Holm-adjusted across slices"
-)
-"""How the AUC differences are computed, as the reports say it."""
 
 
 @dataclass(frozen=True, eq=False)

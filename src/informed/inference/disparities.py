@@ -66,7 +66,6 @@ from numpy.typing import NDArray
 from informed._common import check_memory, readonly
 from informed.coding.labels import as_label, keyed
 from informed.errors import InputError
-from informed.inference.auc_differences import auc_differences
 from informed.inference.checks import check_count, check_level, check_number, check_seed
 from informed.inference.interval import Interval, nan_interval
 from informed.inference.replicates import replicate_interval, replicate_intervals
@@ -169,8 +168,10 @@ def _statistics(
     values = cells.values
     rest = Cells(values.sum(axis=-2, keepdims=True) - values, cells.rows, cells.cols, cells.shape)
     names = list(COMPARED)
-    mine, mine_labels = slice_values(cells, names, index, 0.5, "propagate", present)
-    theirs, _ = slice_values(rest, names, index, 0.5, "propagate", None)
+    # with a positive label its view alone is computed: the labels' values go unused
+    each = index is None
+    mine, mine_labels = slice_values(cells, names, index, 0.5, "propagate", present, each)
+    theirs, _ = slice_values(rest, names, index, 0.5, "propagate", None, each)
     out: dict[str, Floats] = {}
     with np.errstate(invalid="ignore"):
         for name in names:
@@ -357,7 +358,9 @@ def disparities(
         for key in SUMMARIES
     }
     aucs = None
-    if slices.rankings is not None:
+    if slices.rankings is not None:  # imported with scores only: labels need no DeLong
+        from informed.inference.auc_differences import auc_differences
+
         aucs = auc_differences(slices, reference=ref, level=level)
         vs_rest["auc"], vs_reference["auc"] = aucs.vs_rest, aucs.vs_reference
         p_rest["auc"], p_reference["auc"] = aucs.p_rest, aucs.p_reference

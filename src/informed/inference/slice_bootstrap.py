@@ -278,6 +278,7 @@ def slice_accelerations(
             alpha,
             undefined,
             present[start:stop],
+            labelled=False,
         )
         weights = multiplicity[start:stop].T  # [M, s]
         for name in names:
@@ -320,7 +321,7 @@ def replicate_values(
     )
     out = {name: np.empty((replicates, S), dtype=np.float64) for name in names}
     for part, cells in batches:
-        found, _ = slice_values(cells, names, index, alpha, undefined, present)
+        found, _ = slice_values(cells, names, index, alpha, undefined, present, labelled=False)
         for name in names:
             out[name][part] = found[name]
         if extra is not None:

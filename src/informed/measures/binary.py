@@ -278,8 +278,9 @@ def informedness(counts: Any) -> Floats:
     >>> round(float(informedness(np.array([[21, 14], [9, 56]]))), 12)  # half informed
     0.5
     """
-    tp, fp, fn, tn = cells(counts)
-    return clip(_over_margins(tp, fp, fn, tn, "columns"), -1.0, 1.0)
+    c = np.asarray(counts, dtype=np.float64)
+    tp, fp, fn, tn = cells(c)
+    return clip(_over_margins(tp, fp, fn, tn, "columns", _small_whole(c)), -1.0, 1.0)
 
 
 def markedness(counts: Any) -> Floats:
@@ -293,11 +294,14 @@ def markedness(counts: Any) -> Floats:
     >>> float(markedness(np.array([[12, 28], [18, 42]])))
     0.0
     """
-    tp, fp, fn, tn = cells(counts)
-    return clip(_over_margins(tp, fp, fn, tn, "rows"), -1.0, 1.0)
+    c = np.asarray(counts, dtype=np.float64)
+    tp, fp, fn, tn = cells(c)
+    return clip(_over_margins(tp, fp, fn, tn, "rows", _small_whole(c)), -1.0, 1.0)
 
 
-def _over_margins(tp: Floats, fp: Floats, fn: Floats, tn: Floats, margins: str) -> Floats:
+def _over_margins(
+    tp: Floats, fp: Floats, fn: Floats, tn: Floats, margins: str, exact: bool
+) -> Floats:
     """(tp tn - fp fn) / (the product of the two column or row margins): informedness
     (columns, tpr - fpr) or markedness (rows, ppv - for).
 
@@ -305,9 +309,9 @@ def _over_margins(tp: Floats, fp: Floats, fn: Floats, tn: Floats, margins: str) 
     [0.5, 1): exact, and it leaves the ratio as it is. No product then overflows (1e200
     counts) or underflows (1e-200 weights, or 1 beside 1e162), and the determinant is
     computed accurately, so the value keeps its relative accuracy near 0. nan exactly
-    when a margin is empty.
+    when a margin is empty. `exact`: the four cells are whole numbers in [0, 2^26)
+    (`_small_whole` of the counts they are read from, checked at once).
     """
-    exact = _small_whole(tp, fp, fn, tn)
     if margins == "columns":
         first, second = power_of_two_scale(tp + fn), power_of_two_scale(fp + tn)
         tp, fn, fp, tn = tp * first, fn * first, fp * second, tn * second
@@ -331,14 +335,13 @@ def _small_whole(*cells: Floats) -> bool:
     counts are): their products then carry at most 52 significant bits, exactly."""
     for cell in cells:
         values = np.asarray(cell)
-        if values.dtype.kind in "iub":
-            if values.size and not (values.min() >= 0 and values.max() < _SMALL):
-                return False
+        if not values.size:
             continue
-        with np.errstate(invalid="ignore"):
-            inside = np.all((values >= 0) & (values < _SMALL))
-            if not (inside and np.all(values == np.trunc(values))):
-                return False
+        # the least and the largest by two reductions, no temporaries: nan fails both
+        if not (values.min() >= 0 and values.max() < _SMALL):
+            return False
+        if values.dtype.kind not in "iub" and not np.all(values == np.trunc(values)):
+            return False
     return True
 
 

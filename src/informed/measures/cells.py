@@ -155,19 +155,17 @@ def margins(table: Any) -> Margins:
     cells = as_cells(table)
     if cells._margins is None:
         K, C = cells.shape
-        on = cells.rows == cells.cols
-        diagonal = scatter(cells.values[..., on], cells.rows[on], min(K, C))
-        rows = scatter(cells.values, cells.rows, K)
-        cols = scatter(cells.values, cells.cols, C)
         total = cell_sum(cells, cells.values)
         cells._kind = "whole"
-        if (K, C) == (2, 2) and not _sums_exact(cells.values, total):
+        if _sums_exact(cells.values, total):
+            diagonal, rows, cols = _whole_sums(cells)
+        elif (K, C) == (2, 2):
             # each margin a single addition, so rounded once; each view's cell a cell
             cells._kind = "pair"
             a, b, c, d = np.moveaxis(_pair(cells), -1, 0)
             diagonal = np.stack([a, d], axis=-1)
             rows, cols = np.stack([a + b, c + d], axis=-1), np.stack([a + c, b + d], axis=-1)
-        elif not _sums_exact(cells.values, total):
+        else:
             cells._kind = "limbs"
             sums = _exact_sums(cells)
             cells._sums = sums
@@ -178,6 +176,26 @@ def margins(table: Any) -> Margins:
             total = total[..., 0]
         cells._margins = Margins(diagonal, rows, cols, total)
     return cells._margins
+
+
+def _whole_sums(cells: Cells) -> tuple[Floats, Floats, Floats]:
+    """The diagonal, row and column sums of whole counts whose sums are exact (any order
+    of addition gives them): of a full table of cells in row-major order by sums along
+    its axes, else one after another (`scatter`); + 0.0 as `scatter` starts from 0.0."""
+    K, C = cells.shape
+    if cells.rows.size == K * C and (
+        np.array_equal(cells.rows, np.repeat(np.arange(K), C))
+        and np.array_equal(cells.cols, np.tile(np.arange(C), K))
+    ):
+        table = np.asarray(cells.values, dtype=np.float64).reshape(*cells.batch, K, C)
+        diagonal = np.diagonal(table, axis1=-2, axis2=-1) + 0.0
+        return diagonal, table.sum(axis=-1) + 0.0, table.sum(axis=-2) + 0.0
+    on = cells.rows == cells.cols
+    return (
+        scatter(cells.values[..., on], cells.rows[on], min(K, C)),
+        scatter(cells.values, cells.rows, K),
+        scatter(cells.values, cells.cols, C),
+    )
 
 
 def whole_counts(table: Any) -> bool:
@@ -258,7 +276,9 @@ def one_vs_rest(table: Any) -> Floats:
                 total.limbs - rows.limbs - cols.limbs + diagonal.limbs,
             )
             fp, fn, tn = np.split(to_float(np.concatenate(rest, axis=-2), diagonal.base), 3, -1)
-        views = np.stack([np.stack([tp, fp], axis=-1), np.stack([fn, tn], axis=-1)], axis=-2)
+        # [..., L, 2, 2] written in place: three stacks allocated and copied it twice
+        views = np.empty((*np.shape(tp), 2, 2), dtype=np.result_type(tp, fp, fn, tn))
+        views[..., 0, 0], views[..., 0, 1], views[..., 1, 0], views[..., 1, 1] = tp, fp, fn, tn
         views.flags.writeable = False
         cells._views = views
     return cells._views

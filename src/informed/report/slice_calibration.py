@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from informed._common import cut_apart, printable
 from informed._terminal import PlainColumn, plain_table
 from informed.inference.interval import Interval
-from informed.inference.slice_auc import AucSpread
-from informed.inference.slice_calibration import SliceCalibration
+
+if TYPE_CHECKING:  # types only: the labels' report imports neither
+    from informed.inference.slice_auc import AucSpread
+    from informed.inference.slice_calibration import SliceCalibration
 
 __all__ = [
     "BIASED_NOTE",

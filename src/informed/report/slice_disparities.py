@@ -9,7 +9,6 @@ import math
 from typing import Any
 
 from informed._common import json_float, printable
-from informed.inference.auc_differences import AUC_METHOD_TEXT
 from informed.inference.disparities import SUMMARIES, Disparities
 from informed.inference.interval import Interval
 
@@ -56,6 +55,13 @@ def fairlearn_name(disparities: Disparities, key: str) -> str:
         return ""
     return f" ({FAIRLEARN_NAMES[key]})"
 
+
+AUC_METHOD_TEXT = (
+    "DeLong et al. (1988) variances of the two AUCs summed (the slice and the rest, or "
+    "the reference, are disjoint rows: independent samples); normal interval, "
+    "two-sided p Holm-adjusted across slices"
+)
+"""How the AUC differences are computed, as the reports say it."""
 
 AUC_NOTE = f"d AUC: the slice's AUC minus the rest's, {AUC_METHOD_TEXT}."
 """What the AUC differences are, as the terminal and the page say it."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,7 +22,6 @@ from informed._common import cut_apart, json_float, printable
 from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.disparities import COMPARED, Disparities, differs
 from informed.inference.slice_bootstrap import SliceBootstrap
-from informed.inference.slice_calibration import SliceCalibration
 from informed.inference.slice_rankings import RankingOfSlice, SliceRankings, slice_rankings
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, value_range
@@ -49,6 +48,9 @@ from informed.table.evaluation import evaluate
 from informed.table.storage import from_cells
 from informed.table.table import Table
 
+if TYPE_CHECKING:  # a type only: the labels' report does not import it
+    from informed.inference.slice_calibration import SliceCalibration
+
 __all__ = [
     "SHOWN_SLICES",
     "differs",
@@ -64,7 +66,6 @@ __all__ = [
     "slices_document",
     "slices_text",
 ]
-
 
 SUMMARIES = SUMMARY_TITLES
 _OTHER_SUMMARIES = tuple(name for name in RANKING_SUMMARIES if name != "auc")

@@ -62,7 +62,10 @@ def slice_fields(
         found = rank_parts(coded.codes, S, a, scores, positive, w, partial, stand_in)
         label, rankings, overall_ranking = found
     rows = slice_rows(coded.codes, S, w, cells, rankings)
-    used = np.flatnonzero(np.bincount(a.codes, minlength=len(a.labels))).tolist()
-    classes = sort_labels(a.labels[i] for i in used)
+    if overall is not None and w is None:  # unweighted, its actual labels are those of a row
+        classes = sort_labels(overall.actual)  # (`arrange_counts`): no count of the rows
+    else:
+        used = np.flatnonzero(np.bincount(a.codes, minlength=len(a.labels))).tolist()
+        classes = sort_labels(a.labels[i] for i in used)
     fields = (tuple(names), coded.keys, rows, cells, overall, label, rankings, overall_ranking)
     return fields, classes

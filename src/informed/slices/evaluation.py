@@ -230,11 +230,15 @@ def slice_values(
     alpha: float,
     undefined: str,
     present: NDArray[np.bool_] | None = None,
+    labelled: bool = True,
 ) -> tuple[dict[str, Floats], dict[str, Floats]]:
     """`measure_values` of square tables [..., S, L, L] whose absent labels (no row, no
     column in a slice; or not in `present[S, L]`, the labels of the slices resampled)
-    are left out of that slice's averages and per-label values."""
-    overall, per_label = measure_values(square, names, index, alpha, undefined)
+    are left out of that slice's averages and per-label values; with `index` and not
+    `labelled`, no per-label values (`measure_values`)."""
+    overall, per_label = measure_values(square, names, index, alpha, undefined, labelled)
+    if index is not None and not labelled:
+        return {name: np.asarray(overall[name], dtype=np.float64) for name in names}, {}
     if present is None:
         present = present_labels(square)
     out: dict[str, Floats] = {}

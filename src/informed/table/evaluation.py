@@ -147,9 +147,13 @@ def measure_values(
     index: int | None = None,
     alpha: float = 0.5,
     undefined: str = "propagate",
+    labelled: bool = True,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Overall values [...] and per-label values [..., L] of square tables [..., L, L]
-    (an array, or `Cells`).
+    (an array, or `Cells`); with `index` and not `labelled`, no per-label values (an
+    empty dict) and each measure computed on the positive label's one-vs-rest view alone
+    (each label's value reads its own view only: the same values, in half the work for
+    two labels).
 
     The one place where a table's overall value is formed: the positive label's
     one-vs-rest value when `index` is given, else the registry's rule (an `Average` of
@@ -163,6 +167,8 @@ def measure_values(
     # nan is the intended value of a measure on a degenerate table (an empty margin)
     with np.errstate(divide="ignore", invalid="ignore"):
         ovr = one_vs_rest_counts(square)
+        if index is not None and not labelled:
+            ovr, index = ovr[..., index : index + 1, :, :], 0
         cache: dict[str, Any] = {}
 
         def labels_of(name: str) -> Any:
@@ -187,7 +193,7 @@ def measure_values(
             else:
                 kwargs = _kwargs(measure, alpha)
                 overall[name] = np.asarray(rule(square, **kwargs), dtype=np.float64)
-    return overall, per_label
+    return overall, per_label if labelled or index is None else {}
 
 
 def evaluate(
