@@ -76,17 +76,19 @@ def render_comparison(
     return render(parts, color, width)
 
 
-def _model(comparison: Comparison, name: str) -> Text:
-    """A model's name in a table: cut to 18 characters, the models told apart."""
+def _model_names(comparison: Comparison) -> dict[str, Text]:
+    """Each model's name as a table shows it: cut to 18 characters, the models told
+    apart (`cut_apart`)."""
     models = [str(m) for m in comparison.models]
-    cut = dict(zip(models, cut_apart(models, 18), strict=True))
-    return Text(cut.get(str(name), printable(name)))
+    return {m: Text(shown) for m, shown in zip(models, cut_apart(models, 18), strict=True)}
 
 
 def _leaderboard(comparison: Comparison, measures: list[str], title: str, width: int) -> Any:
     """The models' measures, its columns shared out over tables that fit in `width`
     columns (each repeating the rank and the model)."""
     from rich.console import Group
+
+    shown = _model_names(comparison)
 
     def build(names: Sequence[str]) -> Any:
         table = grid()
@@ -97,7 +99,7 @@ def _leaderboard(comparison: Comparison, measures: list[str], title: str, width:
         for model_name, model in comparison.models.items():
             table.add_row(
                 str(model.rank),
-                _model(comparison, model_name),
+                shown[str(model_name)],
                 *(value(model.measures.get(m)) for m in names),
             )
         return table
@@ -109,6 +111,7 @@ def _operating_points(comparison: Comparison) -> Any:
     rows = [(n, m.threshold) for n, m in comparison.models.items() if m.threshold is not None]
     if not rows:
         return None
+    shown = _model_names(comparison)
     table = grid()
     for heading in ("model", "threshold", "chosen", "tp", "fp", "fn", "tn"):
         table.add_column(
@@ -119,7 +122,7 @@ def _operating_points(comparison: Comparison) -> Any:
         tp, fp, fn, tn = point.cells
         chosen = f"best {point.measure}" if point.chosen_by == "best" else "given"
         cells = (f"{c:,g}" for c in (tp, fp, fn, tn))
-        table.add_row(_model(comparison, name), f"{point.threshold:.6g}", chosen, *cells)
+        table.add_row(shown[str(name)], f"{point.threshold:.6g}", chosen, *cells)
     title = "Where each model's scores were cut (score >= threshold predicts positive)"
     return titled(title, table)
 
@@ -149,6 +152,8 @@ def _differences(comparison: Comparison, width: int) -> Any:
                 }
             rows.append((name, measure, cells))
 
+    shown = _model_names(comparison)
+
     def build(columns: Sequence[str]) -> Any:
         table = grid()
         table.add_column("model", no_wrap=True)
@@ -159,9 +164,7 @@ def _differences(comparison: Comparison, width: int) -> Any:
             else:  # beside the interval it needs no title; alone, it says what it reads
                 table.add_column("" if "interval" in columns else "interval", style="dim")
         for name, measure, cells in rows:
-            table.add_row(
-                _model(comparison, name), measure_title(measure), *(cells[c] for c in columns)
-            )
+            table.add_row(shown[str(name)], measure_title(measure), *(cells[c] for c in columns))
         return table
 
     return Group(Text(title, style="bold"), *split(build, ["difference", "interval", ""], width))
@@ -176,6 +179,7 @@ def _tests(comparison: Comparison) -> Any:
         if comparison.correction == "holm" and len(comparison.tests) > 1
         else ""
     )
+    shown = _model_names(comparison)
     table = grid()
     table.add_column("model", no_wrap=True)
     for key in keys:
@@ -188,7 +192,7 @@ def _tests(comparison: Comparison) -> Any:
                 cells.append("undefined" if test is not None else "")
             else:
                 cells.append(f"p = {_p(comparison.adjusted[name][key])}")
-        table.add_row(_model(comparison, name), *cells)
+        table.add_row(shown[str(name)], *cells)
     return titled(f"Paired tests against {printable(comparison.reference)}{adjusted}", table)
 
 

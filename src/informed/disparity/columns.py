@@ -227,9 +227,9 @@ def code_column(
         cut = _cut(name, numbers, bins)
         if cut is not None:
             return cut
-    if text_numbers and arrow_column(values) is not None:
-        # a file's numbers too few to cut are labels, read as its labels are: their text
-        values = arrow_label_text(arrow_column(values))
+    column = arrow_column(values) if text_numbers else None
+    if column is not None:  # a file's numbers too few to cut: labels, read as their text
+        values = arrow_label_text(column)
     fast = _from_categorical(values, name) or _from_arrow(values, name)
     if fast is not None:
         return fast
