@@ -29,6 +29,7 @@ __all__ = [
     "SCHEMA_ID",
     "SCHEMA_VERSION",
     "DocumentSummaries",
+    "check_summary_keys",
     "document_kind",
     "document_summaries",
     "document_version",
@@ -187,6 +188,16 @@ class DocumentSummaries:
         return DocumentSummaries(merged[0], merged[1], positive)
 
 
+def check_summary_keys(exact: Any, keys: tuple[str, ...], whose: str) -> None:
+    """Refuse a document's "summary" that is not a mapping of exactly `keys`, saying what
+    it holds (`whose`: "a result document's", "a slices report's")."""
+    if not isinstance(exact, Mapping) or set(exact) != set(keys):
+        shape = ", ".join(f'"{key}": ...' for key in keys)
+        found = sorted(exact) if isinstance(exact, Mapping) else type(exact).__name__
+        msg = f'{whose} "summary" is {{{shape}}}; got {found}'
+        raise InputError(msg)
+
+
 def document_summaries(document: Any) -> DocumentSummaries:
     """The exact summaries of an evaluation's result document (``informed evaluate ...
     --format json --summary``, `result_document(..., summary=True)`), restored by
@@ -213,12 +224,7 @@ def document_summaries(document: Any) -> DocumentSummaries:
     exact = document.get("summary")
     if exact is None:
         raise InputError(NO_SUMMARY)
-    if not isinstance(exact, Mapping) or set(exact) != {"table", "ranking"}:
-        msg = (
-            'a result document\'s "summary" is {"table": ..., "ranking": ...}; got '
-            f"{sorted(exact) if isinstance(exact, Mapping) else type(exact).__name__}"
-        )
-        raise InputError(msg)
+    check_summary_keys(exact, ("table", "ranking"), "a result document's")
     if exact["table"] is None and exact["ranking"] is None:
         msg = 'the document\'s "summary" holds neither a Table nor a Ranking'
         raise InputError(msg)

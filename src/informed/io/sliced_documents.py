@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from informed.errors import InputError, InputTypeError
+from informed.io.result_documents import check_summary_keys
 
 if TYPE_CHECKING:  # loaded when a document's slices are read: the rest stays light
     from informed.coding.labels import Label
@@ -92,12 +93,7 @@ def document_slices(document: Mapping[str, Any]) -> DocumentSlices:
         return DocumentSlices(kind, folds, None if positive is None else as_label(positive))
     if exact is None:
         raise InputError(SLICES_NO_SUMMARY)
-    if not isinstance(exact, Mapping) or set(exact) != {"slices", "every"}:
-        msg = (
-            'a slices report\'s "summary" is {"slices": ..., "every": ...}; got '
-            f"{sorted(exact) if isinstance(exact, Mapping) else type(exact).__name__}"
-        )
-        raise InputError(msg)
+    check_summary_keys(exact, ("slices", "every"), "a slices report's")
     every = exact["every"]
     if every is not None and not isinstance(every, str):
         msg = f'"every" is the span of the time windows, or null; got {every!r}'
