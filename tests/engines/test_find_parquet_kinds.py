@@ -119,14 +119,19 @@ def test_floats_are_named_as_in_memory_nan_missing(
         assert document["tested"] == in_memory.tested == 4  # 0.0, 0.1, 1e-07, missing
 
 
+@pytest.mark.parametrize("kind", ["parquet", "csv"])
 def test_many_numbers_stay_numbers_on_the_engine(
-    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str], kind: str
 ) -> None:
     """A column of more values than --ranges is cut into ranges on the file route and
-    refused on the engine (cut it in the query), not searched value by value as text."""
-    code = main(["evaluate", str(files["parquet"]), "--actual", "y", "--predicted", "p",
+    refused on the engine (cut it in the query), not searched value by value as text
+    (before, a CSV file's column on DuckDB was: three slices where the file route had
+    two ranges)."""
+    code = main(["evaluate", str(files[kind]), "--actual", "y", "--predicted", "p",
                  "--find-slices", "g", "--ranges", "2", "--engine", "duckdb"])  # fmt: skip
     assert code == 2
     assert "cut it in the query" in capsys.readouterr().err
-    cut = _search(files["parquet"], "g", capsys, "--ranges", "2")
-    assert cut["cuts"] == {"g": [0.0, 1.0, 2.0]}
+    cut = _search(files[kind], "g", capsys, "--ranges", "2")
+    assert cut["cuts"] == {"g": [0.0, 1.0, 2.0]}  # numpy's quantiles of 0, 1, 2 at 0, 1/2, 1
+    few = _search(files[kind], "g", capsys, "--ranges", "3", "--engine", "duckdb")
+    assert few == _search(files[kind], "g", capsys, "--ranges", "3")

@@ -111,6 +111,11 @@ def _duckdb_files(
             from informed.engines.csv_files import csv_relation
 
             relation, rows = csv_relation(connection, files, columns, numbers)
+            try:
+                relation = _csv_search(relation, search, bins)
+            except duckdb.Error as error:
+                msg = f"{files[0]}: DuckDB could not read it: {_first_line(error)}"
+                raise InputError(msg) from None
             return connection, relation, rows
     except BaseException:
         connection.close()
@@ -181,6 +186,36 @@ def _search_as_text(relation: Any, search: Sequence[str], bins: int) -> Any:
         return relation
     listed = ", ".join(
         f"{shown[name]} AS {_quoted(name)}" if name in shown else _quoted(name)
+        for name in relation.columns
+    )
+    return relation.project(listed)
+
+
+# text DuckDB reads as a number and Arrow's cast, which the file route reads CSV numbers
+# with, does not: whitespace around it, "_" between digits, "+-1"
+_NOT_ARROW = r"'[\s_]|^\+-'"
+
+
+def _csv_search(relation: Any, search: Sequence[str], bins: int) -> Any:
+    """The CSV `relation` with the slice search's columns of numbers of more than `bins`
+    distinct values (every value text that reads as a number, NaN aside) as DOUBLE, which
+    the search on an engine refuses as it refuses a Parquet file's (the file route cuts
+    them into ranges; as text each number would be a slice); other columns stay text as
+    written, as the file route reads them."""
+    cast = {}
+    for name in search:
+        column = _quoted(name)
+        number = f"TRY_CAST({column} AS DOUBLE)"
+        text = f"{number} IS NULL OR regexp_matches({column}, {_NOT_ARROW})"
+        if relation.filter(f"{column} IS NOT NULL AND ({text})").limit(1).fetchall():
+            continue
+        numbers = relation.project(f"{number} AS x").filter("x IS NOT NULL AND NOT isnan(x)")
+        if len(numbers.distinct().limit(bins + 1).fetchall()) > bins:
+            cast[name] = number
+    if not cast:
+        return relation
+    listed = ", ".join(
+        f"{cast[name]} AS {_quoted(name)}" if name in cast else _quoted(name)
         for name in relation.columns
     )
     return relation.project(listed)
