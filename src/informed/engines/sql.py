@@ -101,7 +101,7 @@ def _duckdb_files(
             try:
                 relation = connection.sql(f"SELECT * FROM read_parquet({listed})")
                 labels = [c for c in columns if c not in (*numbers, *stored, *search)]
-                relation = _labels_as_text(relation, labels)
+                relation = _labels_as_text(relation, labels, files[0])
                 relation = _search_as_text(relation, search, bins)
             except duckdb.Error as error:
                 msg = f"{files[0]}: DuckDB could not read it: {_first_line(error)}"
@@ -132,10 +132,20 @@ _WHOLE = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "us
 _WHOLE |= {"uinteger", "ubigint", "uhugeint", "boolean"}
 
 
-def _labels_as_text(relation: Any, labels: Sequence[str]) -> Any:
+def _labels_as_text(relation: Any, labels: Sequence[str], file: Path) -> Any:
     """The Parquet `relation` with its integer and boolean columns among `labels` cast to
     text, as the file route reads them (`informed.io.arrow_files`): `1` is the label
-    "1", `true` the label "true", so that one file gives one document on both routes."""
+    "1", `true` the label "true", so that one file gives one document on both routes; a
+    float column among `labels` refused in the file route's words (of `file`)."""
+    kinds = dict(zip(relation.columns, (kind.id for kind in relation.types), strict=True))
+    for name in labels:  # in the order the file route checks them
+        if kinds.get(name) in ("float", "double"):
+            msg = (
+                f"{file}: label column {name!r} has type {kinds[name]}; expected strings, "
+                "integers or booleans (a column of scores or probabilities goes to "
+                "--score, or scores=)."
+            )
+            raise InputError(msg)
     cast = {
         name
         for name, kind in zip(relation.columns, relation.types, strict=True)
