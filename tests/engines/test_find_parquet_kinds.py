@@ -135,3 +135,20 @@ def test_many_numbers_stay_numbers_on_the_engine(
     assert cut["cuts"] == {"g": [0.0, 1.0, 2.0]}  # numpy's quantiles of 0, 1, 2 at 0, 1/2, 1
     few = _search(files[kind], "g", capsys, "--ranges", "3", "--engine", "duckdb")
     assert few == _search(files[kind], "g", capsys, "--ranges", "3")
+
+
+def test_a_32_bit_float_is_named_as_numpy_writes_its_type(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """float32 0.1 is `0.1` (numpy's str of np.float32), not the 0.10000000149011612 it
+    widens to, on both routes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    f = np.where(np.arange(N) % 3 == 0, np.float32(0.1), np.float32(2.5)).astype(np.float32)
+    p = np.where((f == np.float32(0.1)) & (RNG.random(N) < 0.3), 1 - Y, Y)
+    path = tmp_path / "float32.parquet"
+    pq.write_table(pa.table({"y": Y, "p": p, "f": f}), path)
+    own = _search(path, "f", capsys)
+    assert _slices(own) == [{"f": str(np.float32(0.1))}] == [{"f": "0.1"}]
+    assert _search(path, "f", capsys, "--engine", "duckdb") == own
