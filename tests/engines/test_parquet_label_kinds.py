@@ -100,3 +100,21 @@ def test_a_database_table_keeps_its_integers(
     document = _json([*args, "--actual", "y", "--predicted", "p", "--positive", "1"], capsys)
     assert document["positive"] == 1
     assert document["labels"] == {"predicted": [0, 1], "actual": [0, 1]}
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [["--actual", "y", "--predicted", "s"], ["--actual", "y", "--predicted", "p", "--by", "s"]],
+)
+def test_a_float_label_column_is_refused_on_both_file_routes(
+    parquet: dict[str, Path], capsys: pytest.CaptureFixture[str], columns: list[str]
+) -> None:
+    """A Parquet float column is no label column (docs/inputs.md): the file route refuses
+    it, and `--engine duckdb` does, in the same words (before, DuckDB counted its values
+    as labels, 0.5 and 0.75 each a class or a slice)."""
+    args = ["evaluate", str(parquet["a"]), *columns, "--format", "json"]
+    assert main(args) == 2
+    own = capsys.readouterr().err
+    assert main([*args, "--engine", "duckdb"]) == 2
+    assert capsys.readouterr().err == own
+    assert "label column 's' has type double; expected strings, integers or booleans" in own

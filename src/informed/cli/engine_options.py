@@ -97,7 +97,10 @@ def check_engine_options(args: argparse.Namespace) -> None:
 
 
 def _open(
-    args: argparse.Namespace, columns: Sequence[str] = (), stored: Sequence[str] = ()
+    args: argparse.Namespace,
+    columns: Sequence[str] = (),
+    search: Sequence[str] = (),
+    bins: int | None = None,
 ) -> Source:
     """The source the options name; `args.positive` becomes the label it names there, read
     as the file route reads it (`--positive 1` is the integer 1 of an integer column), so
@@ -123,7 +126,9 @@ def _open(
         numbers=numbers,
         columns=[c for c in dict.fromkeys(wanted) if c is not None],
         encoding=args.encoding,
-        stored=[c for c in (args.by_time, *stored) if c is not None],
+        stored=[args.by_time] if args.by_time is not None else [],
+        search=search,
+        **({} if bins is None else {"bins": bins}),
     )
     if args.positive is not None:
         try:
@@ -222,13 +227,15 @@ def count_on_engine(
     return found, opened.name
 
 
-def open_source(args: argparse.Namespace, columns: Sequence[str] = ()) -> Source:
+def open_source(args: argparse.Namespace, columns: Sequence[str], bins: int) -> Source:
     """The source the options name, opened as a lazy frame (`informed.engines.sql`), with
-    `columns` read beside the options' own (CSV files read by DuckDB read only those);
-    `args.positive` becomes the label it names there. The `columns` keep their own type
-    on Parquet files (the slice search's numbers, cut into ranges or refused as in
-    memory), where the labels' integers and booleans are read as text."""
-    return _open(args, columns, columns)
+    the slice search's `columns` read beside the options' own (CSV files read by DuckDB
+    read only those); `args.positive` becomes the label it names there. On Parquet files
+    the `columns` (but the actual and predicted labels) are read as the file route reads
+    them: booleans, and numbers of at most `bins` values, as text; numbers of more values
+    kept numbers, which the search on an engine refuses (the file route cuts them)."""
+    search = [c for c in columns if c not in (args.actual, args.predicted)]
+    return _open(args, columns, search, bins)
 
 
 def close(connection: Any) -> None:

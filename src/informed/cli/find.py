@@ -119,7 +119,7 @@ def run_find(args: argparse.Namespace, source: str) -> None:
     try:
         if engine_options.requested(args):
             engine_options.check_engine_options(args)
-            opened = engine_options.open_source(args, names)
+            opened = engine_options.open_source(args, names, args.ranges)
             options["positive"] = args.positive  # `--positive 1` read as the file route does
             try:
                 found = find_slices(opened.frame, progress=progress, **options)

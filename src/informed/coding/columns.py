@@ -40,6 +40,7 @@ __all__ = [
     "collected",
     "column_names",
     "engine_of",
+    "float_label_text",
     "frame_column",
     "numpy_arrow",
 ]
@@ -112,28 +113,60 @@ def arrow_numbers(column: Any) -> NDArray[Any]:
     return np.frombuffer(column.buffers()[1], dtype=dtype, count=n, offset=offset * dtype.itemsize)
 
 
+def float_label_text(value: float, bits: int = 64) -> str:
+    """A float read as a label, written as Python writes it (`repr`: 1.0 is "1.0", 1e-07
+    "1e-07", 0.0 for -0.0), as pandas' `to_csv` writes it; a 32- or 16-bit float as numpy
+    writes its type (0.1, not the 0.10000000149011612 it widens to)."""
+    value = float(value) + 0.0  # -0.0 + 0.0 is 0.0: one value, one name
+    return repr(value) if bits == 64 else str(np.dtype(f"f{bits // 8}").type(value))
+
+
+def _strings(texts: list[str]) -> Any:
+    """Text as an Arrow string array, built from its buffers (`pa.array` imports pandas)."""
+    pa = _import_arrow()
+    data = "".join(texts).encode()
+    offsets = np.zeros(len(texts) + 1, dtype=np.int32)
+    np.cumsum([len(t.encode()) for t in texts], out=offsets[1:])
+    return pa.Array.from_buffers(
+        pa.string(), len(texts), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    )
+
+
+def _dictionary_text(dictionary: Any) -> Any:
+    """The distinct values of a label column as text: floats by `float_label_text`, the
+    others by Arrow's cast (integers as Python writes them, booleans "true"/"false")."""
+    pa = _import_arrow()
+    if pa.types.is_floating(dictionary.type):
+        bits = dictionary.type.bit_width
+        return _strings([float_label_text(x, bits) for x in arrow_numbers(dictionary)])
+    return pa.compute.cast(dictionary, pa.string())
+
+
 def arrow_label_text(array: Any) -> Any:
     """An Arrow label column as strings, as a file's labels are read: integers, booleans
-    and floats by their text (the distinct values cast, dictionary-encoded), strings and
-    dictionaries of strings as they are (only a dictionary of other values is cast)."""
+    and floats by their text (the distinct values cast, dictionary-encoded; floats as
+    Python writes them, `float_label_text`, NaN missing), strings and dictionaries of
+    strings as they are (only a dictionary of other values is cast)."""
     pa = _import_arrow()  # an Arrow array in hand: pyarrow is there, even with ARROW_DISABLED
     kind = array.type
     if pa.types.is_dictionary(kind):
         if pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type):
             return array
-        return pa.DictionaryArray.from_arrays(
-            array.indices, pa.compute.cast(array.dictionary, pa.string())
-        )
+        if pa.types.is_floating(kind.value_type):
+            return arrow_label_text(array.cast(kind.value_type))
+        return pa.DictionaryArray.from_arrays(array.indices, _dictionary_text(array.dictionary))
     if pa.types.is_integer(kind) or pa.types.is_boolean(kind) or pa.types.is_floating(kind):
+        if pa.types.is_floating(kind):  # NaN is missing, -0.0 is 0.0, as in memory
+            nan = pa.compute.is_nan(array)
+            array = pa.compute.if_else(nan, pa.scalar(None, kind), array)
+            array = pa.compute.add(array, pa.scalar(0.0, kind))
         encoded = array.dictionary_encode()  # cast the distinct values only
         if isinstance(encoded, pa.ChunkedArray):
             return pa.chunked_array(
                 [arrow_label_text(chunk) for chunk in encoded.chunks],
                 pa.dictionary(encoded.type.index_type, pa.string()),
             )
-        return pa.DictionaryArray.from_arrays(
-            encoded.indices, pa.compute.cast(encoded.dictionary, pa.string())
-        )
+        return pa.DictionaryArray.from_arrays(encoded.indices, _dictionary_text(encoded.dictionary))
     return array
 
 

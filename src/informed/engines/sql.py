@@ -12,8 +12,9 @@ the grouped counts.
   (``FROM 'data/*.parquet'``, ``read_csv('x.csv')``).
 - Files with `engine="duckdb"`: named as for the file route (paths, glob patterns),
   Parquet files read by ``read_parquet`` (integer and boolean label columns cast to text,
-  as the file route reads them), CSV files by ``read_csv`` in the file route's
-  dialect with every column as text, as informed's own CSV reader reads labels (``007``
+  as the file route reads them, and the slice search's columns as it reads them: numbers
+  of few values as text, floats as Python writes them), CSV files by ``read_csv`` in the
+  file route's dialect with every column as text, as informed's own CSV reader reads labels (``007``
   stays a label, not the number 7), the score and weight columns then cast to DOUBLE on
   the engine (`informed.engines.csv_files`).
 - A URL (``postgres://...``, ``snowflake://...``, ``bigquery://...``, ``trino://...``):
@@ -30,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from informed.disparity.columns import BINS
 from informed.errors import InputError
 
 __all__ = ["Source", "source"]
@@ -78,6 +80,8 @@ def _duckdb_files(
     columns: Sequence[str],
     numbers: Sequence[str],
     stored: Sequence[str] = (),
+    search: Sequence[str] = (),
+    bins: int = BINS,
 ) -> tuple[Any, Any, int | None]:
     """A relation over Parquet or CSV files (one kind), read by DuckDB; with CSV, the rows
     the files hold, counted by informed (`informed.engines.csv_files`). The files are
@@ -96,8 +100,9 @@ def _duckdb_files(
             listed = "[" + ", ".join("'" + str(f).replace("'", "''") + "'" for f in files) + "]"
             try:
                 relation = connection.sql(f"SELECT * FROM read_parquet({listed})")
-                labels = [c for c in columns if c not in (*numbers, *stored)]
-                relation = _labels_as_text(relation, labels)
+                labels = [c for c in columns if c not in (*numbers, *stored, *search)]
+                relation = _labels_as_text(relation, labels, files[0])
+                relation = _search_as_text(relation, search, bins)
             except duckdb.Error as error:
                 msg = f"{files[0]}: DuckDB could not read it: {_first_line(error)}"
                 raise InputError(msg) from None
@@ -106,6 +111,11 @@ def _duckdb_files(
             from informed.engines.csv_files import csv_relation
 
             relation, rows = csv_relation(connection, files, columns, numbers)
+            try:
+                relation = _csv_search(relation, search, bins)
+            except duckdb.Error as error:
+                msg = f"{files[0]}: DuckDB could not read it: {_first_line(error)}"
+                raise InputError(msg) from None
             return connection, relation, rows
     except BaseException:
         connection.close()
@@ -122,10 +132,20 @@ _WHOLE = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "us
 _WHOLE |= {"uinteger", "ubigint", "uhugeint", "boolean"}
 
 
-def _labels_as_text(relation: Any, labels: Sequence[str]) -> Any:
+def _labels_as_text(relation: Any, labels: Sequence[str], file: Path) -> Any:
     """The Parquet `relation` with its integer and boolean columns among `labels` cast to
     text, as the file route reads them (`informed.io.arrow_files`): `1` is the label
-    "1", `true` the label "true", so that one file gives one document on both routes."""
+    "1", `true` the label "true", so that one file gives one document on both routes; a
+    float column among `labels` refused in the file route's words (of `file`)."""
+    kinds = dict(zip(relation.columns, (kind.id for kind in relation.types), strict=True))
+    for name in labels:  # in the order the file route checks them
+        if kinds.get(name) in ("float", "double"):
+            msg = (
+                f"{file}: label column {name!r} has type {kinds[name]}; expected strings, "
+                "integers or booleans (a column of scores or probabilities goes to "
+                "--score, or scores=)."
+            )
+            raise InputError(msg)
     cast = {
         name
         for name, kind in zip(relation.columns, relation.types, strict=True)
@@ -135,6 +155,77 @@ def _labels_as_text(relation: Any, labels: Sequence[str]) -> Any:
         return relation
     listed = ", ".join(
         f"CAST({_quoted(name)} AS VARCHAR) AS {_quoted(name)}" if name in cast else _quoted(name)
+        for name in relation.columns
+    )
+    return relation.project(listed)
+
+
+def _search_as_text(relation: Any, search: Sequence[str], bins: int) -> Any:
+    """The Parquet `relation` with the slice search's columns read as the file route reads
+    them (`informed.disparity.columns.code_column`): booleans, and integers and floats of
+    at most `bins` distinct values (nulls and NaN aside), as text (floats as Python writes
+    them, `float_label_text`, NaN missing); integers and floats of more values kept as
+    numbers (which the search on an engine refuses: the file route cuts them)."""
+    from informed.coding.columns import float_label_text
+
+    shown = {}
+    for name, kind in zip(relation.columns, relation.types, strict=True):
+        if name not in search or kind.id not in (*_WHOLE, "float", "double"):
+            continue
+        column = _quoted(name)
+        if kind.id == "boolean":
+            shown[name] = f"CAST({column} AS VARCHAR)"
+            continue
+        present = f"{column} IS NOT NULL"
+        if kind.id in ("float", "double"):
+            present += f" AND NOT isnan({column})"
+        found = relation.project(column).filter(present).distinct().limit(bins + 1).fetchall()
+        if len(found) > bins:
+            continue
+        if kind.id in _WHOLE:
+            shown[name] = f"CAST({column} AS VARCHAR)"
+            continue
+        bits = 64 if kind.id == "double" else 32
+        cases = " ".join(
+            f"WHEN CAST({column} AS DOUBLE) = CAST('{x!r}' AS DOUBLE) "
+            f"THEN '{float_label_text(x, bits)}'"
+            for (x,) in found
+        )
+        shown[name] = f"CASE {cases} END" if cases else "CAST(NULL AS VARCHAR)"
+    if not shown:
+        return relation
+    listed = ", ".join(
+        f"{shown[name]} AS {_quoted(name)}" if name in shown else _quoted(name)
+        for name in relation.columns
+    )
+    return relation.project(listed)
+
+
+# text DuckDB reads as a number and Arrow's cast, which the file route reads CSV numbers
+# with, does not: whitespace around it, "_" between digits, "+-1"
+_NOT_ARROW = r"'[\s_]|^\+-'"
+
+
+def _csv_search(relation: Any, search: Sequence[str], bins: int) -> Any:
+    """The CSV `relation` with the slice search's columns of numbers of more than `bins`
+    distinct values (every value text that reads as a number, NaN aside) as DOUBLE, which
+    the search on an engine refuses as it refuses a Parquet file's (the file route cuts
+    them into ranges; as text each number would be a slice); other columns stay text as
+    written, as the file route reads them."""
+    cast = {}
+    for name in search:
+        column = _quoted(name)
+        number = f"TRY_CAST({column} AS DOUBLE)"
+        text = f"{number} IS NULL OR regexp_matches({column}, {_NOT_ARROW})"
+        if relation.filter(f"{column} IS NOT NULL AND ({text})").limit(1).fetchall():
+            continue
+        numbers = relation.project(f"{number} AS x").filter("x IS NOT NULL AND NOT isnan(x)")
+        if len(numbers.distinct().limit(bins + 1).fetchall()) > bins:
+            cast[name] = number
+    if not cast:
+        return relation
+    listed = ", ".join(
+        f"{cast[name]} AS {_quoted(name)}" if name in cast else _quoted(name)
         for name in relation.columns
     )
     return relation.project(listed)
@@ -150,6 +241,8 @@ def source(
     columns: Sequence[str] = (),
     encoding: str = "utf-8",
     stored: Sequence[str] = (),
+    search: Sequence[str] = (),
+    bins: int = BINS,
 ) -> Source:
     """Open a database's table or query, or files read by DuckDB, as a lazy frame.
 
@@ -169,8 +262,14 @@ def source(
     encoding : str
         The text encoding of CSV files: DuckDB reads them as UTF-8 only.
     stored : sequence of str
-        Columns of Parquet files kept in their own type (timestamps, the slice search's
-        numbers); the other label columns' integers and booleans are read as text.
+        Columns of Parquet files kept in their own type (the timestamps of `--by-time`);
+        the other label columns' integers and booleans are read as text.
+    search : sequence of str
+        Columns of Parquet files that the slice search crosses, read as the file route
+        reads them: booleans, and numbers of at most `bins` distinct values, as text;
+        numbers of more values kept (the search on an engine refuses them).
+    bins : int
+        The quantile ranges the search cuts a column of numbers into (`--ranges`).
     """
     if (table is None) == (sql is None) and not files:
         msg = "name a --table of the database or give a --sql query (one of them)."
@@ -185,7 +284,9 @@ def source(
             )
             raise InputError(msg)
         duckdb = _module("duckdb", "sql")
-        connection, relation, rows = _duckdb_files(duckdb, files, columns, numbers, stored)
+        connection, relation, rows = _duckdb_files(
+            duckdb, files, columns, numbers, stored, search, bins
+        )
         shown = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
         return Source(relation, shown, "DuckDB", connection, rows)
     if database is not None and "://" in database:
