@@ -102,7 +102,11 @@ def _figures(search: SliceSearch) -> str:
         *_groups(search),
         f"tested {search.tested:,} slices; pruned {search.pruned:,} (too few real cases "
         f"of a class to test or to extend); {search.hypotheses:,} hypotheses in the family"
-        + (f"; {search.untestable:,} without a variance" if search.untestable else ""),
+        + (
+            f"; {search.untestable:,} without an interval (no variance, or the measure undefined)"
+            if search.untestable
+            else ""
+        ),
     ]
     for level in search.levels:
         lines.append(
