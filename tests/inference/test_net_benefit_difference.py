@@ -239,6 +239,8 @@ def test_bad_input_is_refused_by_name() -> None:
         net_benefit_difference(actual, {"a": a, "b": b}, positive=1, thresholds=[0.5, 1.0])
     with pytest.raises(InputError, match="positive=7 is not a class"):
         net_benefit_difference(actual, {"a": a, "b": b}, positive=7)
+    with pytest.raises(InputError, match="every weight is 0"):  # was an IndexError
+        net_benefit_difference(actual, {"a": a, "b": b}, positive=1, weights=np.zeros(50))
 
 
 def test_each_replicates_ends_are_those_of_its_exact_ranges() -> None:

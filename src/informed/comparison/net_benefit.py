@@ -442,6 +442,9 @@ def net_benefit_difference(
         msg = "`actual` is empty: there are no cases to compare on."
         raise InputError(msg)
     weight_array = check_weights(weights, actual_array.shape[0])
+    if weight_array is not None and not weight_array.sum() > 0:
+        msg = "every weight is 0: there are no cases to compare on."
+        raise InputError(msg)
     is_positive = positive_rows(actual_array, as_label(positive))
     rankings = {
         str(name): Ranking.from_scores(
