@@ -345,3 +345,10 @@ def test_markedness_on_request_is_the_markedness_of_the_rows() -> None:
         said, real = predicted[mask] == 1, actual[mask] == 1
         expected = np.mean(real[said]) - np.mean(real[~said])
         assert f.value == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("kind", [{"predicted": []}, {"scores": [], "positive": 1}])
+def test_no_rows_are_refused_in_one_line(kind: dict[str, Any]) -> None:
+    """Empty columns: a one-line refusal, where a reshape of the empty count raised."""
+    with pytest.raises(InputError, match="no rows to search"):
+        find_slices(columns={"region": []}, actual=[], **kind)
