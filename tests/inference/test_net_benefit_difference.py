@@ -233,8 +233,8 @@ def test_bad_input_is_refused_by_name() -> None:
     actual, a, b = _two_models(0, 50)
     with pytest.raises(InputTypeError, match="dict of two models"):
         net_benefit_difference(actual, {"a": a, "b": b, "c": b}, positive=1)
-    with pytest.raises(InputError, match=r"score 2\.0 lies outside \[0, 1\]"):
-        net_benefit_difference(actual, {"a": a, "b": b * 0 + 2}, positive=1)
+    with pytest.raises(InputError, match=r"positive class 1, but score 2\.0 lies outside \[0, 1"):
+        net_benefit_difference(actual, {"a": a, "b": b * 0 + 2}, positive=1)  # 1, never True
     with pytest.raises(InputError, match=r"must lie in \[0, 1\)"):
         net_benefit_difference(actual, {"a": a, "b": b}, positive=1, thresholds=[0.5, 1.0])
     with pytest.raises(InputError, match="positive=7 is not a class"):

@@ -452,6 +452,8 @@ def net_benefit_difference(
         )
         for name, values in scores.items()
     }
+    for name, ranking in rankings.items():  # the class as given, not the flags' True
+        check_probabilities(ranking, f"the net benefit difference ({name!r})", positive)
     values = {str(name): given for name, given in scores.items()}
     joint = joint_scores(is_positive, rankings, values, weight_array)
     return paired_net_benefit(
