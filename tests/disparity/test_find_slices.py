@@ -278,6 +278,8 @@ def test_a_slice_whose_measure_is_undefined_is_never_found(
     assert main([*argv, "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert (document["found"], document["untestable"]) == ([], 2)
+    assert main(argv) == 0
+    assert "No slice could be tested" in capsys.readouterr().out.replace("\n", " ")
     kept = np.arange(n) != 3
     again = find_slices(columns={"group": group[kept]}, actual=actual[kept],
                         predicted=predicted[kept])  # fmt: skip

@@ -43,6 +43,9 @@ def render_search(
             Text(
                 f"No slice is less informed than the rest of the rows: no simultaneous "
                 f"{100 * search.level:g} % interval of a gap excludes 0."
+                if not search.tested or search.untestable < search.tested
+                else f"No slice could be tested: no gap has an interval ({search.measure} "
+                "undefined, or no variance, in every slice tested or its rest)."
             )
         )
     parts.append(Text(_figures(search), style="dim"))
