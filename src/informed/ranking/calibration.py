@@ -247,7 +247,7 @@ class Decomposition:
         """The four numbers as JSON: NaN as null with the reason, +inf as the string
         "Infinity" (as a Ranking's JSON writes an infinite score) with why it is."""
         names = ("score", "miscalibration", "discrimination", "uncertainty")
-        values = [getattr(self, name) for name in names]
+        values = [getattr(self, name) + 0.0 for name in names]  # -0.0 (UNC of one class): 0.0
         document: dict[str, object] = {
             name: json_number(value) for name, value in zip(names, values, strict=True)
         }
