@@ -215,6 +215,23 @@ def test_example_net_benefit_section(capsys: pytest.CaptureFixture[str]) -> None
         )  # fmt: skip
 
 
+def test_scores_with_every_weight_zero_report_no_net_benefit_and_say_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Weights that are all 0: no case, so no net benefit (the reason in the JSON), where
+    the paired net benefit's sums raised an IndexError."""
+    path = tmp_path / "zero.csv"
+    path.write_text("y,s,t,w\n1,0.9,0.8,0\n0,0.2,0.3,0\n1,0.6,0.4,0\n0,0.4,0.1,0\n")
+    args = ["compare", str(path), "--actual", "y", "--score", "s", "t", "--positive", "1"]
+    code, out, _ = _run([*args, "--weight", "w", "--format", "json"], capsys)
+    document = json.loads(out)
+    assert code == 0
+    assert (document["net_benefit"], document["net_benefit_undefined"]) == (
+        {},
+        "no cases: every weight is 0",
+    )
+
+
 @pytest.mark.parametrize("width", [60, 40])
 def test_example_in_a_narrow_terminal_cuts_no_number(
     width: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

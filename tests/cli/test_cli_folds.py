@@ -162,6 +162,26 @@ def test_compare_folds_json_is_compare_folds_and_the_formula(
     assert "5x2cv_t" not in document["tests"]["informedness"]
 
 
+def test_a_repeat_of_one_fold_gives_no_corrected_t(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A repeat holding a single fold trained on nothing (training size 0): the corrected
+    t's n_test/n_train has no meaning, so it is undefined with the reason, where a mean
+    training size of 0 and 240 gave it a p-value; the naive t is still reported."""
+    path = _write(tmp_path / "cv.csv", seed=3, k=4, repeats=2)
+    lines = path.read_text().splitlines()
+    kept = [lines[0], *(x for x in lines[1:] if x.startswith("1,") or x.split(",")[1] == "1")]
+    path.write_text("\n".join(kept) + "\n")  # repeat 2: its fold 1 alone
+    args = ["compare", str(path), "--actual", "y", "--predicted", "a", "b", "--positive",
+            "pos", "--folds", "fold", "--repeats", "repeat", "--format", "json"]  # fmt: skip
+    code, out, _ = _run(args, capsys)
+    assert code == 0
+    tests = json.loads(out)["tests"]["informedness"]
+    assert tests["corrected"]["pvalue"] is None
+    assert "fold 5 has no training cases" in tests["corrected"]["reason"]
+    assert tests["naive"]["pvalue"] is not None
+
+
 def test_compare_folds_text_with_five_by_two(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -249,6 +249,43 @@ def test_more_classes_rank_by_powers_multiclass_informedness() -> None:
     assert found.found[0].positives is None
 
 
+def test_a_slice_whose_measure_is_undefined_is_never_found(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A label predicted but never actual (here 5, once) leaves Powers' multiclass
+    informedness undefined in the slice holding it and in every rest: no gap, so no
+    interval (the pseudo-counts' centre would give one) and nothing found, in Python and
+    at the command line; the group where the model is worse is found once the row goes."""
+    import json
+
+    from informed import Table, evaluate
+    from informed.cli import main
+
+    rng = np.random.default_rng(11)
+    n = 3000
+    group = rng.choice(["a", "b"], n)
+    actual = rng.integers(0, 2, n)
+    predicted = np.where(rng.random(n) < np.where(group == "a", 0.6, 0.9), actual, 1 - actual)
+    predicted[3] = 5
+    assert math.isnan(evaluate(Table.from_labels(actual, predicted)).measures["informedness"])
+    found = find_slices(columns={"group": group}, actual=actual, predicted=predicted)
+    assert (found.found, found.untestable, found.tested) == ((), 2, 2)
+    path = tmp_path / "rows.csv"
+    path.write_text("g,y,p\n" + "".join(f"{g},{y},{q}\n" for g, y, q in
+                                          zip(group, actual, predicted, strict=True)))  # fmt: skip
+    capsys.readouterr()
+    argv = ["evaluate", str(path), "--actual", "y", "--predicted", "p", "--find-slices", "g"]
+    assert main([*argv, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["found"], document["untestable"]) == ([], 2)
+    assert main(argv) == 0
+    assert "No slice could be tested" in capsys.readouterr().out.replace("\n", " ")
+    kept = np.arange(n) != 3
+    again = find_slices(columns={"group": group[kept]}, actual=actual[kept],
+                        predicted=predicted[kept])  # fmt: skip
+    assert [f.name for f in again.found] == ["group=a"]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -310,3 +347,10 @@ def test_markedness_on_request_is_the_markedness_of_the_rows() -> None:
         said, real = predicted[mask] == 1, actual[mask] == 1
         expected = np.mean(real[said]) - np.mean(real[~said])
         assert f.value == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("kind", [{"predicted": []}, {"scores": [], "positive": 1}])
+def test_no_rows_are_refused_in_one_line(kind: dict[str, Any]) -> None:
+    """Empty columns: a one-line refusal, where a reshape of the empty count raised."""
+    with pytest.raises(InputError, match="no rows to search"):
+        find_slices(columns={"region": []}, actual=[], **kind)

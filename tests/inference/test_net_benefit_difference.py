@@ -233,12 +233,14 @@ def test_bad_input_is_refused_by_name() -> None:
     actual, a, b = _two_models(0, 50)
     with pytest.raises(InputTypeError, match="dict of two models"):
         net_benefit_difference(actual, {"a": a, "b": b, "c": b}, positive=1)
-    with pytest.raises(InputError, match=r"score 2\.0 lies outside \[0, 1\]"):
-        net_benefit_difference(actual, {"a": a, "b": b * 0 + 2}, positive=1)
+    with pytest.raises(InputError, match=r"positive class 1, but score 2\.0 lies outside \[0, 1"):
+        net_benefit_difference(actual, {"a": a, "b": b * 0 + 2}, positive=1)  # 1, never True
     with pytest.raises(InputError, match=r"must lie in \[0, 1\)"):
         net_benefit_difference(actual, {"a": a, "b": b}, positive=1, thresholds=[0.5, 1.0])
     with pytest.raises(InputError, match="positive=7 is not a class"):
         net_benefit_difference(actual, {"a": a, "b": b}, positive=7)
+    with pytest.raises(InputError, match="every weight is 0"):  # was an IndexError
+        net_benefit_difference(actual, {"a": a, "b": b}, positive=1, weights=np.zeros(50))
 
 
 def test_each_replicates_ends_are_those_of_its_exact_ranges() -> None:
@@ -259,3 +261,17 @@ def test_each_replicates_ends_are_those_of_its_exact_ranges() -> None:
             assert math.isnan(lowest[b]) and math.isnan(highest[b])
         else:
             assert (lowest[b], highest[b]) == (found[0][0], found[-1][1])
+
+
+def test_a_range_from_p_t_zero_starts_at_plus_zero() -> None:
+    """Both models score some case 0 and b leads from p_t = 0: the first range of `beats`
+    starts at 0.0, in the result and its JSON, never at -0.0."""
+    import json
+
+    rng = np.random.default_rng(0)
+    actual = rng.integers(0, 2, 300)
+    a = np.clip(actual * 0.3 + rng.random(300) * 0.7, 0, 1).round(2)
+    b = np.clip(actual * 0.4 + rng.random(300) * 0.6, 0, 1).round(2)
+    found = net_benefit_difference(actual, {"a": a, "b": b}, positive=1, replicates=5, seed=0)
+    assert found.beats[0][0] == 0.0 and math.copysign(1.0, found.beats[0][0]) == 1.0
+    assert json.dumps(found.to_dict()["beats"][0]).startswith("[0.0,")

@@ -550,3 +550,36 @@ def test_slices_of_scores_alone_are_kept_for_dvc(
         found = metrics["slice"][size]["auc"]
         assert found["value"] == pytest.approx(expected, abs=1e-12)
         assert found["n"] == len(own)
+
+
+def test_intervals_are_written_only_beside_the_values_they_were_drawn_for(
+    tmp_path: Path,
+) -> None:
+    """A Bootstrap's positive class is the values' when `positive` is not given (the
+    recall of class 1, TP / (TP + FN) written out, inside its interval), and results that
+    disagree (another table's intervals, another positive, two Tables, another Ranking's
+    intervals) are refused before any file is written, never written side by side."""
+    from informed.errors import InputError
+    from informed.inference import bootstrap_ranking
+
+    table = Table.from_labels(ACTUAL, PREDICTED)
+    intervals = bootstrap(table, positive=1, replicates=200, seed=0)
+    write([table, intervals], tmp_path / "eval")
+    recall = _strict(tmp_path / "eval" / "metrics.json")["recall"]
+    tp = int(np.sum((ACTUAL == 1) & (PREDICTED == 1)))
+    assert recall["value"] == tp / int(np.sum(ACTUAL == 1))
+    assert recall["ci_low"] <= recall["value"] <= recall["ci_high"]
+    other = Table.from_labels(ACTUAL, 1 - PREDICTED)
+    ranking = Ranking.from_scores(ACTUAL, SCORES, positive=1)
+    wrong = bootstrap_ranking(Ranking.from_scores(ACTUAL, 1 - SCORES, positive=1), seed=0,
+                              replicates=50)  # fmt: skip
+    for results, says in [
+        ([table, bootstrap(other, positive=1, replicates=50, seed=0)], "different counts"),
+        ([table, intervals], "positive classes differ"),  # positive=0 below
+        ([table, other], "at most one Table"),
+        ([ranking, wrong], "another Ranking"),
+    ]:
+        folder = tmp_path / "refused"
+        with pytest.raises(InputError, match=says):
+            write(results, folder, positive=0 if says.startswith("positive") else None)
+        assert not folder.exists()

@@ -426,3 +426,21 @@ def test_mlflow_is_imported_only_when_used() -> None:
         env=environment,
     )
     assert done.stdout.splitlines()[-1] == "LOADED False"
+
+
+def test_log_puts_no_interval_beside_a_value_it_was_not_drawn_for(store: str) -> None:
+    """`log(table, bootstrap(table, positive=...))` without `positive`: the values are the
+    Bootstrap's positive class's (recall = TP / (TP + FN), written out), each inside its
+    interval; another table's intervals are refused before the run gets any metric."""
+    table = Table.from_labels(["s", "h", "h", "s", "h"] * 20, ["s", "h", "s", "h", "h"] * 20)
+    intervals = bootstrap(table, positive="s", replicates=200, seed=0)
+    with mlflow.start_run(experiment_id=store) as run:
+        im.log(table, intervals, html=False)
+    logged = _run(run.info.run_id).data.metrics
+    assert logged["recall"] == 20 / (20 + 20)  # 20 spam caught, 20 missed
+    assert logged["recall_ci_low"] <= logged["recall"] <= logged["recall_ci_high"]
+    other = Table.from_labels(["s", "h"] * 50, ["s", "s", "h", "h"] * 25)
+    drawn = bootstrap(other, positive="s", replicates=50, seed=0)
+    with mlflow.start_run(experiment_id=store) as run, pytest.raises(InputError, match="counts"):
+        im.log(table, drawn, html=False)
+    assert _run(run.info.run_id).data.metrics == {}

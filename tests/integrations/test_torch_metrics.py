@@ -244,6 +244,8 @@ def test_bad_batches_are_refused_and_count_nothing(task, C, preds, target, error
         ({"task": "multiclass", "num_classes": 4, "threshold": 0.3}, "argmax"),
         ({"task": "binary", "threshold": 1.5}, r"\[0, 1\]"),
         ({"task": "multiclass", "num_classes": 3, "labels": ["a", "b"]}, "names 2 classes"),
+        # refused at once, not when table() is first called at the epoch's end
+        ({"task": "binary", "labels": ["a", "a"]}, "'a' appears twice"),
     ],
 )
 def test_bad_arguments_are_refused(kwargs, message) -> None:  # type: ignore[no-untyped-def]

@@ -340,3 +340,14 @@ def test_no_rows_gives_nan_with_reasons() -> None:
 def test_a_table_where_a_ranking_is_expected_is_a_type_error() -> None:
     with pytest.raises(InputTypeError, match="needs a Ranking; got list"):
         calibration([0.1, 0.2])  # type: ignore[arg-type]
+
+
+def test_one_class_has_an_uncertainty_of_plus_zero_in_its_json() -> None:
+    """Every case positive: UNC = -(1 log 1 + 0 log 0) is 0, written 0.0, never -0.0."""
+    import json
+
+    from informed import calibration
+
+    one = calibration(Ranking.from_scores([1, 1, 1], [0.2, 0.5, 0.9], positive=1, negative=0))
+    text = json.dumps(one.to_dict()["log"])
+    assert '"uncertainty": 0.0' in text and "-0.0" not in text

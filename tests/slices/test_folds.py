@@ -138,8 +138,14 @@ def test_folds_merge_and_round_trip_json() -> None:
 def test_folds_refuse_rows_without_a_fold_and_wrong_training_sizes() -> None:
     """A row without a fold, training sizes of the wrong length, a ranking measure
     without scores, an unknown measure: one-line InputErrors."""
-    with pytest.raises(InputError, match="rows without a fold"):
+    # the row named, as the command line names it (the slice 'missing' named none)
+    with pytest.raises(InputError, match=r"`folds` has a missing value \(None\) at row 2 "):
         Folds.from_labels(folds=[1, None, 2], actual=[1, 0, 1], predicted=[1, 0, 0])
+    with pytest.raises(InputError, match=r"`repeats` has a missing value \(nan\) at row 3 "):
+        Folds.from_labels(
+            folds=[1, 2, 1], repeats=np.array([1.0, 1.0, np.nan]), actual=[1, 0, 1],
+            predicted=[1, 0, 0],
+        )  # fmt: skip
     with pytest.raises(InputError, match="one size per fold"):
         Folds.from_labels(folds=[1, 2, 2], actual=[1, 0, 1], predicted=[1, 0, 0], train=[2])
     folds = Folds.from_labels(folds=[1, 2, 2, 1], actual=[1, 0, 1, 0], predicted=[1, 0, 0, 0])

@@ -369,6 +369,8 @@ def _net_benefit(
     there is none."""
     if not rankings or is_positive is None or scores is None:
         return {}, "the models have no scores: net benefit reads probabilities"
+    if not all(ranking.n > 0 for ranking in rankings.values()):
+        return {}, "no cases: every weight is 0"
     for name, ranking in rankings.items():
         if not is_probability_ranking(ranking):
             outside = ranking.scores[0] if ranking.scores[0] > 1 else ranking.scores[-1]

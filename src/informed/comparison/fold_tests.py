@@ -85,8 +85,13 @@ def corrected_ttest(
     method = "corrected-t"
     if reason is not None:
         return _undefined(method, measure, reason, level)
+    sizes = np.asarray(train, dtype=np.float64)
+    if (sizes <= 0).any():  # a repeat of one fold: trained on nothing, no correction
+        where = int(np.flatnonzero(sizes <= 0)[0]) + 1
+        why = f"fold {where} has no training cases (its repeat has one fold): no n_test/n_train"
+        return _undefined(method, measure, why, level)
     n_test = float(np.mean(np.asarray(test, dtype=np.float64)))
-    n_train = float(np.mean(np.asarray(train, dtype=np.float64)))
+    n_train = float(np.mean(sizes))
     J = d.size
     return _t(d, (1.0 / J + n_test / n_train) * float(d.var(ddof=1)), J - 1, level, method, measure)
 

@@ -442,6 +442,9 @@ def net_benefit_difference(
         msg = "`actual` is empty: there are no cases to compare on."
         raise InputError(msg)
     weight_array = check_weights(weights, actual_array.shape[0])
+    if weight_array is not None and not weight_array.sum() > 0:
+        msg = "every weight is 0: there are no cases to compare on."
+        raise InputError(msg)
     is_positive = positive_rows(actual_array, as_label(positive))
     rankings = {
         str(name): Ranking.from_scores(
@@ -449,6 +452,8 @@ def net_benefit_difference(
         )
         for name, values in scores.items()
     }
+    for name, ranking in rankings.items():  # the class as given, not the flags' True
+        check_probabilities(ranking, f"the net benefit difference ({name!r})", positive)
     values = {str(name): given for name, given in scores.items()}
     joint = joint_scores(is_positive, rankings, values, weight_array)
     return paired_net_benefit(

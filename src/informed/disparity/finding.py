@@ -293,6 +293,8 @@ def _in_memory(
     measure: str, options: dict[str, Any], progress: Any,
 ) -> SliceSearch:  # fmt: skip
     n_rows = {c.codes.shape[0] for c in columns}
+    if n_rows == {0} and len(actual) == 0:
+        raise InputError("no rows to search: `actual` and the columns are empty.")
     if predicted is not None:
         labels, cells, n = _labels_of(actual, predicted)
         _same_length(n_rows, n)

@@ -114,7 +114,10 @@ def _figures(search: SliceSearch) -> str:
         "extended; a child has at most its parent's cases.",
     ]
     if search.untestable:
-        notes.append(f"{search.untestable:,} slices tested have no variance (no interval).")
+        notes.append(
+            f"{search.untestable:,} slices tested have no interval: no variance, or the "
+            "measure is undefined in the slice or its rest."
+        )
     for name, edges in search.cuts.items():
         notes.append(
             f"{escaped(name)} cut into {len(edges) - 1} quantile ranges at "

@@ -156,7 +156,8 @@ class SliceSearch:
     rows : int
     positive : label or None
     untestable : int
-        Slices tested whose gap has no interval (a variance that cannot be estimated).
+        Slices tested whose gap has no interval: a variance that cannot be estimated, or
+        a measure undefined in the slice or its rest (never reported as found).
     classes : tuple
         The classes of the actual column, in canonical order.
     """

@@ -280,6 +280,9 @@ def _nested_pairs(
 
 def _interval(centre: float, se: float, estimate: float, z: float, level: float, method: str,
               bound: float) -> Interval:  # fmt: skip
+    if not math.isfinite(estimate):  # the pseudo-counts' centre is defined; the gap is not
+        why = "the measure is undefined in the slice or in the rest (no gap to bound)"
+        return Interval(estimate, math.nan, math.nan, level, method, reason=why)
     if not math.isfinite(se) or not math.isfinite(centre):
         why = "no variance can be estimated (a class too small, or scores tied or separated)"
         return Interval(estimate, math.nan, math.nan, level, method, reason=why)

@@ -43,6 +43,9 @@ def render_search(
             Text(
                 f"No slice is less informed than the rest of the rows: no simultaneous "
                 f"{100 * search.level:g} % interval of a gap excludes 0."
+                if not search.tested or search.untestable < search.tested
+                else f"No slice could be tested: no gap has an interval ({search.measure} "
+                "undefined, or no variance, in every slice tested or its rest)."
             )
         )
     parts.append(Text(_figures(search), style="dim"))
@@ -102,7 +105,11 @@ def _figures(search: SliceSearch) -> str:
         *_groups(search),
         f"tested {search.tested:,} slices; pruned {search.pruned:,} (too few real cases "
         f"of a class to test or to extend); {search.hypotheses:,} hypotheses in the family"
-        + (f"; {search.untestable:,} without a variance" if search.untestable else ""),
+        + (
+            f"; {search.untestable:,} without an interval (no variance, or the measure undefined)"
+            if search.untestable
+            else ""
+        ),
     ]
     for level in search.levels:
         lines.append(

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -65,8 +65,10 @@ SCORING_RULES = {
 Rule = Literal["brier", "log"]
 
 
-def check_probabilities(ranking: Ranking, what: str) -> None:
-    """Refuse a Ranking whose scores are not probabilities (outside [0, 1]), naming one.
+def check_probabilities(ranking: Ranking, what: str, positive: Any = None) -> None:
+    """Refuse a Ranking whose scores are not probabilities (outside [0, 1]), naming one;
+    `positive` names the class as the caller was given it (a Ranking of is-positive
+    flags has the class True).
 
     >>> check_probabilities(Ranking.from_scores([1, 0], [0.9, 0.2], positive=1), "x")
     >>> check_probabilities(Ranking.from_scores([1, 0], [1.5, 0.2], positive=1), "x")
@@ -84,7 +86,8 @@ def check_probabilities(ranking: Ranking, what: str) -> None:
     value = float(scores[0] if scores[0] > 1.0 else scores[-1])
     msg = (
         f"{what} reads the scores as probabilities of the positive class "
-        f"{ranking.positive!r}, but score {value!r} lies outside [0, 1] "
+        f"{ranking.positive if positive is None else positive!r}, but score {value!r} "
+        "lies outside [0, 1] "
         f"({int(outside.sum()):,} of {scores.size:,} distinct scores do). Calibration and "
         "decision curves need probabilities; the ranking measures (AUC, PEM, ...) do not."
     )
@@ -244,7 +247,7 @@ class Decomposition:
         """The four numbers as JSON: NaN as null with the reason, +inf as the string
         "Infinity" (as a Ranking's JSON writes an infinite score) with why it is."""
         names = ("score", "miscalibration", "discrimination", "uncertainty")
-        values = [getattr(self, name) for name in names]
+        values = [getattr(self, name) + 0.0 for name in names]  # -0.0 (UNC of one class): 0.0
         document: dict[str, object] = {
             name: json_number(value) for name, value in zip(names, values, strict=True)
         }

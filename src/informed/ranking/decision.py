@@ -254,7 +254,8 @@ def join_stretches(
     joined[1:] = closed[:-1] & (low[1:] == high[:-1])
     starts = np.flatnonzero(~joined)
     ends = np.append(starts[1:], kept.size) - 1
-    found = zip(low[starts].tolist(), high[ends].tolist(), strict=True)
+    # + 0.0: a stretch from p_t = 0 reached as -0.0 (a product with a negative) starts at 0.0
+    found = zip((low[starts] + 0.0).tolist(), high[ends].tolist(), strict=True)
     return tuple((lo, hi) for lo, hi in found)
 
 

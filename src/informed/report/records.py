@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from informed.errors import InputTypeError
+from informed.errors import InputError, InputTypeError
 from informed.inference.ranking_bootstrap import RankingBootstrap
 from informed.inference.table_bootstrap import Bootstrap
 from informed.ranking.document import SUMMARIES, RankingSummary, summarize_ranking
@@ -26,7 +26,7 @@ from informed.report.result_schema import document_kind, document_version, stamp
 from informed.table.evaluation import Evaluation, evaluate
 from informed.table.table import Table
 
-__all__ = ["MeasureRecord", "measure_records", "result_document"]
+__all__ = ["MeasureRecord", "gather", "measure_records", "result_document"]
 
 
 @dataclass(frozen=True)
@@ -363,7 +363,9 @@ def result_document(*results: Any, positive: Any = None, summary: bool = False) 
     intervals; its table is evaluated when no Evaluation is given), a Ranking (summarised
     here), a RankingSummary, a RankingBootstrap (the ranking's intervals; its ranking is
     summarised when no other is given), or a result document (a dict, returned as it is
-    after its version is checked). At most one of each kind. Or one of: a Comparison
+    after its version is checked). At most one of each kind, all of one table and one
+    Ranking (`gather`: refused otherwise), a Table evaluated at the Bootstrap's positive
+    class when `positive` is not given. Or one of: a Comparison
     (`informed.compare`), a FoldComparison (`compare_folds`), Folds (their measures that
     ``informed evaluate --folds`` reports, with `positive`) or a SliceSearch
     (`find_slices`).
@@ -377,34 +379,7 @@ def result_document(*results: Any, positive: Any = None, summary: bool = False) 
         single = _single(results[0], positive)
         if single is not None:
             return single
-    evaluation: Evaluation | None = None
-    intervals: Bootstrap | None = None
-    ranked: RankingSummary | None = None
-    ranking: Ranking | None = None
-    ranking_intervals: RankingBootstrap | None = None
-    for result in results:
-        if isinstance(result, Table):
-            evaluation = evaluate(result, positive=positive)
-        elif isinstance(result, Evaluation):
-            evaluation = result
-        elif isinstance(result, Bootstrap):
-            intervals = result
-        elif isinstance(result, Ranking):
-            ranking, ranked = result, summarize_ranking(result)
-        elif isinstance(result, RankingSummary):
-            ranked = result
-        elif isinstance(result, RankingBootstrap):
-            ranking_intervals = result
-        else:
-            raise InputTypeError(
-                "result_document reads Table, Evaluation, Bootstrap, Ranking, RankingSummary "
-                f"or RankingBootstrap results together, got {type(result).__name__}"
-            )
-    if evaluation is None and intervals is not None:
-        evaluation = evaluate(intervals.table, positive=intervals.positive)
-    if ranked is None and ranking_intervals is not None:
-        ranking = ranking_intervals.ranking
-        ranked = summarize_ranking(ranking)
+    evaluation, intervals, ranked, ranking, ranking_intervals, positive = gather(results, positive)
     if evaluation is None and ranked is None:
         raise InputTypeError("result_document needs at least one result")
     if positive is None and evaluation is not None:
@@ -418,6 +393,82 @@ def result_document(*results: Any, positive: Any = None, summary: bool = False) 
         ranking_intervals=ranking_intervals, summary=exact,
     )  # fmt: skip
     return stamp(document, "informed.evaluation")
+
+
+def gather(results: tuple[Any, ...], positive: Any) -> tuple[
+    Evaluation | None, Bootstrap | None, RankingSummary | None, Ranking | None,
+    RankingBootstrap | None, Any,
+]:  # fmt: skip
+    """The results given together, at most one of each kind, checked to belong together:
+    (evaluation, intervals, ranking summary, ranking, ranking intervals, positive). A
+    Table is evaluated at the positive class of `positive` or of the Bootstrap; a
+    Bootstrap of another table, a RankingBootstrap of another Ranking, or a positive
+    class that differs between them is refused: a value with the interval of another
+    would be a wrong number."""
+    given: dict[type, Any] = {}
+    for result in results:
+        kind = next((k for k in _KINDS if isinstance(result, k)), None)
+        if kind is None:
+            raise InputTypeError(
+                "results read together are a Table, an Evaluation, a Bootstrap, a Ranking, a "
+                f"RankingSummary or a RankingBootstrap, got {type(result).__name__}"
+            )
+        if kind in given:  # which of the two would the values be? never the last silently
+            raise InputError(
+                f"results read together hold at most one {kind.__name__}; got two. Give one "
+                "result of each kind (add Tables or Rankings of parts first: a + b)."
+            )
+        given[kind] = result
+    evaluation, intervals = given.get(Evaluation), given.get(Bootstrap)
+    ranked, ranking = given.get(RankingSummary), given.get(Ranking)
+    ranking_intervals = given.get(RankingBootstrap)
+    positive = _same_positive(positive, evaluation, intervals)
+    table = given.get(Table)
+    if table is None and evaluation is None and intervals is not None:
+        table = intervals.table
+    if table is not None and evaluation is None:
+        evaluation = evaluate(table, positive=positive)
+    for other, name in ((table, "Table"), (None if intervals is None else intervals.table,
+                                           "Bootstrap's resampled table")):  # fmt: skip
+        if other is not None and evaluation is not None and other != evaluation.table:
+            raise InputError(
+                f"the {name} and the Evaluation hold different counts: give the results "
+                "of one table (the Table a Bootstrap resampled, the Evaluation of it)."
+            )
+    if ranking is not None:
+        summarised = summarize_ranking(ranking)
+        if ranked is not None and (ranked.n, ranked.n_positive) != (ranking.n, ranking.n_positive):
+            raise InputError("the RankingSummary is not the given Ranking's: their counts differ.")
+        ranked = summarised if ranked is None else ranked
+    if ranking_intervals is not None:
+        if ranking is not None and ranking_intervals.ranking != ranking:
+            raise InputError(
+                "the RankingBootstrap's intervals were drawn from another Ranking than the one "
+                "given (their counts differ): pass the Ranking it resampled."
+            )
+        if ranked is None:
+            ranking = ranking_intervals.ranking
+            ranked = summarize_ranking(ranking)
+    return evaluation, intervals, ranked, ranking, ranking_intervals, positive
+
+
+_KINDS = (Table, Evaluation, Bootstrap, Ranking, RankingSummary, RankingBootstrap)
+
+
+def _same_positive(positive: Any, *results: Evaluation | Bootstrap | None) -> Any:
+    """The one positive class of `positive` (when given), an Evaluation's and a
+    Bootstrap's, refused where they differ: a value of one class (or of the average over
+    the labels) with the interval of another would be a wrong number."""
+    named = [(f"the {type(r).__name__}'s is", r.positive) for r in results if r is not None]
+    if positive is not None:
+        named.insert(0, ("positive= is", positive))
+    for name, other in named[1:]:
+        if other != named[0][1]:
+            raise InputError(
+                f"positive classes differ: {named[0][0]} {named[0][1]!r}, {name} {other!r}; "
+                "make the results with the same positive (None: the average over the labels)."
+            )
+    return named[0][1] if named else None
 
 
 def _single(result: Any, positive: Any) -> dict[str, Any] | None:

@@ -31,7 +31,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from informed._common import check_document, json_float, loads_strict, readonly
-from informed.errors import InputError, InputTypeError
+from informed.coding.label_text import is_missing, missing_message
+from informed.errors import InputError, InputTypeError, at_row
 from informed.measures import MEASURES
 from informed.ranking import RANKING_MEASURES, Ranking
 from informed.slices.evaluation import evaluate_slices
@@ -205,6 +206,12 @@ class Folds:
             weights=weights,
             names=names,
         )
+        if any(None in key for key in slices.keys):  # name the first such row, then refuse
+            for name, column in (("folds", folds), ("repeats", repeats)):
+                rows = enumerate(() if column is None else column)
+                found = next(((i, x) for i, x in rows if is_missing(x)), None)
+                if found is not None:
+                    raise InputError(missing_message(name, found[1], at_row(found[0])))
         return cls(slices, _stored(slices, _train(train)))
 
     @classmethod

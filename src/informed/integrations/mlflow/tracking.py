@@ -46,8 +46,8 @@ from informed.errors import InputError, InputTypeError
 from informed.inference.table_bootstrap import Bootstrap
 from informed.integrations.mlflow.keys import check_prefix, metric_values
 from informed.ranking.ranking import Ranking
-from informed.report.records import MeasureRecord, measure_records, result_document
-from informed.table.evaluation import Evaluation, evaluate
+from informed.report.records import MeasureRecord, gather, measure_records, result_document
+from informed.table.evaluation import Evaluation
 from informed.table.table import Table
 
 if TYPE_CHECKING:
@@ -71,33 +71,17 @@ def artifact_path(prefix: str = "") -> str:
 def _gather(
     results: tuple[Any, ...], positive: Any
 ) -> tuple[Evaluation | None, Bootstrap | None, Ranking | None]:
-    evaluation: Evaluation | None = None
-    intervals: Bootstrap | None = None
-    ranking: Ranking | None = None
-    for result in results:
-        if isinstance(result, Table):
-            evaluation = evaluate(result, positive=positive)
-        elif isinstance(result, Evaluation):
-            evaluation = result
-        elif isinstance(result, Bootstrap):
-            intervals = result
-        elif isinstance(result, Ranking):
-            ranking = result
-        else:
-            msg = (
-                "informed.mlflow.log logs a Table, an Evaluation, a Bootstrap or a Ranking "
-                "(their exact summary is logged with them), or one result document alone, "
-                f"got {type(result).__name__}."
-            )
-            raise InputTypeError(msg)
-    if evaluation is None and intervals is not None:
-        evaluation = evaluate(intervals.table, positive=intervals.positive)
+    for wrong in (r for r in results if not isinstance(r, (Table, Evaluation, Bootstrap, Ranking))):
+        msg = (
+            "informed.mlflow.log logs a Table, an Evaluation, a Bootstrap or a Ranking "
+            "(their exact summary is logged with them), or one result document alone, "
+            f"got {type(wrong).__name__}."
+        )
+        raise InputTypeError(msg)
+    evaluation, intervals, _, ranking, _, _ = gather(results, positive)
     if evaluation is None and ranking is None:
         msg = "informed.mlflow.log needs a result: a Table, an Evaluation or a Ranking."
         raise InputTypeError(msg)
-    if evaluation is not None and intervals is not None and intervals.table != evaluation.table:
-        msg = "the Bootstrap's table is not the Evaluation's: log the intervals of that table."
-        raise InputError(msg)
     return evaluation, intervals, ranking
 
 
@@ -175,7 +159,8 @@ def log(
         The run to log to; by default the active run (one is started when none is
         active, as `mlflow.log_metrics` does).
     positive : label, optional
-        The positive label of a Table given here: its one-vs-rest view.
+        The positive label of a Table given here: its one-vs-rest view; by default the
+        Bootstrap's (results of another table or another positive are refused).
     html : bool, optional
         Log the HTML report (``report.html``); by default when matplotlib is installed.
     source : str

@@ -28,6 +28,7 @@ from informed.integrations.torch.inputs import Task, classes, count_cells
 from informed.integrations.torch.pure import PureMetric
 from informed.measures.names import measure_name
 from informed.table import Table, evaluate
+from informed.table.counting import check_label_list
 from informed.table.evaluation import measure_values
 
 if TYPE_CHECKING:
@@ -153,7 +154,10 @@ class ContingencyTable(Base):
         self.num_classes = C
         self.threshold = _threshold(task, threshold, logits)
         self.logits = logits
-        self.labels: tuple[Any, ...] = tuple(range(C)) if labels is None else tuple(labels)
+        # refused here, not at the epoch's end when `table()` builds the Table
+        self.labels: tuple[Any, ...] = (
+            tuple(range(C)) if labels is None else check_label_list(labels, "labels")
+        )
         if len(self.labels) != C:
             msg = f"`labels` names {len(self.labels)} classes; there are num_classes={C}."
             raise InputError(msg)
