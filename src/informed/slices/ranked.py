@@ -40,6 +40,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from informed.ranking.blocks import blocks
 from informed.ranking.keys import canonical_scores
 
 __all__ = [
@@ -65,9 +66,9 @@ _POSITIVE_TOPS = 1 << 11  # tops below this are of scores >= 0
 
 
 class PackedGroups(NamedTuple):
-    """The tie groups of every slice: `slice` ascending, then scores descending."""
+    """The tie groups of every slice, slice after slice (slice k's are those from
+    `bounds[k]` to `bounds[k + 1]`), each slice's scores descending."""
 
-    slice: NDArray[np.int64]
     scores: NDArray[np.float64]
     positives: NDArray[np.int64]
     negatives: NDArray[np.int64]
@@ -93,7 +94,12 @@ def descending_codes(values: NDArray[np.float64]) -> NDArray[np.uint64]:
     ([2, 0, 1, 4, 3], True)
     """
     bits = values.view(np.uint64)
-    codes = np.subtract(_LOW63, bits)  # wraps past 2^63 for a set sign bit: fixed below
+    return _codes_into(bits, np.empty(bits.shape, dtype=np.uint64))
+
+
+def _codes_into(bits: NDArray[np.uint64], codes: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """`descending_codes` of scores' `bits`, written into `codes`."""
+    np.subtract(_LOW63, bits, out=codes)  # wraps past 2^63 for a set sign bit: fixed below
     if codes.size and codes.max() > _LOW63:  # a negative score, or -0.0
         negative = bits > _LOW63
         codes[negative] = bits[negative]
@@ -113,12 +119,29 @@ def scores_of(codes: NDArray[np.uint64]) -> NDArray[np.float64]:
 
 class PackedKeys(NamedTuple):
     """Each row's (slice, score, outcome) in one unsigned integer, unsorted, and what
-    decodes it: the tops that occur, the mantissa bits kept and dropped."""
+    decodes it: the tops that occur, the mantissa bits kept and dropped. A key that
+    needs up to `_SPLIT_BITS` bits more than 64 is held without its top `spare` bits:
+    the rows are split by them into `parts` (part j's keys, their top bits j, in any
+    order), and `shift` is where those bits were in the key's high part."""
 
-    keys: NDArray[np.uint64]
+    parts: tuple[NDArray[np.uint64], ...]
     tops: NDArray[np.intp]
     kept: int
     dropped: int
+    spare: int
+    shift: int
+
+    @property
+    def keys(self) -> NDArray[np.uint64]:
+        """Every row's key (the parts one after the other: the rows' order where the
+        key fits in 64 bits)."""
+        return self.parts[0] if len(self.parts) == 1 else np.concatenate(self.parts)
+
+
+_SPLIT_BITS = 2
+"""Bits a key may need beyond 64: its rows are then split by those top bits into up to
+four parts, each sorted alone (their keys in order of part are the keys' order). 10^7
+scores of full mantissas in 25 binades and 100 slices need one bit more."""
 
 
 def pack_keys(
@@ -128,30 +151,48 @@ def pack_keys(
     is_positive: NDArray[np.bool_],
 ) -> PackedKeys | None:
     """The packed key of every row (see the module's notes), or None when the slice code
-    and the compressed score do not fit in 63 bits beside the outcome."""
-    raw_or = int(np.bitwise_or.reduce(values.view(np.uint64))) if values.size else 0
+    and the compressed score do not fit in 63 bits beside the outcome (with up to
+    `_SPLIT_BITS` more in `parts`). Made a block of rows at a time (in cache): one pass
+    codes the scores and finds their tops, one packs the keys."""
+    n = values.shape[0]
+    bits = values.view(np.uint64)
+    keys = np.empty(n, dtype=np.uint64)
+    raw_or, seen = 0, np.zeros(_TOPS, dtype=np.int64)
+    for low, high in blocks(n):
+        raw_or |= int(np.bitwise_or.reduce(bits[low:high]))
+        codes = _codes_into(bits[low:high], keys[low:high])
+        seen += np.bincount((codes >> np.uint64(_MANTISSA_BITS)).view(np.int64), minlength=_TOPS)
     dropped = _trailing_zeros(raw_or & int(_MANTISSA))  # -0.0 sets no mantissa bit
-    codes = descending_codes(values)
-    top = codes >> np.uint64(_MANTISSA_BITS)
-    occurs = np.bincount(top.view(np.int64), minlength=_TOPS) > 0
+    occurs = seen > 0
     tops = np.flatnonzero(occurs)
     kept = _MANTISSA_BITS - dropped
     # the high part of a key is slice * len(tops) + the rank of its top
-    if (max(n_slices, 1) * max(tops.size, 1) - 1).bit_length() + kept + 1 > 64:
+    high_bits = (max(n_slices, 1) * max(tops.size, 1) - 1).bit_length()
+    spare = max(high_bits + kept + 1 - 64, 0)
+    if spare > _SPLIT_BITS:
         return None
-    rank = np.cumsum(occurs, dtype=np.int64) - 1
-    high = slices.astype(np.int64, copy=True)  # small integers: int64 arithmetic
-    high *= tops.size
-    high += rank[top.view(np.int64)]
-    keys = codes
-    keys &= _MANTISSA
-    if dropped:
-        keys >>= np.uint64(dropped)
-    keys |= high.view(np.uint64) << np.uint64(kept)
-    del high, top
-    keys <<= _ONE
-    keys |= is_positive
-    return PackedKeys(keys, tops, kept, dropped)
+    shift = high_bits - spare
+    rank = (np.cumsum(occurs) - 1).astype(np.uint64)
+    width = np.uint64(tops.size)
+    pieces: list[list[NDArray[np.uint64]]] = [[] for _ in range(1 << spare)]
+    for low, high in blocks(n):
+        part = keys[low:high]
+        top = rank[(part >> np.uint64(_MANTISSA_BITS)).view(np.int64)]
+        top += slices[low:high].astype(np.uint64) * width  # the high part
+        part &= _MANTISSA
+        if dropped:
+            part >>= np.uint64(dropped)
+        if spare:
+            split = top >> np.uint64(shift)
+            top &= np.uint64((1 << shift) - 1)
+        part |= top << np.uint64(kept)
+        part <<= _ONE
+        part |= is_positive[low:high]
+        if spare:
+            for j, piece in enumerate(pieces):
+                piece.append(part[split == j])
+    parts = tuple(np.concatenate(p) for p in pieces) if spare else (keys,)
+    return PackedKeys(parts, tops, kept, dropped, spare, shift)
 
 
 def group_packed(
@@ -160,30 +201,108 @@ def group_packed(
     values: NDArray[np.float64],
     is_positive: NDArray[np.bool_],
 ) -> PackedGroups | None:
-    """The tie groups of every slice by one sort of packed keys (see the module's notes),
-    or None when the slice code and the compressed score do not fit in 63 bits."""
+    """The tie groups of every slice by one sort of packed keys (see the module's notes;
+    a sort of each part of them where they need more than 64 bits), or None when the
+    slice code and the compressed score do not fit. Where no two rows of a slice share
+    a score (a group a row: continuous scores) the sorted keys are decoded a block at a
+    time (in cache)."""
     n = values.shape[0]
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return PackedGroups(empty, np.zeros(0), empty, empty, np.zeros(n_slices + 1, dtype=np.intp))
+        return PackedGroups(np.zeros(0), empty, empty, np.zeros(n_slices + 1, dtype=np.intp))
     packed = pack_keys(slices, n_slices, values, is_positive)
     if packed is None:
         return None
-    keys, tops, kept, dropped = packed
-    keys.sort()
+    for keys in packed.parts:
+        keys.sort()
+    distinct = _distinct(packed, n_slices, n)
+    if distinct is not None:
+        return distinct
+    found = [_runs(keys, j << packed.shift, packed.kept) for j, keys in enumerate(packed.parts)]
+    high, low, positives, totals = (np.concatenate(a) for a in zip(*found, strict=True))
+    slice_of, rank_of = np.divmod(high, packed.tops.size)
+    scores = _decode(rank_of, low, packed.tops, packed.dropped)
+    bounds = np.searchsorted(slice_of, np.arange(n_slices + 1)).astype(np.intp)
+    return PackedGroups(scores, positives, totals - positives, bounds)
+
+
+def _distinct(packed: PackedKeys, n_slices: int, n: int) -> PackedGroups | None:
+    """The groups of sorted packed keys where each holds one row (the scores decoded, the
+    outcome read, block by block), or None where two rows share a (slice, score)."""
+    tops, kept, dropped = packed.tops, packed.kept, packed.dropped
+    width = np.uint64(tops.size)
+    top = tops.astype(np.uint64) << np.uint64(_MANTISSA_BITS)
+    negative = tops >= _POSITIVE_TOPS
+    # a score's bits are base - mantissa (>= 0: its code's complement) or base + mantissa
+    base = np.where(negative, top, _LOW63 - top - np.uint64((1 << dropped) - 1))
+    mixed = bool(negative.any())
+    scores = np.empty(n, dtype=np.float64)
+    positives = np.empty(n, dtype=np.int64)
+    negatives = np.empty(n, dtype=np.int64)
+    bounds = np.zeros(n_slices + 1, dtype=np.intp)
+    at = 0
+    for j, keys in enumerate(packed.parts):
+        last = None
+        offset = np.uint64(j << packed.shift)
+        for low, high in blocks(keys.size):
+            key = keys[low:high] >> _ONE
+            if bool((key[1:] == key[:-1]).any()) or (last is not None and key[0] == last):
+                return None
+            last = key[-1]
+            out = slice(at + low, at + high)
+            np.bitwise_and(keys[low:high], _ONE, out=positives[out].view(np.uint64))
+            np.subtract(1, positives[out], out=negatives[out])
+            rank = key >> np.uint64(kept)
+            if offset:
+                rank += offset
+            rank %= width
+            key &= np.uint64((1 << kept) - 1)
+            if dropped:
+                key <<= np.uint64(dropped)
+            value = base[rank]
+            if mixed:
+                key[~negative[rank]] = np.negative(key[~negative[rank]])  # wraps: base - key
+                value += key
+            else:
+                value -= key
+            np.add(value.view(np.float64), 0.0, out=scores[out])
+        bounds += _starts(keys, j << packed.shift, tops.size, n_slices, kept, packed.shift)
+        at += keys.size
+    return PackedGroups(scores, positives, negatives, bounds)
+
+
+def _starts(
+    keys: NDArray[np.uint64], offset: int, width: int, n_slices: int, kept: int, shift: int
+) -> NDArray[np.intp]:
+    """Where each slice (and the end) starts among sorted keys of one part (high parts
+    from `offset` to `offset + 2^shift`)."""
+    first = np.arange(n_slices + 1, dtype=np.int64) * width - offset
+    inside = (first > 0) & (first < (1 << shift))
+    where = np.where(first <= 0, 0, keys.size).astype(np.intp)
+    wanted = first[inside].astype(np.uint64) << np.uint64(kept + 1)
+    where[inside] = np.searchsorted(keys, wanted)
+    return where
+
+
+def _runs(
+    keys: NDArray[np.uint64], offset: int, kept: int
+) -> tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.int64], NDArray[np.int64]]:
+    """The groups of sorted packed keys (shifted right by one in place): each group's
+    high part (plus `offset`), kept mantissa bits, positives and rows."""
+    if keys.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, np.zeros(0, dtype=np.uint64), empty, empty
     outcome = np.bitwise_and(keys, _ONE).view(np.int64)
     keys >>= _ONE
-    change = keys[1:] != keys[:-1]
-    ends = np.flatnonzero(change)
-    del change
-    ends = np.append(ends, n - 1)
+    ends = np.flatnonzero(keys[1:] != keys[:-1])
+    ends = np.append(ends, keys.size - 1)
     positives = np.diff(np.cumsum(outcome, out=outcome)[ends], prepend=0)
     totals = np.diff(ends, prepend=-1)
     group_keys = keys[ends]
-    slice_of, rank_of = np.divmod((group_keys >> np.uint64(kept)).view(np.int64), tops.size)
-    scores = _decode(rank_of, group_keys & np.uint64((1 << kept) - 1), tops, dropped)
-    bounds = np.searchsorted(slice_of, np.arange(n_slices + 1)).astype(np.intp)
-    return PackedGroups(slice_of, scores, positives, totals - positives, bounds)
+    high = (group_keys >> np.uint64(kept)).view(np.int64)
+    if offset:
+        high += offset
+    return high, group_keys & np.uint64((1 << kept) - 1), positives, totals
 
 
 def _trailing_zeros(value: int) -> int:
