@@ -164,28 +164,45 @@ def pack_keys(
     n = values.shape[0]
     bits = values.view(np.uint64)
     keys = np.empty(n, dtype=np.uint64)
-    raw_or, seen = 0, np.zeros(_TOPS, dtype=np.int64)
+    raw_or, first, last = 0, _TOPS, -1
     for low, high in blocks(n):
         raw_or |= int(np.bitwise_or.reduce(bits[low:high]))
         codes = _codes_into(bits[low:high], keys[low:high])
-        seen += np.bincount((codes >> np.uint64(_MANTISSA_BITS)).view(np.int64), minlength=_TOPS)
+        if codes.size:
+            first = min(first, int(codes.min()) >> _MANTISSA_BITS)
+            last = max(last, int(codes.max()) >> _MANTISSA_BITS)
     dropped = _trailing_zeros(raw_or & int(_MANTISSA))  # -0.0 sets no mantissa bit
-    occurs = seen > 0
-    tops = np.flatnonzero(occurs)
     kept = _MANTISSA_BITS - dropped
-    # the high part of a key is slice * len(tops) + the rank of its top
-    high_bits = (max(n_slices, 1) * max(tops.size, 1) - 1).bit_length()
+    # the high part of a key is slice * len(tops) + the rank of its top: the tops from
+    # the first to the last (no look-up) where those fit, else the tops that occur
+    tops = np.arange(first, last + 1) if n else np.zeros(0, dtype=np.intp)
+    rank = None
+    if _high_bits(n_slices, tops.size) + kept + 1 - 64 > _SPLIT_BITS:
+        seen = np.zeros(_TOPS, dtype=np.int64)
+        for low, high in blocks(n):
+            top = (keys[low:high] >> np.uint64(_MANTISSA_BITS)).view(np.int64)
+            seen += np.bincount(top, minlength=_TOPS)
+        tops = np.flatnonzero(seen)
+        rank = (np.cumsum(seen > 0) - 1).astype(np.int64)
+    high_bits = _high_bits(n_slices, tops.size)
     spare = max(high_bits + kept + 1 - 64, 0)
     if spare > _SPLIT_BITS:
         return None
     shift = high_bits - spare
-    rank = (np.cumsum(occurs) - 1).astype(np.uint64)
-    width = np.uint64(tops.size)
-    pieces: list[list[NDArray[np.uint64]]] = [[] for _ in range(1 << spare)]
+    width = tops.size
+    # part 0 kept in `keys` (compacted in place), the others written to new arrays
+    # (pages never touched are never made: each row's key is written once more)
+    outs = [keys, *(np.empty(n, dtype=np.uint64) for _ in range(1, 1 << spare))]
+    filled = [0] * len(outs)
     for low, high in blocks(n):
         part = keys[low:high]
-        top = rank[(part >> np.uint64(_MANTISSA_BITS)).view(np.int64)]
-        top += slices[low:high].astype(np.uint64) * width  # the high part
+        top = (part >> np.uint64(_MANTISSA_BITS)).view(np.int64)
+        if rank is None:
+            top -= first
+        else:
+            top = rank[top]
+        top += slices[low:high] * width  # the high part
+        top = top.view(np.uint64)
         part &= _MANTISSA
         if dropped:
             part >>= np.uint64(dropped)
@@ -196,10 +213,17 @@ def pack_keys(
         part <<= _ONE
         part |= is_positive[low:high]
         if spare:
-            for j, piece in enumerate(pieces):
-                piece.append(part[split == j])
-    parts = tuple(np.concatenate(p) for p in pieces) if spare else (keys,)
+            for j in reversed(range(len(outs))):  # part 0 last: it may overwrite `part`
+                piece = np.compress(split == j, part)
+                outs[j][filled[j] : filled[j] + piece.size] = piece
+                filled[j] += piece.size
+    parts = tuple(out[:size] for out, size in zip(outs, filled, strict=True)) if spare else (keys,)
     return PackedKeys(parts, tops, kept, dropped, spare, shift)
+
+
+def _high_bits(n_slices: int, width: int) -> int:
+    """Bits of the high part of a key: slice * width + the rank of a top."""
+    return (max(n_slices, 1) * max(width, 1) - 1).bit_length()
 
 
 def group_packed(
@@ -264,16 +288,15 @@ def _distinct(packed: PackedKeys, n_slices: int, n: int) -> PackedGroups | None:
             np.bitwise_and(keys[low:high], _ONE, out=positives[out].view(np.uint64))
             np.subtract(1, positives[out], out=negatives[out])
             rank = (key >> np.uint64(kept)).view(np.int64)
-            if few:
-                value, sign = bases[rank], signs[rank]
-            else:
+            if not few:
                 rank += offset
                 rank %= tops.size
-                value, sign = base[rank], negative[rank]
+            value = (bases if few else base)[rank]
             key &= np.uint64((1 << kept) - 1)
             if dropped:
                 key <<= np.uint64(dropped)
             if mixed:
+                sign = (signs if few else negative)[rank]
                 key[~sign] = np.negative(key[~sign])  # wraps: base - key
                 value += key
             else:
