@@ -35,7 +35,7 @@ from informed.coding.labels import (
 )
 from informed.errors import InputError
 from informed.ranking import Ranking
-from informed.ranking.grouping import as_scores, group_rows
+from informed.ranking.grouping import group_rows, scores_and_bounds
 from informed.slices.classes import named
 from informed.slices.hashed import group_hashed, score_groups
 from informed.slices.ranked import (
@@ -254,7 +254,7 @@ def rank_sliced(
     the same order gives each slice exactly the Ranking `Ranking.from_scores` gives its
     rows.
     """
-    values = as_scores(np.asarray(scores), allow_infinite=False)
+    values, limits = scores_and_bounds(np.asarray(scores), allow_infinite=False)
     hashed = group_hashed(slices, n_slices, values, is_positive, weights)
     if hashed is not None:
         # canonical by construction (distinct scores descending, -0.0 as 0.0, no empty
@@ -283,7 +283,9 @@ def rank_sliced(
         return tuple(
             Ranking._trusted(s.copy(), p.copy(), n.copy(), classes=_UNKNOWN) for s, p, n in parts
         ), Ranking._trusted(*overall_groups, classes=_UNKNOWN)
-    packed = None if weights is not None else group_packed(slices, n_slices, values, is_positive)
+    packed = None
+    if weights is None:
+        packed = group_packed(slices, n_slices, values, is_positive, limits)
     if packed is not None:
         # canonical by construction, as the hashed groups (distinct codes ascending:
         # distinct scores descending, -0.0 coded as 0.0; counts of rows, none empty;
@@ -292,7 +294,7 @@ def rank_sliced(
         rankings = [Ranking._trusted(s, p, n, classes=_UNKNOWN) for s, p, n in packed.slices()]
         if stand_in:
             return tuple(rankings), _totals(is_positive)
-        return tuple(rankings), _overall(rankings, values, is_positive, weights)
+        return tuple(rankings), _overall(rankings, values, is_positive, weights, limits)
     small = slices.astype(np.int16 if n_slices < (1 << 15) else np.int64)
     order = np.argsort(small, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(slices, minlength=n_slices))))
@@ -305,7 +307,7 @@ def rank_sliced(
         rankings.append(Ranking(*found))
     if stand_in and weights is None:
         return tuple(rankings), _totals(is_positive)
-    return tuple(rankings), _overall(rankings, values, is_positive, weights)
+    return tuple(rankings), _overall(rankings, values, is_positive, weights, limits)
 
 
 def _totals(is_positive: NDArray[np.bool_]) -> Ranking:
@@ -320,12 +322,17 @@ def _overall(
     values: NDArray[np.float64],
     is_positive: NDArray[np.bool_],
     weights: NDArray[np.float64] | None,
+    limits: tuple[float, float] | None,
 ) -> Ranking:
     """The Ranking of all rows: integer counts summed over the slices' tie groups when
     they are fewer than the rows (exact); otherwise, and for float weights (whose sums
-    depend on their order), counted from the rows as `Ranking.from_scores` does."""
+    depend on their order), counted from the rows as `Ranking.from_scores` does (the
+    rows, checked once, grouped by the same function; `limits`: the lowest and highest
+    score)."""
     groups = sum(r.n_groups for r in rankings)
-    if weights is not None or 2 * groups > values.shape[0] or not rankings:
+    if weights is None and 2 * groups > values.shape[0]:
+        return Ranking._trusted(*group_rows(values, is_positive, None, limits), classes=_UNKNOWN)
+    if weights is not None or not rankings:
         return Ranking.from_scores(
             actual=is_positive, scores=values, positive=True, negative=False, weights=weights
         )

@@ -157,23 +157,26 @@ def pack_keys(
     n_slices: int,
     values: NDArray[np.float64],
     is_positive: NDArray[np.bool_],
+    bounds: tuple[float, float] | None = None,
 ) -> PackedKeys | None:
     """The packed key of every row (see the module's notes), or None when the slice code
     and the compressed score do not fit in 63 bits beside the outcome (with up to
-    `_SPLIT_BITS` more in `parts`). Made a block of rows at a time (in cache): one pass
-    codes the scores and finds their tops, one packs the keys."""
+    `_SPLIT_BITS` more in `parts`). `bounds`: the lowest and highest score, if known.
+    Made a block of rows at a time (in cache): one pass finds the mantissa bits no score
+    sets, one codes the scores and packs the keys."""
     n = values.shape[0]
     bits = values.view(np.uint64)
     keys = np.empty(n, dtype=np.uint64)
-    raw_or, first, last = 0, _TOPS, -1
+    raw_or = 0
     for low, high in blocks(n):
         raw_or |= int(np.bitwise_or.reduce(bits[low:high]))
-        codes = _codes_into(bits[low:high], keys[low:high])
-        if codes.size:
-            first = min(first, int(codes.min()) >> _MANTISSA_BITS)
-            last = max(last, int(codes.max()) >> _MANTISSA_BITS)
     dropped = _trailing_zeros(raw_or & int(_MANTISSA))  # -0.0 sets no mantissa bit
     kept = _MANTISSA_BITS - dropped
+    if n and bounds is None:
+        bounds = (float(values.min()), float(values.max()))
+    # the codes of the highest and the lowest score: the first and the last top
+    ends = descending_codes(np.array(bounds[::-1] if bounds else [0.0, 0.0])) >> np.uint64(52)
+    first, last = int(ends[0]), int(ends[1])
     # the high part of a key is slice * len(tops) + the rank of its top: the tops from
     # the first to the last (no look-up) where those fit, else the tops that occur
     tops = np.arange(first, last + 1) if n else np.zeros(0, dtype=np.intp)
@@ -181,7 +184,8 @@ def pack_keys(
     if _high_bits(n_slices, tops.size) + kept + 1 - 64 > _SPLIT_BITS:
         seen = np.zeros(_TOPS, dtype=np.int64)
         for low, high in blocks(n):
-            top = (keys[low:high] >> np.uint64(_MANTISSA_BITS)).view(np.int64)
+            codes = _codes_into(bits[low:high], keys[low:high])
+            top = (codes >> np.uint64(_MANTISSA_BITS)).view(np.int64)
             seen += np.bincount(top, minlength=_TOPS)
         tops = np.flatnonzero(seen)
         rank = (np.cumsum(seen > 0) - 1).astype(np.int64)
@@ -197,6 +201,8 @@ def pack_keys(
     filled = [0] * len(outs)
     for low, high in blocks(n):
         part = keys[low:high]
+        if rank is None:  # not coded yet
+            _codes_into(bits[low:high], part)
         top = (part >> np.uint64(_MANTISSA_BITS)).view(np.int64)
         if rank is None:
             top -= first
@@ -232,6 +238,7 @@ def group_packed(
     n_slices: int,
     values: NDArray[np.float64],
     is_positive: NDArray[np.bool_],
+    bounds: tuple[float, float] | None = None,
 ) -> PackedGroups | None:
     """The tie groups of every slice by one sort of packed keys (see the module's notes;
     a sort of each part of them where they need more than 64 bits), or None when the
@@ -242,7 +249,7 @@ def group_packed(
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return PackedGroups(np.zeros(0), empty, empty, np.zeros(n_slices + 1, dtype=np.intp))
-    packed = pack_keys(slices, n_slices, values, is_positive)
+    packed = pack_keys(slices, n_slices, values, is_positive, bounds)
     if packed is None:
         return None
     for keys in packed.parts:
