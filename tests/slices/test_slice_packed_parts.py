@@ -99,3 +99,15 @@ def test_no_rows_and_every_row_in_one_slice() -> None:
     codes, values, positive = _data(70_000, 103, 9, False)
     codes[:] = 101  # every other slice empty
     _check(codes, 103, values, positive)
+
+
+def test_tops_far_apart_are_ranked_among_those_that_occur() -> None:
+    """Full mantissas near 1e300, 1e-300, 0.5 and -2: the range of tops from the first to
+    the last is too wide to fit beside 103 slices, the few dozen that occur are not."""
+    codes, values, positive = _data(100_000, 103, 10, False)
+    scale = np.random.default_rng(10).choice([1e300, 1e-300, 0.5, -2.0], values.size)
+    values = values * scale
+    packed = pack_keys(codes, 103, values, positive)
+    assert packed is not None
+    assert packed.tops.size < (packed.tops[-1] - packed.tops[0] + 1) // 10  # ranked
+    _check(codes, 103, values, positive)

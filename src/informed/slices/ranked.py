@@ -157,11 +157,11 @@ def pack_keys(
     n_slices: int,
     values: NDArray[np.float64],
     is_positive: NDArray[np.bool_],
-    bounds: tuple[float, float] | None = None,
+    limits: tuple[float, float] | None = None,
 ) -> PackedKeys | None:
     """The packed key of every row (see the module's notes), or None when the slice code
     and the compressed score do not fit in 63 bits beside the outcome (with up to
-    `_SPLIT_BITS` more in `parts`). `bounds`: the lowest and highest score, if known.
+    `_SPLIT_BITS` more in `parts`). `limits`: the lowest and highest score, if known.
     Made a block of rows at a time (in cache): one pass finds the mantissa bits no score
     sets, one codes the scores and packs the keys."""
     n = values.shape[0]
@@ -172,10 +172,10 @@ def pack_keys(
         raw_or |= int(np.bitwise_or.reduce(bits[low:high]))
     dropped = _trailing_zeros(raw_or & int(_MANTISSA))  # -0.0 sets no mantissa bit
     kept = _MANTISSA_BITS - dropped
-    if n and bounds is None:
-        bounds = (float(values.min()), float(values.max()))
+    if n and limits is None:
+        limits = (float(values.min()), float(values.max()))
     # the codes of the highest and the lowest score: the first and the last top
-    ends = descending_codes(np.array(bounds[::-1] if bounds else [0.0, 0.0])) >> np.uint64(52)
+    ends = descending_codes(np.array(limits[::-1] if limits else [0.0, 0.0])) >> np.uint64(52)
     first, last = int(ends[0]), int(ends[1])
     # the high part of a key is slice * len(tops) + the rank of its top: the tops from
     # the first to the last (no look-up) where those fit, else the tops that occur
@@ -238,7 +238,7 @@ def group_packed(
     n_slices: int,
     values: NDArray[np.float64],
     is_positive: NDArray[np.bool_],
-    bounds: tuple[float, float] | None = None,
+    limits: tuple[float, float] | None = None,
 ) -> PackedGroups | None:
     """The tie groups of every slice by one sort of packed keys (see the module's notes;
     a sort of each part of them where they need more than 64 bits), or None when the
@@ -249,7 +249,7 @@ def group_packed(
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return PackedGroups(np.zeros(0), empty, empty, np.zeros(n_slices + 1, dtype=np.intp))
-    packed = pack_keys(slices, n_slices, values, is_positive, bounds)
+    packed = pack_keys(slices, n_slices, values, is_positive, limits)
     if packed is None:
         return None
     for keys in packed.parts:
