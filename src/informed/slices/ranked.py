@@ -41,8 +41,8 @@ codes, which add each group's weights in the order the unsliced Ranking adds the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import NamedTuple
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -400,55 +400,72 @@ def group_weighted_slices(
         slices, scores = slices[keep], scores[keep]
         is_positive, weights = is_positive[keep], weights[keep]
         groups = None if groups is None else (groups[0][keep], groups[1])
+    # each row's key: equal keys are equal scores (the group's number, or -score)
+    key: NDArray[Any]
     if groups is not None:
         signed = np.where(is_positive, weights, np.negative(weights))
         order = np.argsort(signed)  # equal signed weights: rows alike
-        group = groups[0][order]
-        by_group = np.argsort(group, kind="stable")
-        order, group = order[by_group], group[by_group]
+        key = groups[0][order]
+        by_group = np.argsort(key, kind="stable")
+        order, key = order[by_group], key[by_group]
         signed = signed[order]
-        negated = np.negative(groups[1])[group]
         tied = True
+        table = groups[1]
+        scores_at: Callable[[NDArray[Any]], FloatArray] = table.take
     else:
         order = np.argsort(np.negative(scores))  # equal scores in any order: set below
-        negated = np.negative(scores[order])
+        key = np.negative(scores[order])
         signed = np.where(is_positive[order], weights[order], np.negative(weights[order]))
-        tied = bool(np.any(negated[1:] == negated[:-1]))  # -0.0 == 0.0: one group
+        tied = bool(np.any(key[1:] == key[:-1]))  # -0.0 == 0.0: one group
+        scores_at = _unnegated
     if tied and groups is None:
-        held = np.zeros(negated.size, dtype=bool)
-        held[1:] = negated[1:] == negated[:-1]
+        held = np.zeros(key.size, dtype=bool)
+        held[1:] = key[1:] == key[:-1]
         held[:-1] |= held[1:]
         rows = np.flatnonzero(held)  # runs of tied rows, the runs in order of score
         pairs = np.empty(rows.size, dtype=np.complex128)
-        pairs.real, pairs.imag = negated[rows], signed[rows]
+        pairs.real, pairs.imag = key[rows], signed[rows]
         # sorted as the unsliced grouping sorts them (equal pairs: rows alike)
         by = rows[np.argsort(pairs)]
-        order[rows], negated[rows], signed[rows] = order[by], negated[by], signed[by]
-    codes = slices[order].astype(np.int16 if n_slices < (1 << 15) else np.int64)
+        order[rows], key[rows], signed[rows] = order[by], key[by], signed[by]
+    small = slices.astype(np.int16 if n_slices < (1 << 15) else np.int64)
+    codes = small[order]
+    del small
     by_slice = np.argsort(codes, kind="stable")  # each slice's rows, in the order above
-    new = np.ones(negated.size, dtype=bool)
+    new = np.ones(key.size, dtype=bool)
     if tied:
-        np.not_equal(negated[1:], negated[:-1], out=new[1:])
-    overall = _sums(negated, signed, new)
-    codes, negated, signed = codes[by_slice], negated[by_slice], signed[by_slice]
+        np.not_equal(key[1:], key[:-1], out=new[1:])
+    overall = _sums(key, signed, new, scores_at)
+    codes, key, signed = codes[by_slice], key[by_slice], signed[by_slice]
     if tied:
-        np.not_equal(negated[1:], negated[:-1], out=new[1:])
+        np.not_equal(key[1:], key[:-1], out=new[1:])
         new[1:] |= codes[1:] != codes[:-1]
-    grouped = _sums(negated, signed, new)
+    grouped = _sums(key, signed, new, scores_at)
     if not all(np.isfinite(a).all() for a in (*overall[1:], *grouped[1:])):
         return None
     return np.bincount(codes[new], minlength=n_slices).astype(np.intp), grouped, overall
 
 
-def _sums(negated: FloatArray, signed: FloatArray, new: NDArray[np.bool_]) -> Grouped:
-    """The groups of sorted (negated score, signed weight) pairs starting where `new`
-    is True, each group's weights added as the unsliced grouping adds them."""
+def _unnegated(negated: FloatArray) -> FloatArray:
+    """Scores of negated scores (-0.0 as 0.0)."""
+    return canonical_scores(np.negative(negated))
+
+
+def _sums(
+    key: NDArray[Any],
+    signed: FloatArray,
+    new: NDArray[np.bool_],
+    scores_at: Callable[[NDArray[Any]], FloatArray],
+) -> Grouped:
+    """The groups of rows sorted by (score, signed weight) starting where `new` is True,
+    each group's weights added as the unsliced grouping adds them, and its score read
+    from its first row's `key` by `scores_at`."""
     if new.all():  # one row a group: its weight, as `np.add.reduceat` gives it
-        groups = (negated, np.maximum(signed, 0.0), np.maximum(np.negative(signed), 0.0))
+        groups = (key, np.maximum(signed, 0.0), np.maximum(np.negative(signed), 0.0))
     else:
         starts = np.flatnonzero(new)
         with np.errstate(over="ignore"):  # checked by the caller, which then declines
             positives = np.add.reduceat(np.maximum(signed, 0.0), starts)
             negatives = np.add.reduceat(np.maximum(np.negative(signed), 0.0), starts)
-        groups = (negated[starts], positives, negatives)
-    return canonical_scores(np.negative(groups[0])), groups[1], groups[2]
+        groups = (key[starts], positives, negatives)
+    return scores_at(groups[0]), groups[1], groups[2]
