@@ -109,7 +109,7 @@ def test_hashed_groups_equal_the_packed_route(kind: str) -> None:
     packed = group_packed(codes, 5, values, positive)
     assert hashed is not None and packed is not None
     assert hashed.scores.tobytes() == packed.scores.tobytes()
-    for name in ("slice", "positives", "negatives", "bounds"):
+    for name in ("positives", "negatives", "bounds"):
         assert np.array_equal(getattr(hashed, name), getattr(packed, name)), name
 
 

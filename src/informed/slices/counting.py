@@ -35,9 +35,9 @@ from informed.coding.labels import (
 )
 from informed.errors import InputError
 from informed.ranking import Ranking
-from informed.ranking.grouping import as_scores, group_rows
+from informed.ranking.grouping import group_rows, scores_and_bounds
 from informed.slices.classes import named
-from informed.slices.hashed import group_hashed
+from informed.slices.hashed import group_hashed, score_groups
 from informed.slices.ranked import (
     descending_codes,
     group_packed,
@@ -244,14 +244,17 @@ def rank_sliced(
     come from one quicksort of the scores and one stable sort of the slice codes, which
     add each group's weights in the order `Ranking.from_scores` adds them
     (`informed.slices.ranked.group_weighted_slices`; 10^7 weighted continuous scores
-    in 100 slices: 0.9 s of CPU, 2.5 s slice by slice). Where the packed key does not
+    in 100 slices: 0.9 s of CPU, 2.5 s slice by slice); up to 2^16 distinct scores are
+    numbered by one hash (`informed.slices.hashed.score_groups`) and the rows put in
+    (score, weight) order by a quicksort of the weights and a radix sort of those
+    numbers, not by a sort of (score, weight) pairs. Where the packed key does not
     fit, the rows are put in slice order by one stable sort of the slice codes (a radix
     sort for up to 2^15 slices) and each slice's run of rows is grouped by the unsliced
     code (`informed.ranking.grouping.group_rows`): the same function on the same rows in
     the same order gives each slice exactly the Ranking `Ranking.from_scores` gives its
     rows.
     """
-    values = as_scores(np.asarray(scores), allow_infinite=False)
+    values, limits = scores_and_bounds(np.asarray(scores), allow_infinite=False)
     hashed = group_hashed(slices, n_slices, values, is_positive, weights)
     if hashed is not None:
         # canonical by construction (distinct scores descending, -0.0 as 0.0, no empty
@@ -270,7 +273,8 @@ def rank_sliced(
         ), overall
     weighted = None
     if weights is not None:  # fractional weights: every slice and all rows by one sort
-        weighted = group_weighted_slices(slices, n_slices, values, is_positive, weights)
+        groups = score_groups(values)  # up to 2^16 distinct scores: no sort of pairs
+        weighted = group_weighted_slices(slices, n_slices, values, is_positive, weights, groups)
     if weighted is not None:
         counts, (scores_, positives, negatives), overall_groups = weighted
         cuts = np.cumsum(counts)[:-1]
@@ -279,7 +283,9 @@ def rank_sliced(
         return tuple(
             Ranking._trusted(s.copy(), p.copy(), n.copy(), classes=_UNKNOWN) for s, p, n in parts
         ), Ranking._trusted(*overall_groups, classes=_UNKNOWN)
-    packed = None if weights is not None else group_packed(slices, n_slices, values, is_positive)
+    packed = None
+    if weights is None:
+        packed = group_packed(slices, n_slices, values, is_positive, limits)
     if packed is not None:
         # canonical by construction, as the hashed groups (distinct codes ascending:
         # distinct scores descending, -0.0 coded as 0.0; counts of rows, none empty;
@@ -288,7 +294,7 @@ def rank_sliced(
         rankings = [Ranking._trusted(s, p, n, classes=_UNKNOWN) for s, p, n in packed.slices()]
         if stand_in:
             return tuple(rankings), _totals(is_positive)
-        return tuple(rankings), _overall(rankings, values, is_positive, weights)
+        return tuple(rankings), _overall(rankings, values, is_positive, weights, limits)
     small = slices.astype(np.int16 if n_slices < (1 << 15) else np.int64)
     order = np.argsort(small, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(slices, minlength=n_slices))))
@@ -301,7 +307,7 @@ def rank_sliced(
         rankings.append(Ranking(*found))
     if stand_in and weights is None:
         return tuple(rankings), _totals(is_positive)
-    return tuple(rankings), _overall(rankings, values, is_positive, weights)
+    return tuple(rankings), _overall(rankings, values, is_positive, weights, limits)
 
 
 def _totals(is_positive: NDArray[np.bool_]) -> Ranking:
@@ -316,12 +322,17 @@ def _overall(
     values: NDArray[np.float64],
     is_positive: NDArray[np.bool_],
     weights: NDArray[np.float64] | None,
+    limits: tuple[float, float] | None,
 ) -> Ranking:
     """The Ranking of all rows: integer counts summed over the slices' tie groups when
     they are fewer than the rows (exact); otherwise, and for float weights (whose sums
-    depend on their order), counted from the rows as `Ranking.from_scores` does."""
+    depend on their order), counted from the rows as `Ranking.from_scores` does (the
+    rows, checked once, grouped by the same function; `limits`: the lowest and highest
+    score)."""
     groups = sum(r.n_groups for r in rankings)
-    if weights is not None or 2 * groups > values.shape[0] or not rankings:
+    if weights is None and 2 * groups > values.shape[0]:
+        return Ranking._trusted(*group_rows(values, is_positive, None, limits), classes=_UNKNOWN)
+    if weights is not None or not rankings:
         return Ranking.from_scores(
             actual=is_positive, scores=values, positive=True, negative=False, weights=weights
         )

@@ -51,7 +51,14 @@ from informed.coding.columns import arrow, arrow_numbers, numpy_arrow
 from informed.errors import MemoryLimitError
 from informed.slices.ranked import descending_codes, scores_of
 
-__all__ = ["FEWEST_ROWS", "MOST_SCORES", "HashedGroups", "exact_weights", "group_hashed"]
+__all__ = [
+    "FEWEST_ROWS",
+    "MOST_SCORES",
+    "HashedGroups",
+    "exact_weights",
+    "group_hashed",
+    "score_groups",
+]
 
 Counts = NDArray[np.int64] | NDArray[np.float64]
 
@@ -139,10 +146,7 @@ def group_hashed(
     del encoded
     flat = np.bincount(codes, weights=weights, minlength=cells)
     # the score axis in descending order of score, -0.0 and 0.0 merged into 0.0
-    order_codes = descending_codes(distinct.view(np.float64))
-    order = np.argsort(order_codes, kind="stable")
-    order_codes = order_codes[order]
-    starts = np.flatnonzero(np.r_[True, order_codes[1:] != order_codes[:-1]])
+    order, order_codes, starts = _descending(distinct)
     # the codes' memory, already paged in, takes the cells in their new order
     reuse = codes[:cells]  # cells <= n
     counts = np.take(
@@ -173,6 +177,51 @@ def group_hashed(
         all_positives[used],
         all_negatives[used],
     )
+
+
+def score_groups(
+    values: NDArray[np.float64],
+) -> tuple[NDArray[np.uint16], NDArray[np.float64]] | None:
+    """Each row's tie group (0 for the highest score; -0.0 and 0.0 one group) and the
+    groups' scores, descending, from one hash of the scores; None where the route of
+    `group_hashed` is not taken for the scores alone: no pyarrow, fewer than
+    `FEWEST_ROWS` rows, more than `MOST_SCORES` distinct scores.
+
+    >>> rows = np.tile([0.5, -0.0, 2.0, 0.0], FEWEST_ROWS // 4)
+    >>> group, scores = score_groups(rows)
+    >>> group[:4].tolist(), scores.tolist()
+    ([1, 2, 0, 2], [2.0, 0.5, 0.0])
+    """
+    n = values.shape[0]
+    if n < FEWEST_ROWS or arrow() is None:
+        return None
+    bits = np.ascontiguousarray(values).view(np.uint64)
+    sample = bits[::_SAMPLE]
+    seen = len(numpy_arrow(sample).dictionary_encode().dictionary)
+    if seen > MOST_SCORES or _past_the_hash(sample, seen):
+        return None
+    encoded = numpy_arrow(bits).dictionary_encode()
+    distinct = arrow_numbers(encoded.dictionary)
+    if distinct.size > MOST_SCORES:
+        return None
+    order, codes, starts = _descending(distinct)
+    new = np.zeros(distinct.size, dtype=np.uint16)
+    new[starts[1:]] = 1
+    group = np.empty(distinct.size, dtype=np.uint16)
+    group[order] = np.cumsum(new, dtype=np.uint16)  # below MOST_SCORES = 2^16
+    return group[arrow_numbers(encoded.indices)], scores_of(codes[starts])
+
+
+def _descending(
+    distinct: NDArray[np.uint64],
+) -> tuple[NDArray[np.intp], NDArray[np.uint64], NDArray[np.intp]]:
+    """The order of distinct score bits by descending score, their codes in that order
+    (`descending_codes`) and where each score starts (-0.0 and 0.0, two bit patterns,
+    one score)."""
+    codes = descending_codes(distinct.view(np.float64))
+    order = np.argsort(codes, kind="stable")
+    codes = codes[order]
+    return order, codes, np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
 
 
 def _few_scores(distinct: int, n_slices: int, n: int) -> bool:
