@@ -50,6 +50,9 @@ __all__ = [
 Floats = NDArray[np.float64]
 Index = NDArray[np.intp]
 
+# Cells up to which `scatter` adds a batch of tables a cell at a time.
+_FEW_CELLS = 16
+
 
 @dataclass(frozen=True, eq=False)
 class Margins:
@@ -133,6 +136,14 @@ def scatter(values: Any, index: Index, size: int) -> Floats:
     if count == 1:
         out = np.bincount(index, weights=v.reshape(-1), minlength=size)
         return np.asarray(out, dtype=np.float64).reshape(*batch, size)
+    if index.size <= _FEW_CELLS:
+        # a cell at a time over the whole batch: each sum starts from 0.0 and adds the
+        # same values in the same order as the bincount below, bit for bit, without its
+        # offsets array (the margins of 10^5 bootstrap tables of 4 cells: 3 ms to 0.5 ms)
+        out = np.zeros((*batch, size), dtype=np.float64)
+        for i, k in enumerate(index.tolist()):
+            out[..., k] += v[..., i]
+        return out
     offsets = (np.arange(count, dtype=np.intp) * size)[:, None] + index[None, :]
     out = np.bincount(offsets.reshape(-1), weights=v.reshape(-1), minlength=count * size)
     return np.asarray(out, dtype=np.float64).reshape(*batch, size)
@@ -183,7 +194,9 @@ def _whole_sums(cells: Cells) -> tuple[Floats, Floats, Floats]:
     of addition gives them): of a full table of cells in row-major order by sums along
     its axes, else one after another (`scatter`); + 0.0 as `scatter` starts from 0.0."""
     K, C = cells.shape
-    if cells.rows.size == K * C and (
+    # a few cells: `scatter` a cell at a time (numpy's sums along an axis of 2 took 15 ms
+    # for 10^5 bootstrap tables); exact sums, so the same values in any order
+    if K * C > _FEW_CELLS and cells.rows.size == K * C and (
         np.array_equal(cells.rows, np.repeat(np.arange(K), C))
         and np.array_equal(cells.cols, np.tile(np.arange(C), K))
     ):

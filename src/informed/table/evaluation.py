@@ -168,7 +168,10 @@ def measure_values(
     with np.errstate(divide="ignore", invalid="ignore"):
         ovr = one_vs_rest_counts(square)
         if index is not None and not labelled:
-            ovr, index = ovr[..., index : index + 1, :, :], 0
+            # contiguous: every measure reads it (a strided view of 10^5 bootstrap
+            # tables took each informedness 9 ms, 5 ms since); the same values
+            ovr, index = np.ascontiguousarray(ovr[..., index : index + 1, :, :]), 0
+            ovr.flags.writeable = False
         cache: dict[str, Any] = {}
 
         def labels_of(name: str) -> Any:
