@@ -38,3 +38,132 @@ def test_scatter_adds_a_batch_in_the_order_of_its_cells(cells: int) -> None:
     # bit for bit: the same bytes (nan where a nan was added, +0.0 never -0.0)
     assert found.tobytes() == expected.tobytes()
     assert scatter(values[:0], index, 3).shape == (0, 5, 3)  # an empty batch
+
+
+WORDS = ["m", "b", "zz", "a", "q", "b", "k"]  # "b" twice; "a" and "q" in no row
+WEIGHTS = np.array([0.1, 1e-17, 1e17, 3.3, 1.0, 0.0])
+
+
+def _oracle(
+    by: list[str], actual: list[str], predicted: list[str], weights: np.ndarray | None
+) -> dict[str, dict[tuple[str, str], float]]:
+    """Each slice's cells (predicted, actual) -> count or weight, summed in row order
+    from 0.0, as a Table of the slice's rows counts them."""
+    out: dict[str, dict[tuple[str, str], float]] = {}
+    for i, key in enumerate(by):
+        cells = out.setdefault(key, {})
+        cell = (predicted[i], actual[i])
+        cells[cell] = cells.get(cell, 0.0) + (1.0 if weights is None else float(weights[i]))
+    return out
+
+
+def _rows(n: int, seed: int) -> tuple[list[int], list[str], list[str], np.ndarray]:
+    """Codes into WORDS ("b" under two codes, a slice of one row), actual and predicted
+    labels, weights."""
+    rng = np.random.default_rng(seed)
+    codes = rng.choice([0, 1, 2, 5], n).tolist()
+    codes[n // 2] = 6  # "k": a slice of one row
+    actual = rng.choice(["pos", "neg"], n).tolist()
+    predicted = rng.choice(["pos", "neg", "other"], n).tolist()
+    return codes, actual, predicted, rng.choice(WEIGHTS, n)
+
+
+def _check(found: object, expected: dict[str, dict[tuple[str, str], float]]) -> None:
+    """Each slice of `found` in sorted order, its Table's cells those of the oracle."""
+    from informed.slices import Slices
+
+    assert isinstance(found, Slices)
+    assert [key[0] for key in found.keys] == sorted(expected)  # no "a" or "q"
+    for key in sorted(expected):
+        table = found.table(key)
+        cells = {
+            (str(p), str(a)): float(table.counts[i, j])
+            for i, p in enumerate(table.predicted)
+            for j, a in enumerate(table.actual)
+            if (str(p), str(a)) in expected[key] or table.counts[i, j] != 0
+        }
+        assert cells == expected[key]  # every float bit for bit (== on Python floats)
+
+
+@pytest.fixture
+def raw_route(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each batch took the route of the column's own codes (`arrow_codes`)."""
+    from informed.slices import building
+
+    taken: list[bool] = []
+    original = building.arrow_codes
+
+    def recorded(values: object, name: str) -> object:
+        found = original(values, name)
+        taken.append(found is not None)
+        return found
+
+    monkeypatch.setattr(building, "arrow_codes", recorded)
+    return taken
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("form", ["string", "large_string", "dictionary"])
+def test_slices_of_an_arrow_column_counted_by_its_codes_are_those_of_their_rows(
+    form: str, weighted: bool, raw_route: list[bool]
+) -> None:
+    pa = pytest.importorskip("pyarrow")
+    from informed.slices import Slices
+    from informed.slices.building import slice_fields
+
+    codes, actual, predicted, weights = _rows(600, 22)
+    by = [WORDS[i] for i in codes]
+    if form == "dictionary":  # words no row uses, and a word under two codes
+        column = pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), WORDS)
+    else:
+        column = pa.array(by, pa.string() if form == "string" else pa.large_string())
+    w = weights if weighted else None
+    fields, classes = slice_fields(
+        [column], ["g"], pa.array(actual), pa.array(predicted), None, None, w
+    )
+    assert raw_route == [True]
+    found = Slices(*fields)
+    _check(found, _oracle(by, actual, predicted, w))
+    assert classes == ("neg", "pos")
+    # the rows of each slice, with or without weights
+    assert found.rows.tolist() == [by.count(key) for key in sorted(set(by))]
+    assert found.cells is not None
+    s = found.cells.slice
+    assert s.dtype == np.intp
+    assert bool(np.all(s[1:] >= s[:-1]))
+    # and the Slices of the rows' numpy strings (the route that codes every row)
+    plain, _ = slice_fields([np.array(by)], ["g"], actual, predicted, None, None, w)
+    assert raw_route == [True, False]
+    assert Slices(*plain) == found
+
+
+def test_an_empty_arrow_column_gives_no_slice() -> None:
+    pa = pytest.importorskip("pyarrow")
+    from informed.slices.building import slice_fields
+
+    empty = pa.array([], pa.string())
+    fields, _ = slice_fields([empty], ["g"], empty, empty, None, None, None)
+    assert fields[1] == ()
+    assert fields[2].tolist() == []
+
+
+def test_a_parquet_file_read_in_batches_gives_each_slice_its_rows(
+    tmp_path: object, raw_route: list[bool]
+) -> None:
+    # row groups with dictionaries of their own, batches across them: every batch's
+    # codes counted and put in order, the batches merged
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    from pathlib import Path
+
+    from informed.io.sliced import read_slices
+
+    codes, actual, predicted, _ = _rows(3000, 23)
+    by = ["zz"] * 700 + [WORDS[i] for i in codes[700:]]  # a row group of one slice
+    path = Path(str(tmp_path)) / "rows.parquet"
+    pq.write_table(pa.table({"g": by, "y": actual, "p": predicted}), path, row_group_size=700)
+    found = read_slices(path, by="g", actual="y", predicted="p", batch_rows=500)
+    assert len(raw_route) >= 6  # every batch (some cut at the row groups)
+    assert all(raw_route)
+    _check(found, _oracle(by, actual, predicted, None))
+    assert found.rows.tolist() == [by.count(key) for key in sorted(set(by))]

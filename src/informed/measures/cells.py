@@ -140,10 +140,10 @@ def scatter(values: Any, index: Index, size: int) -> Floats:
         # a cell at a time over the whole batch: each sum starts from 0.0 and adds the
         # same values in the same order as the bincount below, bit for bit, without its
         # offsets array (the margins of 10^5 bootstrap tables of 4 cells: 3 ms to 0.5 ms)
-        out = np.zeros((*batch, size), dtype=np.float64)
+        sums: Floats = np.zeros((*batch, size), dtype=np.float64)
         for i, k in enumerate(index.tolist()):
-            out[..., k] += v[..., i]
-        return out
+            sums[..., k] += v[..., i]
+        return sums
     offsets = (np.arange(count, dtype=np.intp) * size)[:, None] + index[None, :]
     out = np.bincount(offsets.reshape(-1), weights=v.reshape(-1), minlength=count * size)
     return np.asarray(out, dtype=np.float64).reshape(*batch, size)
@@ -196,9 +196,13 @@ def _whole_sums(cells: Cells) -> tuple[Floats, Floats, Floats]:
     K, C = cells.shape
     # a few cells: `scatter` a cell at a time (numpy's sums along an axis of 2 took 15 ms
     # for 10^5 bootstrap tables); exact sums, so the same values in any order
-    if K * C > _FEW_CELLS and cells.rows.size == K * C and (
-        np.array_equal(cells.rows, np.repeat(np.arange(K), C))
-        and np.array_equal(cells.cols, np.tile(np.arange(C), K))
+    if (
+        K * C > _FEW_CELLS
+        and cells.rows.size == K * C
+        and (
+            np.array_equal(cells.rows, np.repeat(np.arange(K), C))
+            and np.array_equal(cells.cols, np.tile(np.arange(C), K))
+        )
     ):
         table = np.asarray(cells.values, dtype=np.float64).reshape(*cells.batch, K, C)
         diagonal = np.diagonal(table, axis1=-2, axis2=-1) + 0.0

@@ -50,6 +50,8 @@ __all__ = [
     "Key",
     "KeyCoded",
     "Value",
+    "arrow_codes",
+    "canonical_codes",
     "code_keys",
     "column_names",
     "key_name",
@@ -204,6 +206,37 @@ def _arrow_canonical(
     compress = np.full(len(labels) + 1, used.size, dtype=np.intp)  # missing: after them
     compress[used] = np.arange(used.size)
     return values_out, compress[taken]
+
+
+def arrow_codes(values: Any, name: str) -> tuple[tuple[Label, ...], NDArray[Any]] | None:
+    """One `by` column of Arrow labels (strings, or a dictionary of them, as a Parquet
+    file's are read) with no missing value: its labels as coded and each row's code
+    into them, as `code_keys` codes it before it puts them in canonical order; the rows
+    can be counted by these codes and the counts put in that order after
+    (`canonical_codes`), not every row's code. None for any other column."""
+    if isinstance(values, CodedKeys) or categorical(values) is not None:
+        return None
+    column = arrow_column(values)
+    if column is None or column.null_count or not len(column):
+        return None
+    pa = arrow()
+    kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+        return None  # numbers (NaN is missing), booleans, polars' string views
+    coded = code_column(column, name)
+    return coded.labels, coded.codes
+
+
+def canonical_codes(
+    labels: tuple[Label, ...], occurs: NDArray[np.bool_]
+) -> tuple[tuple[Key, ...], NDArray[np.intp]]:
+    """The keys of the `labels` that occur (`occurs[i]`: a row holds labels[i]), in
+    canonical order as `code_keys` puts them, and each label's place among them (-1 for
+    one no row holds)."""
+    order = sorted(np.flatnonzero(occurs).tolist(), key=lambda i: label_key(labels[i]))
+    position = np.full(len(labels), -1, dtype=np.intp)
+    position[order] = np.arange(len(order))
+    return tuple((labels[i],) for i in order), position
 
 
 def code_keys(columns: Sequence[Any], names: Sequence[str]) -> KeyCoded:
