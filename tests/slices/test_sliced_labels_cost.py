@@ -167,3 +167,44 @@ def test_a_parquet_file_read_in_batches_gives_each_slice_its_rows(
     assert all(raw_route)
     _check(found, _oracle(by, actual, predicted, None))
     assert found.rows.tolist() == [by.count(key) for key in sorted(set(by))]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "keys", "mine", "theirs"),
+    [
+        ((("a",), ("b",)), (("a",), ("b",)), (("a",), ("b",)), [0, 1], [0, 1]),
+        (((1,),), ((1.0,),), ((1,),), [0], [0]),  # equal keys of two types: the first's
+        (((True,),), ((1,),), ((True,), (1,)), [0], [1]),  # True is not 1
+        ((("1",),), ((1,),), ((1,), ("1",)), [1], [0]),  # numbers before text
+        (((1,), (2,)), ((2,), (3,)), ((1,), (2,), (3,)), [0, 1], [1, 2]),
+        ((("a", None),), (("a", None), ("b", 1)), (("a", None), ("b", 1)), [0], [0, 1]),
+        ((), (("a",),), (("a",),), [], [0]),
+    ],
+)
+def test_merged_keys_are_the_union_in_canonical_order(
+    first: tuple, second: tuple, keys: tuple, mine: list[int], theirs: list[int]
+) -> None:
+    from informed.slices.keys import merged_keys
+
+    found, at_mine, at_theirs = merged_keys(first, second)
+    assert found == keys
+    assert [type(v) for key in found for v in key] == [type(v) for key in keys for v in key]
+    assert at_mine.tolist() == mine
+    assert at_theirs.tolist() == theirs
+
+
+def test_batches_of_the_same_slices_add_up_to_the_slices_of_their_rows() -> None:
+    from informed.slices import Slices
+
+    codes, actual, predicted, _ = _rows(900, 24)
+    by = [WORDS[i] for i in codes]
+    by[0], by[450], by[-1] = "k", "m", "k"  # "k": a slice of one row in either half
+    half = 450
+    parts = [
+        Slices.from_labels(by=by[lo:hi], actual=actual[lo:hi], predicted=predicted[lo:hi])
+        for lo, hi in ((0, half), (half, 900))
+    ]
+    assert parts[0].keys == parts[1].keys  # the route of the same keys
+    found = parts[0] + parts[1]
+    _check(found, _oracle(by, actual, predicted, None))
+    assert found.rows.tolist() == [by.count(key) for key in sorted(set(by))]

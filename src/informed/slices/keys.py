@@ -58,6 +58,7 @@ __all__ = [
     "key_names",
     "key_order",
     "keyed_key",
+    "merged_keys",
     "numeric_order",
     "quoted_columns",
     "value_name",
@@ -278,6 +279,35 @@ def code_keys(columns: Sequence[Any], names: Sequence[str]) -> KeyCoded:
 def keyed_key(key: Key) -> tuple[tuple[str, Value], ...]:
     """A key with each value's kind, for dicts: True is not 1, missing is its own kind."""
     return tuple(("missing", None) if v is None else keyed(v) for v in key)
+
+
+def merged_keys(
+    first: tuple[Key, ...], second: tuple[Key, ...]
+) -> tuple[tuple[Key, ...], NDArray[np.intp], NDArray[np.intp]]:
+    """The union of two Slices' keys (each in canonical order), a key written as the
+    first to hold it writes it, and where each of theirs is in the union.
+
+    A file's batches most often hold the same slices: keys equal value for value and
+    type for type are the union as they are (1 and 1.0, equal as keys, take the general
+    route), without keying and sorting the keys of every batch again."""
+    if len(first) == len(second) and _same_types(first, second) and first == second:
+        places = np.arange(len(first), dtype=np.intp)
+        return first, places, places
+    both = (*first, *second)
+    keyed_keys = [keyed_key(key) for key in both]  # once a key: a merge per batch
+    union = dict(zip(keyed_keys[::-1], both[::-1], strict=True))  # as first written
+    ordered = sorted(union, key=lambda k: key_order(union[k]))
+    keys, at = tuple(union[k] for k in ordered), {k: i for i, k in enumerate(ordered)}
+    places = np.array([at[k] for k in keyed_keys], dtype=np.intp)
+    return keys, places[: len(first)], places[len(first) :]
+
+
+def _same_types(first: tuple[Key, ...], second: tuple[Key, ...]) -> bool:
+    """Whether the keys' values are of the same types, position by position."""
+    return all(
+        len(a) == len(b) and all(type(x) is type(y) for x, y in zip(a, b, strict=True))
+        for a, b in zip(first, second, strict=True)
+    )
 
 
 def key_order(key: Key) -> tuple[tuple[int, Any], ...]:
