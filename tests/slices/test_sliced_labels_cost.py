@@ -208,3 +208,70 @@ def test_batches_of_the_same_slices_add_up_to_the_slices_of_their_rows() -> None
     found = parts[0] + parts[1]
     _check(found, _oracle(by, actual, predicted, None))
     assert found.rows.tolist() == [by.count(key) for key in sorted(set(by))]
+
+
+def _scaled(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray) -> np.ndarray:
+    """The oracle: informedness as it was computed before, each column scaled by the
+    power of two that brings its sum into [0.5, 1), then the plain determinant over the
+    product of the scaled margins (nan where a margin is empty), clipped to [-1, 1]."""
+
+    def scale(total: np.ndarray) -> np.ndarray:
+        _, exponent = np.frexp(np.where(total > 0, total, 1.0))
+        return np.ldexp(1.0, -exponent)
+
+    first, second = scale(tp + fn), scale(fp + tn)
+    tp, fn, fp, tn = tp * first, fn * first, fp * second, tn * second
+    product = (tp + fn) * (fp + tn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(product != 0, (tp * tn - fp * fn) / product, np.nan)
+    return np.clip(value, -1.0, 1.0)
+
+
+def test_informedness_of_small_whole_counts_is_the_scaled_formula_bit_for_bit() -> None:
+    from informed.measures.binary import informedness, markedness
+
+    rng = np.random.default_rng(25)
+    top = 2**26 - 1
+    tables = np.concatenate(
+        [
+            rng.integers(0, top, (20000, 2, 2)),
+            rng.integers(0, 40, (20000, 2, 2)),  # small tables, empty margins among them
+            np.array([[[top, top], [top, top]], [[top, 0], [0, top]], [[0, 0], [0, 0]]]),
+            np.array([[[top, 1], [1, top - 1]], [[1, 0], [0, 0]], [[0, 1], [top, 0]]]),
+        ]
+    ).astype(np.float64)
+    tp, fp, fn, tn = tables[:, 0, 0], tables[:, 0, 1], tables[:, 1, 0], tables[:, 1, 1]
+    assert informedness(tables).tobytes() == _scaled(tp, fp, fn, tn).tobytes()
+    # markedness: the same over the rows (the transposed table)
+    assert markedness(tables).tobytes() == _scaled(tp, fn, fp, tn).tobytes()
+
+
+@pytest.mark.parametrize("labels", [2, 3])
+def test_one_label_view_is_that_label_of_every_view(labels: int) -> None:
+    from informed.measures.cells import Cells, one_view
+
+    rng = np.random.default_rng(26)
+    counts = rng.integers(0, 50, (40, 3, labels, labels)).astype(np.float64)
+    counts[0, 0] = 0.0  # an empty table
+    counts[1, 0] = 0.0
+    counts[1, 0, 0, 0] = 1.0  # a table of one row
+    weights = counts * 0.1  # not whole: the views of every label, cut
+    for table in (counts, weights):
+        rows = np.repeat(np.arange(labels), labels)
+        cols = np.tile(np.arange(labels), labels)
+        cells = Cells(table.reshape(40, 3, -1), rows, cols, (labels, labels))
+        for index in range(labels):
+            found = one_view(cells, index)
+            # the oracle: label index's one-vs-rest table written out
+            tp = table[..., index, index]
+            fp = table[..., index, :].sum(axis=-1) - tp
+            fn = table[..., :, index].sum(axis=-1) - tp
+            tn = table.sum(axis=(-2, -1)) - tp - fp - fn
+            expected = np.stack([np.stack([tp, fp], -1), np.stack([fn, tn], -1)], -2)
+            assert found.shape == (40, 3, 1, 2, 2)
+            assert found.flags.c_contiguous
+            assert not found.flags.writeable
+            if table is counts:  # whole counts: exact either way
+                assert np.array_equal(found[..., 0, :, :], expected)
+            else:
+                assert np.allclose(found[..., 0, :, :], expected, rtol=1e-12, atol=1e-12)

@@ -41,6 +41,7 @@ __all__ = [
     "cell_sum",
     "gather",
     "margins",
+    "one_view",
     "one_vs_rest",
     "rests",
     "scatter",
@@ -299,6 +300,35 @@ def one_vs_rest(table: Any) -> Floats:
         views.flags.writeable = False
         cells._views = views
     return cells._views
+
+
+def one_view(table: Any, index: int) -> Floats:
+    """`one_vs_rest(table)[..., index : index + 1, :, :]` as a new contiguous array,
+    read-only: of whole counts read from the margins for that label alone (the same
+    differences, in the same order), else cut from every label's views.
+
+    >>> one_view(np.array([[3.0, 1.0], [0.0, 2.0]]), 1).tolist()
+    [[[2.0, 0.0], [1.0, 3.0]]]
+    """
+    cells = as_cells(table)
+    m = margins(cells)
+    K, C = cells.shape
+    if cells._views is None and cells._kind == "whole" and K == C:
+        tp = m.diagonal[..., index]
+        fp = m.rows[..., index] - tp
+        fn = m.cols[..., index] - tp
+        tn = m.total - tp - fp - fn
+        view = np.empty((*np.shape(tp), 1, 2, 2), dtype=np.result_type(tp, fp, fn, tn))
+        view[..., 0, 0, 0], view[..., 0, 0, 1], view[..., 0, 1, 0], view[..., 0, 1, 1] = (
+            tp,
+            fp,
+            fn,
+            tn,
+        )
+    else:
+        view = np.ascontiguousarray(one_vs_rest(cells)[..., index : index + 1, :, :])
+    view.flags.writeable = False
+    return view
 
 
 def rests(table: Any, axis: str, where: Any) -> Floats:
