@@ -34,6 +34,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -290,7 +291,7 @@ def merged_keys(
     A file's batches most often hold the same slices: keys equal value for value and
     type for type are the union as they are (1 and 1.0, equal as keys, take the general
     route), without keying and sorting the keys of every batch again."""
-    if len(first) == len(second) and _same_types(first, second) and first == second:
+    if first == second and _types(first) == _types(second):  # equal tuples: same lengths
         places = np.arange(len(first), dtype=np.intp)
         return first, places, places
     both = (*first, *second)
@@ -302,12 +303,9 @@ def merged_keys(
     return keys, places[: len(first)], places[len(first) :]
 
 
-def _same_types(first: tuple[Key, ...], second: tuple[Key, ...]) -> bool:
-    """Whether the keys' values are of the same types, position by position."""
-    return all(
-        len(a) == len(b) and all(type(x) is type(y) for x, y in zip(a, b, strict=True))
-        for a, b in zip(first, second, strict=True)
-    )
+def _types(keys: tuple[Key, ...]) -> list[type]:
+    """The type of every value of the keys, key after key."""
+    return list(map(type, chain.from_iterable(keys)))
 
 
 def key_order(key: Key) -> tuple[tuple[int, Any], ...]:
