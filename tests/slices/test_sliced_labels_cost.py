@@ -275,3 +275,18 @@ def test_one_label_view_is_that_label_of_every_view(labels: int) -> None:
                 assert np.array_equal(found[..., 0, :, :], expected)
             else:
                 assert np.allclose(found[..., 0, :, :], expected, rtol=1e-12, atol=1e-12)
+
+
+def test_canonical_codes_sort_the_labels_that_occur() -> None:
+    from informed.slices.keys import canonical_codes
+
+    keys, position = canonical_codes(("m", "b", "zz", "a", "B"), np.array([1, 1, 1, 0, 1], bool))
+    assert keys == (("B",), ("b",), ("m",), ("zz",))  # code point order; "a" in no row
+    assert position.tolist() == [2, 1, 3, -1, 0]
+    # booleans, then numbers, then text
+    keys, position = canonical_codes(("a", 2, True, 1.5), np.ones(4, bool))
+    assert keys == ((True,), (1.5,), (2,), ("a",))
+    assert position.tolist() == [3, 2, 0, 1]
+    keys, position = canonical_codes((), np.zeros(0, bool))
+    assert keys == ()
+    assert position.tolist() == []

@@ -235,7 +235,11 @@ def canonical_codes(
     """The keys of the `labels` that occur (`occurs[i]`: a row holds labels[i]), in
     canonical order as `code_keys` puts them, and each label's place among them (-1 for
     one no row holds)."""
-    order = sorted(np.flatnonzero(occurs).tolist(), key=lambda i: label_key(labels[i]))
+    used = np.flatnonzero(occurs).tolist()
+    if set(map(type, labels)) == {str}:  # text alone: its own order is the canonical one
+        order = sorted(used, key=labels.__getitem__)
+    else:
+        order = sorted(used, key=lambda i: label_key(labels[i]))
     position = np.full(len(labels), -1, dtype=np.intp)
     position[order] = np.arange(len(order))
     return tuple((labels[i],) for i in order), position
