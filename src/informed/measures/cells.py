@@ -304,21 +304,26 @@ def one_vs_rest(table: Any) -> Floats:
 
 def one_view(table: Any, index: int) -> Floats:
     """`one_vs_rest(table)[..., index : index + 1, :, :]` as a new contiguous array,
-    read-only: of whole counts read from the margins for that label alone (the same
-    differences, in the same order), else cut from every label's views.
+    read-only. Of whole counts whose sums are exact (`margins`' "whole" kind), in a few
+    cells, that label's line sums alone are added (exact: any order gives the margins'
+    values), else the views of every label are cut.
 
     >>> one_view(np.array([[3.0, 1.0], [0.0, 2.0]]), 1).tolist()
     [[[2.0, 0.0], [1.0, 3.0]]]
     """
     cells = as_cells(table)
-    m = margins(cells)
     K, C = cells.shape
-    if cells._views is None and cells._kind == "whole" and K == C:
-        tp = m.diagonal[..., index]
-        fp = m.rows[..., index] - tp
-        fn = m.cols[..., index] - tp
-        tn = m.total - tp - fp - fn
-        view = np.empty((*np.shape(tp), 1, 2, 2), dtype=np.result_type(tp, fp, fn, tn))
+    own = None
+    if cells._views is None and K == C and cells.rows.size <= _FEW_CELLS:
+        total = cell_sum(cells, cells.values) if cells._margins is None else cells._margins.total
+        if _sums_exact(cells.values, total):  # the margins' "whole" kind
+            own = _line_sums(cells, index)
+    if own is not None:
+        tp, row, col = own
+        fp = row - tp
+        fn = col - tp
+        tn = total - tp - fp - fn
+        view = np.empty((*np.shape(tp), 1, 2, 2), dtype=np.float64)
         view[..., 0, 0, 0], view[..., 0, 0, 1], view[..., 0, 1, 0], view[..., 0, 1, 1] = (
             tp,
             fp,
@@ -329,6 +334,23 @@ def one_view(table: Any, index: int) -> Floats:
         view = np.ascontiguousarray(one_vs_rest(cells)[..., index : index + 1, :, :])
     view.flags.writeable = False
     return view
+
+
+def _line_sums(cells: Cells, index: int) -> tuple[Floats, Floats, Floats]:
+    """The cell (index, index), row `index` and column `index` of the tables, each from
+    0.0 (as `scatter` adds them, so +0.0, never -0.0)."""
+    values = np.asarray(cells.values, dtype=np.float64)
+    sums = []
+    for where in (
+        (cells.rows == index) & (cells.cols == index),
+        cells.rows == index,
+        cells.cols == index,
+    ):
+        found: Floats = np.zeros(cells.batch, dtype=np.float64)
+        for i in np.flatnonzero(where).tolist():
+            found += values[..., i]
+        sums.append(found)
+    return sums[0], sums[1], sums[2]
 
 
 def rests(table: Any, axis: str, where: Any) -> Floats:
