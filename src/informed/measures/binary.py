@@ -312,6 +312,13 @@ def _over_margins(
     when a margin is empty. `exact`: the four cells are whole numbers in [0, 2^26)
     (`_small_whole` of the counts they are read from, checked at once).
     """
+    if exact:
+        # whole cells below 2^26: the products are exact, and a power of two that
+        # scales both sides scales the rounded margins' product and the determinant
+        # exactly (no underflow or overflow at these sizes), so their ratio is the
+        # same, bit for bit, unscaled
+        product = (tp + fn) * (fp + tn) if margins == "columns" else (tp + fp) * (fn + tn)
+        return ratio(tp * tn - fp * fn, product)
     if margins == "columns":
         first, second = power_of_two_scale(tp + fn), power_of_two_scale(fp + tn)
         tp, fn, fp, tn = tp * first, fn * first, fp * second, tn * second

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from informed.coding.labels import Label, code_column, sort_labels
 from informed.errors import InputError
-from informed.slices.counting import count_parts, rank_parts, slice_rows
-from informed.slices.keys import code_keys
+from informed.slices.counting import SlicedCells, count_parts, rank_parts, slice_rows
+from informed.slices.keys import Key, arrow_codes, canonical_codes, code_keys
 from informed.table.counting import check_weights
 
 __all__ = ["slice_fields"]
@@ -42,30 +43,61 @@ def slice_fields(
     if scores is not None and positive is None:
         msg = "`scores` need `positive`: which class do high scores point to?"
         raise InputError(msg)
-    coded = code_keys(columns, names)
+    # predicted labels by one Arrow column (a file's): the rows counted by its codes as
+    # coded, the counts then put in the slices' order, not every row's code
+    raw = arrow_codes(columns[0], names[0]) if len(columns) == 1 and scores is None else None
+    if raw is None:
+        coded = code_keys(columns, names)
+        keys, codes = coded.keys, coded.codes
+        S = len(keys)
+    else:
+        codes = raw[1]
+        S = len(raw[0])
     a = code_column(actual, "actual")
     n = a.codes.shape[0]
-    if coded.codes.shape[0] != n:
+    if codes.shape[0] != n:
         msg = (
             "Found input variables with inconsistent numbers of samples: "
-            f"actual {n}, by {coded.codes.shape[0]}."
+            f"actual {n}, by {codes.shape[0]}."
         )
         raise InputError(msg)
     w = check_weights(weights, n)
-    S = len(coded.keys)
     cells = overall = None
     if predicted is not None:
-        cells, overall = count_parts(coded.codes, S, a, predicted, w, clusters, text)
+        cells, overall = count_parts(codes, S, a, predicted, w, clusters, text)
     rankings = overall_ranking = None
     label: Label | None = None
     if scores is not None:
-        found = rank_parts(coded.codes, S, a, scores, positive, w, partial, stand_in)
+        found = rank_parts(codes, S, a, scores, positive, w, partial, stand_in)
         label, rankings, overall_ranking = found
-    rows = slice_rows(coded.codes, S, w, cells, rankings)
+    rows = slice_rows(codes, S, w, cells, rankings)
+    if raw is not None:
+        assert cells is not None  # predicted labels, no scores
+        keys, cells, rows = _canonical(raw[0], cells, rows)
     if overall is not None and w is None:  # unweighted, its actual labels are those of a row
         classes = sort_labels(overall.actual)  # (`arrange_counts`): no count of the rows
     else:
         used = np.flatnonzero(np.bincount(a.codes, minlength=len(a.labels))).tolist()
         classes = sort_labels(a.labels[i] for i in used)
-    fields = (tuple(names), coded.keys, rows, cells, overall, label, rankings, overall_ranking)
+    fields = (tuple(names), keys, rows, cells, overall, label, rankings, overall_ranking)
     return fields, classes
+
+
+def _canonical(
+    labels: tuple[Label, ...], cells: SlicedCells, rows: NDArray[np.int64]
+) -> tuple[tuple[Key, ...], SlicedCells, NDArray[np.int64]]:
+    """The keys, cells and rows of slices counted by a column's codes as coded
+    (`arrow_codes`), put in canonical order: the slices a row holds (`rows[i] > 0`:
+    every row is in a cell, weighted or not), sorted as `code_keys` sorts them, and the
+    cells sorted by (slice, row, column) again (each slice's cells are already a sorted
+    run: a stable sort of the slices)."""
+    occurs = rows > 0
+    keys, position = canonical_codes(labels, occurs)
+    s = position[cells.slice]
+    order = np.argsort(s, kind="stable")
+    moved = SlicedCells(
+        s[order], cells.row[order], cells.col[order], cells.values[order], *cells[4:]
+    )
+    placed = np.zeros(len(keys), dtype=np.int64)
+    placed[position[occurs]] = rows[occurs]
+    return keys, moved, placed

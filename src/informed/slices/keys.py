@@ -34,6 +34,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -50,12 +51,15 @@ __all__ = [
     "Key",
     "KeyCoded",
     "Value",
+    "arrow_codes",
+    "canonical_codes",
     "code_keys",
     "column_names",
     "key_name",
     "key_names",
     "key_order",
     "keyed_key",
+    "merged_keys",
     "numeric_order",
     "quoted_columns",
     "value_name",
@@ -206,6 +210,41 @@ def _arrow_canonical(
     return values_out, compress[taken]
 
 
+def arrow_codes(values: Any, name: str) -> tuple[tuple[Label, ...], NDArray[Any]] | None:
+    """One `by` column of Arrow labels (strings, or a dictionary of them, as a Parquet
+    file's are read) with no missing value: its labels as coded and each row's code
+    into them, as `code_keys` codes it before it puts them in canonical order; the rows
+    can be counted by these codes and the counts put in that order after
+    (`canonical_codes`), not every row's code. None for any other column."""
+    if isinstance(values, CodedKeys) or categorical(values) is not None:
+        return None
+    column = arrow_column(values)
+    if column is None or column.null_count or not len(column):
+        return None
+    pa = arrow()
+    kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+        return None  # numbers (NaN is missing), booleans, polars' string views
+    coded = code_column(column, name)
+    return coded.labels, coded.codes
+
+
+def canonical_codes(
+    labels: tuple[Label, ...], occurs: NDArray[np.bool_]
+) -> tuple[tuple[Key, ...], NDArray[np.intp]]:
+    """The keys of the `labels` that occur (`occurs[i]`: a row holds labels[i]), in
+    canonical order as `code_keys` puts them, and each label's place among them (-1 for
+    one no row holds)."""
+    used = np.flatnonzero(occurs).tolist()
+    if set(map(type, labels)) == {str}:  # text alone: its own order is the canonical one
+        order = sorted(used, key=labels.__getitem__)
+    else:
+        order = sorted(used, key=lambda i: label_key(labels[i]))
+    position = np.full(len(labels), -1, dtype=np.intp)
+    position[order] = np.arange(len(order))
+    return tuple((labels[i],) for i in order), position
+
+
 def code_keys(columns: Sequence[Any], names: Sequence[str]) -> KeyCoded:
     """Code the `by` columns of the same rows into slices (crossed when several)."""
     if not columns:
@@ -245,6 +284,32 @@ def code_keys(columns: Sequence[Any], names: Sequence[str]) -> KeyCoded:
 def keyed_key(key: Key) -> tuple[tuple[str, Value], ...]:
     """A key with each value's kind, for dicts: True is not 1, missing is its own kind."""
     return tuple(("missing", None) if v is None else keyed(v) for v in key)
+
+
+def merged_keys(
+    first: tuple[Key, ...], second: tuple[Key, ...]
+) -> tuple[tuple[Key, ...], NDArray[np.intp], NDArray[np.intp]]:
+    """The union of two Slices' keys (each in canonical order), a key written as the
+    first to hold it writes it, and where each of theirs is in the union.
+
+    A file's batches most often hold the same slices: keys equal value for value and
+    type for type are the union as they are (1 and 1.0, equal as keys, take the general
+    route), without keying and sorting the keys of every batch again."""
+    if first == second and _types(first) == _types(second):  # equal tuples: same lengths
+        places = np.arange(len(first), dtype=np.intp)
+        return first, places, places
+    both = (*first, *second)
+    keyed_keys = [keyed_key(key) for key in both]  # once a key: a merge per batch
+    union = dict(zip(keyed_keys[::-1], both[::-1], strict=True))  # as first written
+    ordered = sorted(union, key=lambda k: key_order(union[k]))
+    keys, at = tuple(union[k] for k in ordered), {k: i for i, k in enumerate(ordered)}
+    places = np.array([at[k] for k in keyed_keys], dtype=np.intp)
+    return keys, places[: len(first)], places[len(first) :]
+
+
+def _types(keys: tuple[Key, ...]) -> list[type]:
+    """The type of every value of the keys, key after key."""
+    return list(map(type, chain.from_iterable(keys)))
 
 
 def key_order(key: Key) -> tuple[tuple[int, Any], ...]:

@@ -49,8 +49,8 @@ from informed.slices.keys import (
     Key,
     column_names,
     key_name,
-    key_order,
     keyed_key,
+    merged_keys,
     quoted_columns,
 )
 from informed.slices.windows import check_time, timed
@@ -351,13 +351,7 @@ class Slices:
         if self.weighted != other.weighted:
             msg = "cannot merge weighted slices with unweighted ones."
             raise InputError(msg)
-        both = (*self.keys, *other.keys)
-        keyed_keys = [keyed_key(key) for key in both]  # once a key: a merge per batch
-        union = dict(zip(keyed_keys[::-1], both[::-1], strict=True))  # as first written
-        ordered = sorted(union, key=lambda k: key_order(union[k]))
-        keys, at = tuple(union[k] for k in ordered), {k: i for i, k in enumerate(ordered)}
-        places = np.array([at[k] for k in keyed_keys], dtype=np.intp)
-        mine, theirs = places[: len(self.keys)], places[len(self.keys) :]
+        keys, mine, theirs = merged_keys(self.keys, other.keys)
         rows = np.zeros(len(keys), dtype=np.int64)
         np.add.at(rows, mine, self.rows)
         np.add.at(rows, theirs, other.rows)

@@ -33,6 +33,7 @@ from informed.measures import (
     undefined_reasons,
     weighted_mean,
 )
+from informed.measures.cells import one_view
 from informed.table.display import evaluation_html, evaluation_repr
 from informed.table.inputs import (
     LabelColumns,
@@ -166,9 +167,12 @@ def measure_values(
     square = as_cells(square)  # its margins are summed once, for every measure
     # nan is the intended value of a measure on a degenerate table (an empty margin)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ovr = one_vs_rest_counts(square)
         if index is not None and not labelled:
-            ovr, index = ovr[..., index : index + 1, :, :], 0
+            # that label's view alone, contiguous: every measure reads it (a strided
+            # view of 10^5 bootstrap tables took each informedness 9 ms, 5 ms since)
+            ovr, index = one_view(square, index), 0
+        else:
+            ovr = one_vs_rest_counts(square)
         cache: dict[str, Any] = {}
 
         def labels_of(name: str) -> Any:
