@@ -196,3 +196,33 @@ def test_ci_gives_every_calibration_number_an_interval(
     assert f"[{low:.4f}, {high:.4f}]" in line
     code, plain, _ = _run(_evaluate(DATA, "--format", "json", "--quiet"), capsys)
     assert "intervals" not in json.loads(plain)["calibration"]
+
+
+def test_ci_says_how_many_replicates_were_undefined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Four tied rows, two of each class: a resample of one class has no
+    calibration-in-the-large, and its replicate is left out of the interval. The terminal,
+    the page and the JSON say how many, the count calibration_bands keeps."""
+    from informed.inference import calibration_bands
+    from informed.io import read_summaries
+
+    rows = tmp_path / "tied.csv"
+    rows.write_text("actual,score\na,0.5\nb,0.5\na,0.5\nb,0.5\n")
+    page = tmp_path / "report.html"
+    args = ["evaluate", str(rows), "--actual", "actual", "--score", "score", "--positive", "a"]
+    args += ["--ci", "0.95", "--seed", "0", "--quiet"]
+    ranking = read_summaries(str(rows), actual="actual", scores="score", positive="a")
+    bands = calibration_bands(ranking.ranking, replicates=1000, level=0.95, seed=0)
+    dropped = bands.intervals["in_the_large"].undefined_replicates
+    # each replicate draws 4 rows: all of one class with probability 2 / 2^4 = 1/8
+    assert 1000 / 8 - 4 * 10.5 < dropped < 1000 / 8 + 4 * 10.5
+    note = f"calibration-in-the-large: {dropped:,} replicates undefined"
+    code, text, _ = _run([*args, "--html", str(page)], capsys)
+    assert code == 0
+    assert note in " ".join(text.split())
+    assert f"{note}." in page.read_text()
+    code, out, _ = _run([*args, "--format", "json"], capsys)
+    assert json.loads(out)["calibration"]["intervals_undefined_replicates"] == {
+        "in_the_large": dropped
+    }

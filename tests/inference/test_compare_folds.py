@@ -107,7 +107,7 @@ def test_undefined_and_constant_differences_are_nan_with_a_reason() -> None:
     """A fold where a measure is undefined, or differences that never vary: nan and why."""
     undefined = corrected_ttest([0.1, math.nan, 0.2], [10] * 3, [20] * 3)
     assert math.isnan(undefined.pvalue)
-    assert undefined.reason == "the measure is undefined in fold 2 of one model"
+    assert undefined.reason == "the measure is undefined in fold 2 (of one model or both)"
     constant = naive_ttest([0.1, 0.1, 0.1])
     assert math.isnan(constant.statistic)
     assert constant.reason == "the per-fold differences do not vary"
@@ -153,3 +153,27 @@ def test_corrected_test_keeps_its_level_where_the_naive_one_does_not() -> None:
         naive += naive_ttest(d).pvalue < 0.05
     assert 0.02 <= corrected / runs <= 0.08
     assert naive / runs > 0.4
+
+
+def test_an_undefined_fold_names_the_model_it_is_undefined_in() -> None:
+    """Fold 1 holds positives only: informedness (needs both classes) is undefined there
+    in both models, and the tests say so; precision (undefined where nothing is
+    predicted positive) only in the model that predicts no positive in fold 2."""
+    fold = np.array([1] * 4 + [2] * 6 + [3] * 6)
+    actual = np.array([1, 1, 1, 1] + [0, 1, 0, 1, 0, 1] * 2)
+    a = np.array([1, 0, 1, 1] + [0, 1, 1, 1, 0, 0] * 2)
+    b = np.array([1, 1, 0, 1] + [0] * 6 + [0, 1, 0, 0, 1, 1])  # fold 2: no positive
+    result = compare_folds(
+        Folds.from_labels(folds=fold, actual=actual, predicted=a),
+        Folds.from_labels(folds=fold, actual=actual, predicted=b),
+        measures=["informedness", "precision"],
+        positive=1,
+        names=("lr", "gbm"),
+    )
+    for key, found in result.tests["informedness"].items():
+        assert found.reason == "informedness is undefined in fold 1 of both models", key
+        assert found.interval is not None and found.interval.reason == found.reason
+    for key, found in result.tests["precision"].items():
+        assert found.reason == "precision is undefined in fold 2 of model 'gbm'", key
+        assert math.isnan(found.pvalue)
+    assert "informedness is undefined in fold 1 of both models" in str(result)

@@ -315,3 +315,19 @@ def test_numpy_numbers_are_numbers() -> None:
     assert binary.counts.tolist() == [[1, 0], [0, 1]]
     with pytest.raises(InputError, match=r"2 or more; got np.int64\(1\)"):
         ContingencyTable("multiclass", num_classes=np.int64(1))
+
+
+def test_a_binary_metric_with_no_update_says_it_counted_no_case() -> None:
+    """compute() (and evaluate of table()) before any update: every margin is empty, and
+    the reason is that there are no cases, not that there are no real positives or no
+    positive predictions (true, but the lesser part of the truth)."""
+    for metric in (Informedness("binary"), Markedness("binary"), TableMeasure("MCC")):
+        with pytest.warns(UndefinedMeasureWarning) as caught:
+            assert math.isnan(metric.compute().item())
+        assert [
+            str(w.message).split(": ", 1)[1]
+            for w in caught
+            if w.category is UndefinedMeasureWarning
+        ] == ["no data (N = 0)"], metric.measure
+        empty = evaluate(metric.table(), positive=1)
+        assert empty.reasons[metric.measure] == "no data (N = 0)"

@@ -100,3 +100,31 @@ def test_decision_curve_refuses_models_of_different_cases() -> None:
         informed.plot_decision_curve([a, b], bands=False)
     with pytest.raises(InputTypeError):
         informed.plot_decision_curve("model", bands=False)
+
+
+def test_a_long_model_name_is_cut_and_the_figure_keeps_its_width() -> None:
+    """A 200-character model name: the legend gives it cut to 22 characters (as the
+    comparison plots do) and the figure is as wide as with short names, the legend inside
+    it (an uncut name widened the figure threefold, squeezing the plot to its middle)."""
+    ranking = Ranking.from_scores(ACTUAL, SCORES, positive=1)
+    other = Ranking.from_scores(ACTUAL, np.round(SCORES**2, 2), positive=1)
+    long = "gradient boosted trees " + "x" * 177
+    assert len(long) == 200
+
+    def drawn(name: str) -> tuple[Axes, Figure]:
+        axes = informed.plot_decision_curve({name: ranking, "logistic": other}, bands=False)
+        figure = axes.get_figure()
+        assert isinstance(figure, Figure)
+        figure.canvas.draw()
+        return axes, figure
+
+    axes, figure = drawn(long)
+    _, short = drawn("gbm")
+    legend = axes.get_legend()
+    assert legend is not None
+    labels = [text.get_text() for text in legend.get_texts()]
+    assert labels[1:] == ["logistic", "treat all", "treat none"]
+    assert len(labels[0]) <= 22 and labels[0].startswith("gradient boosted")
+    assert figure.get_size_inches()[0] == pytest.approx(short.get_size_inches()[0])
+    box, frame = legend.get_window_extent(), figure.bbox
+    assert frame.x0 <= box.x0 and box.x1 <= frame.x1

@@ -45,11 +45,17 @@ def _undefined(method: str, measure: str, reason: str, level: float | None = Non
     )
 
 
+def _undefined_in(measure: str, where: int) -> str:
+    """Why a test has no value: a difference is NaN (the differences alone do not say
+    whose measure was undefined; `compare_folds` names the model)."""
+    return f"{measure} is undefined in fold {where} (of one model or both)"
+
+
 def _checked(differences: Any, measure: str, method: str) -> tuple[Floats, str | None]:
     d = np.asarray(differences, dtype=np.float64)
     if np.isnan(d).any():
         where = int(np.flatnonzero(np.isnan(d).reshape(-1))[0]) + 1
-        return d, f"{measure} is undefined in fold {where} of one model"
+        return d, _undefined_in(measure, where)
     if d.size < 2:
         return d, f"{method} needs at least two folds; got {d.size}"
     return d, None
@@ -137,7 +143,7 @@ def _five_by_two(differences: Any, measure: str, method: str) -> tuple[Floats, s
         shape = "x".join(map(str, d.shape))
         return d, f"{method} needs repeats of two folds (5x2 cross-validation); got {shape}"
     if np.isnan(d).any():
-        return d, f"{measure} is undefined in a fold of one model"
+        return d, _undefined_in(measure, int(np.flatnonzero(np.isnan(d).reshape(-1))[0]) + 1)
     return d, None
 
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
-from informed._common import check_choice, json_float, readonly
+from informed._common import check_choice, json_float, printable, readonly
 from informed.coding.labels import keyed
 from informed.comparison.fold_tests import (
     combined_ftest_5x2cv,
@@ -236,6 +236,9 @@ def compare_folds(
             found["5x2cv_t"] = paired_ttest_5x2cv(d[grid], measure=m)
             found["5x2cv_f"] = combined_ftest_5x2cv(d[grid], measure=m)
         found["naive"] = naive_ttest(d, level=level, measure=m)
+        why = _undefined_where(m, sa, sb, a.names, pair)
+        if why is not None:  # the tests know the differences only: name the model(s)
+            found = {key: _with_reason(result, why) for key, result in found.items()}
         tests[m] = found
     adjusted: dict[str, dict[str, float]] = {m: {} for m in chosen}
     for key in tests[chosen[0]]:
@@ -256,6 +259,28 @@ def compare_folds(
         level=level,
         correction=correction,
     )
+
+
+def _undefined_where(
+    measure: str, a: FoldSummary, b: FoldSummary, folds: Sequence[str], names: Sequence[str]
+) -> str | None:
+    """Where the measure is undefined (its first fold, and in which model or both), or
+    None where it is defined in every fold of both."""
+    in_a, in_b = np.isnan(a.values), np.isnan(b.values)
+    either = np.flatnonzero(in_a | in_b)
+    if not either.size:
+        return None
+    j = int(either[0])
+    who = "both models" if in_a[j] and in_b[j] else f"model {names[0 if in_a[j] else 1]!r}"
+    more = f" (and {either.size - 1:,} more folds)" if either.size > 1 else ""
+    return f"{measure} is undefined in fold {printable(folds[j])} of {who}{more}"
+
+
+def _with_reason(result: Significance, reason: str) -> Significance:
+    interval = result.interval
+    if interval is not None:
+        interval = replace(interval, reason=reason)
+    return replace(result, reason=reason, interval=interval)
 
 
 def _check_paired(a: Folds, b: Folds) -> None:

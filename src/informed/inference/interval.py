@@ -22,6 +22,7 @@ __all__ = [
     "nan_interval",
     "normal_cdf",
     "normal_quantile",
+    "undefined_note",
 ]
 
 
@@ -100,10 +101,17 @@ def interval_bounds(interval: Interval) -> str:
         return f"{level} undefined: {interval.reason or 'undefined'}"
     text = f"{level} [{number(interval.low)}, {number(interval.high)}]"
     if interval.undefined_replicates:
-        text += f", {interval.undefined_replicates:,} replicates undefined"
+        text += f", {undefined_note(interval)}"
     if interval.reason:
         text += f"; {interval.reason}"
     return text
+
+
+def undefined_note(interval: Interval) -> str:
+    """How many replicates were undefined and left out of the interval ("12 replicates
+    undefined"), or "" where none was."""
+    count = interval.undefined_replicates
+    return f"{count:,} replicates undefined" if count else ""
 
 
 def interval_row(head: str, interval: Interval) -> list[str]:
@@ -112,7 +120,7 @@ def interval_row(head: str, interval: Interval) -> list[str]:
     why = interval.reason if math.isnan(interval.low) or math.isnan(interval.high) else None
     caveat = interval.reason
     if interval.undefined_replicates and why is None:
-        extra = f"{interval.undefined_replicates:,} replicates undefined"
+        extra = undefined_note(interval)
         caveat = f"{caveat}; {extra}" if caveat else extra
     return [
         header_cell(head, row=True),

@@ -26,7 +26,17 @@ from informed.inference.decision_bands import (
 )
 from informed.plots.axes import Frame, drawing
 from informed.plots.inputs import ranking_of
-from informed.plots.style import BLUE, GREEN, GREY, ORANGE, PINK, RED, SKY, legend_below
+from informed.plots.style import (
+    BLUE,
+    GREEN,
+    GREY,
+    ORANGE,
+    PINK,
+    RED,
+    SKY,
+    legend_below,
+    short_labels,
+)
 from informed.ranking import Ranking, calibration, decision_curve
 from informed.ranking.calibration import check_probabilities
 
@@ -216,11 +226,13 @@ def draw_decision_curve(
     *,
     standardized: bool = False,
 ) -> None:
-    """Draw each model's net benefit (gid "model-<i>"), its band ("band-<i>") where given,
-    treating all ("treat-all") and treating none ("treat-none")."""
+    """Draw each model's net benefit (gid "model-<i>", labelled with its name cut to 22
+    characters), its band ("band-<i>") where given, treating all ("treat-all") and
+    treating none ("treat-none")."""
     key = "standardized" if standardized else "net_benefit"
     first = None
-    for index, (name, found) in enumerate(curves.items()):
+    names = short_labels(curves, 22)  # as the comparison plots cut models' names
+    for index, (name, found) in enumerate(zip(names, curves.values(), strict=True)):
         curve = found.curve if isinstance(found, DecisionCurveBands) else found
         first = curve if first is None else first
         colour = _MODEL_COLOURS[index % len(_MODEL_COLOURS)]

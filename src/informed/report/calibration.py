@@ -85,7 +85,8 @@ class CalibrationReport:
         """The JSON section: the calibration document and the decision curve at the
         report's thresholds; with intervals, "intervals" {name: [low, high]} (an infinite
         end as "Infinity"), why an interval is undefined ("intervals_undefined") or why it
-        is infinite or its replicates are ("intervals_infinite"), and how they were made
+        is infinite or its replicates are ("intervals_infinite"), how many replicates were
+        undefined and left out ("intervals_undefined_replicates"), and how they were made
         ("ci_level", "ci_method", "replicates", "calibration_p_value")."""
         document = {**self.calibration.to_dict(), "decision_curve": self.decision.to_dict()}
         bands = self.intervals
@@ -103,6 +104,13 @@ class CalibrationReport:
                 document["intervals_undefined"] = undefined
             if unbounded:
                 document["intervals_infinite"] = unbounded
+            dropped = {
+                name: found.undefined_replicates
+                for name, found in bands.intervals.items()
+                if found.undefined_replicates
+            }
+            if dropped:
+                document["intervals_undefined_replicates"] = dropped
             document["ci_level"] = bands.level
             document["ci_method"] = (
                 "percentile; a case bootstrap of the rows drawn over the tie groups "
@@ -216,7 +224,9 @@ def render_calibration(
 
 def _intervals_part(bands: ReliabilityBands) -> list[Any]:
     """The intervals of the calibration numbers, one row each, and the test of
-    calibration."""
+    calibration; where replicates were undefined (left out of an interval), how many."""
+    from informed.inference.interval import undefined_note
+
     level = f"{100 * bands.level:g} %"
     head = Text(
         f"Intervals ({level}, percentile, {bands.replicates:,} replicates resampling the "
@@ -233,6 +243,8 @@ def _intervals_part(bands: ReliabilityBands) -> list[Any]:
         undefined = math.isnan(found.low) or math.isnan(found.high)
         if found.reason and not (undefined and math.isnan(found.estimate)):
             reasons.setdefault(found.reason, []).append(title)
+        if found.undefined_replicates and not undefined:
+            reasons.setdefault(undefined_note(found), []).append(title)
         shown = "—" if undefined else f"[{number(found.low)}, {number(found.high)}]"
         table.add_row(title, number(found.estimate), shown)
     notes = [

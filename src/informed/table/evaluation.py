@@ -287,10 +287,10 @@ def evaluate(
         measures[name] = value
         if not np.isnan(value):
             continue
-        if index is not None:
-            reasons[name] = undefined_reason(measure, ovr[index]) or "undefined"
-        elif total == 0:
+        if total == 0:  # before a one-vs-rest view's margins, all empty with it
             reasons[name] = "no data (N = 0)"
+        elif index is not None:
+            reasons[name] = undefined_reason(measure, ovr[index]) or "undefined"
         else:
             rule = measure.overall
             why = _rule_reason(rule, labels, square, values_by_name, undefined)

@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 
 from informed.inference.calibration_bands import calibration_bands
 from informed.inference.decision_bands import band_thresholds, decision_curve_bands
+from informed.inference.interval import undefined_note
 from informed.plots.calibration import CALIBRATION_FRAME, draw_decision_curve, draw_reliability
 from informed.plots.style import RED, fit
 from informed.plots.svg import report_axes, svg
@@ -227,7 +228,8 @@ def _intervals(report: CalibrationReport) -> str:
     if bands is None:
         return ""
     rows = []
-    caveats: dict[str, list[str]] = {}  # why an end is infinite, once, with its numbers
+    caveats: dict[str, list[str]] = {}  # why an end is infinite or how many replicates
+    # were undefined, once, with its numbers
     for name, title in INTERVAL_TITLES.items():
         found = bands.intervals[name]
         if math.isnan(found.low) or math.isnan(found.high):
@@ -237,6 +239,8 @@ def _intervals(report: CalibrationReport) -> str:
             bounds = f'<td class="num"{why}>[{number(found.low)}, {number(found.high)}]</td>'
             if found.reason:
                 caveats.setdefault(found.reason, []).append(title)
+            if found.undefined_replicates:
+                caveats.setdefault(undefined_note(found), []).append(title)
         rows.append(
             f'<tr data-interval="{name}"><th>{escaped(title)}</th>'
             f"{value_cell(found.estimate, found.reason)}{bounds}</tr>"
