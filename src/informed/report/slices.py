@@ -22,7 +22,6 @@ from informed._common import cut_apart, json_float, printable
 from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.disparities import COMPARED, Disparities, differs
 from informed.inference.slice_bootstrap import SliceBootstrap
-from informed.inference.slice_rankings import RankingOfSlice, SliceRankings, slice_rankings
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, value_range
 from informed.ranking.document import SUMMARIES as RANKING_SUMMARIES
@@ -48,8 +47,9 @@ from informed.table.evaluation import evaluate
 from informed.table.storage import from_cells
 from informed.table.table import Table
 
-if TYPE_CHECKING:  # a type only: the labels' report does not import it
+if TYPE_CHECKING:  # types only: the labels' report imports neither
     from informed.inference.slice_calibration import SliceCalibration
+    from informed.inference.slice_rankings import RankingOfSlice, SliceRankings
 
 __all__ = [
     "SHOWN_SLICES",
@@ -88,6 +88,9 @@ def rankings_of(
     slices = result.evaluation.slices
     if rankings is not None or slices.rankings is None:
         return rankings
+    # with scores only: the labels' report loads no AUC (DeLong) nor ranking summary
+    from informed.inference.slice_rankings import slice_rankings
+
     return slice_rankings(slices, level=result.level, min_count=result.evaluation.min_count)
 
 
