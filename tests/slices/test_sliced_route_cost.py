@@ -243,6 +243,74 @@ def test_a_sliced_labels_command_imports_no_auc_or_calibration_module() -> None:
         assert f"informed.inference.{name}" not in loaded
 
 
+# what a labels report by `by` columns does not use: the slices' rankings with DeLong's
+# AUC, the bootstraps of a Table and of a Ranking, the folds, the time windows and zones
+UNUSED_BY_LABELS = (
+    "informed.inference.slice_rankings",
+    "informed.inference.delong",
+    "informed.inference.ranking_bootstrap",
+    "informed.inference.table_bootstrap",
+    "informed.inference.design",
+    "informed.slices.folds",
+    "informed.slices.rolling",
+    "informed.slices.windows",
+    "informed.slices.zones",
+)
+
+
+def _loaded_by(command: list[str]) -> list[str]:
+    """The modules of `UNUSED_BY_LABELS` a fresh interpreter has loaded after `command`."""
+    code = (
+        "import sys, io, contextlib\n"
+        "from informed.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(sys.argv[1:])\n"
+        f"print([m for m in {UNUSED_BY_LABELS!r} if m in sys.modules])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *command], capture_output=True, text=True, check=True
+    )
+    loaded: list[str] = json.loads(done.stdout.strip().replace("'", '"'))
+    return loaded
+
+
+@pytest.mark.parametrize("output", ["text", "json", "csv"])
+@pytest.mark.parametrize("positive", [(), ("--positive", "malignant")])
+def test_a_sliced_labels_command_imports_no_ranking_bootstrap_fold_or_window_module(
+    output: str, positive: tuple[str, ...]
+) -> None:
+    """Item 24: `evaluate FILE --by COL` with predicted labels alone loads none of the
+    modules only scores, intervals of one table, folds or time windows use."""
+    command = [
+        *("evaluate", str(DATA / "breast_cancer_slices.csv"), "--actual", "actual"),
+        *("--predicted", "predicted", *positive, "--by", "size", "--format", output),
+    ]
+    assert _loaded_by(command) == []
+
+
+def test_the_modules_a_labels_report_leaves_out_load_when_used() -> None:
+    """The check above can fail: with scores the slices' rankings (and DeLong's AUC) load,
+    with a time column the windows and their zones, with folds the folds'."""
+    data = str(DATA / "breast_cancer_slices.csv")
+    scored = [
+        *("evaluate", data, "--actual", "actual", "--score", "score"),
+        *("--positive", "malignant", "--by", "size", "--format", "json"),
+    ]
+    assert {"informed.inference.slice_rankings", "informed.inference.delong"} <= set(
+        _loaded_by(scored)
+    )
+    timed = [
+        *("evaluate", data, "--actual", "actual", "--predicted", "predicted"),
+        *("--by-time", "seen", "--every", "7d", "--format", "json"),
+    ]
+    assert {"informed.slices.windows", "informed.slices.zones"} <= set(_loaded_by(timed))
+    folds = [
+        *("evaluate", data, "--actual", "actual", "--predicted", "predicted"),
+        *("--folds", "size", "--format", "json"),
+    ]
+    assert "informed.slices.folds" in _loaded_by(folds)
+
+
 @pytest.mark.parametrize("shape", [(2, 2), (3, 3), (2, 4)])
 def test_the_margins_of_whole_counts_are_their_plain_sums(shape: tuple[int, int]) -> None:
     # whole counts whose sums are exact are summed along the table's axes, in any

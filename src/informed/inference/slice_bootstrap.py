@@ -43,7 +43,6 @@ from informed._common import check_choice, check_memory
 from informed.errors import InputError
 from informed.inference.checks import check_cases, check_count, check_level, check_seed
 from informed.inference.interval import Interval, nan_interval
-from informed.inference.ranking_bootstrap import no_case_reason
 from informed.inference.replicates import replicate_intervals
 from informed.measures import MEASURES, ByMeasure, Cells, measure_names
 from informed.slices.evaluation import (
@@ -116,6 +115,8 @@ def no_cases_reason(slices: Slices, s: int, n: Floats | None = None) -> str | No
     total = float((slices.n if n is None else n)[s])
     if total <= 0 or round(total) > 0:
         return None
+    from informed.inference.ranking_bootstrap import no_case_reason  # rare: loaded when used
+
     return no_case_reason(total, f" of slice {slices.name(slices.keys[s])!r}")
 
 

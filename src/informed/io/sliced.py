@@ -44,7 +44,6 @@ from informed.slices.building import slice_fields
 from informed.slices.classes import named
 from informed.slices.keys import keyed_key
 from informed.slices.slices import Slices, with_negative
-from informed.slices.windows import parse_every, window_codes
 
 __all__ = ["read_slices", "read_slices_parts"]
 
@@ -133,6 +132,8 @@ def read_slices_parts(
         msg = "`time` and `every` go together: the column of timestamps and the window span."
         raise InputError(msg)
     if time is not None and every is not None:
+        from informed.slices.windows import parse_every  # time windows: loaded when used
+
         parse_every(every)  # a bad span before any file is read
     if time is None and (not names or not all(isinstance(name, str) for name in names)):
         msg = f"`by` must name one or more columns; got {by!r}."
@@ -191,6 +192,8 @@ def read_slices_parts(
             rows_read += batch.rows
             windows: list[Any] = []
             if time is not None and every is not None:
+                from informed.slices.windows import window_codes
+
                 windows = [
                     window_codes(batch.labels[time], every, time, _where(file, batch.first_row))
                 ]

@@ -18,17 +18,18 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from informed._common import json_float
-from informed.inference.design import bootstrap_design
-from informed.inference.ranking_bootstrap import RankingBootstrap
-from informed.inference.table_bootstrap import Bootstrap
 from informed.measures import MEASURES
 from informed.ranking.document import SUMMARIES, RankingSummary
 from informed.table.evaluation import Evaluation
 from informed.table.payoff import Payoff, payoff
 from informed.table.per_label import LabelValues
+
+if TYPE_CHECKING:  # types only: a report without intervals loads no bootstrap
+    from informed.inference.ranking_bootstrap import RankingBootstrap
+    from informed.inference.table_bootstrap import Bootstrap
 
 __all__ = [
     "FORMULA_STARTS",
@@ -141,6 +142,8 @@ def bootstrap_document(intervals: Bootstrap) -> dict[str, Any]:
     """How the intervals were made (level, method, replicates, cases per replicate, how a
     weighted table's weights were read): the JSON "bootstrap" entry, read from the
     `Bootstrap` (`informed.inference.bootstrap_design`; `design_note` says it in words)."""
+    from informed.inference.design import bootstrap_design  # with intervals only
+
     return bootstrap_design(
         intervals.table,
         intervals.level,

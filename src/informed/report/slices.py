@@ -7,8 +7,7 @@ the ranges across slices (`informed.report.slice_disparities`: each over the sli
 adequate size, those left out named). Ten thousand slices stay readable: the largest
 slices and those of lowest and highest informedness are shown and the others pooled
 into one row (their summed table); the JSON document and the CSV hold every slice,
-with scores every summary of each slice's ranking (`informed.inference.slice_rankings`).
-"""
+with scores every summary of each slice's ranking (`informed.inference.slice_rankings`)."""
 
 from __future__ import annotations
 
@@ -22,7 +21,6 @@ from informed._common import cut_apart, json_float, printable
 from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.disparities import COMPARED, Disparities, differs
 from informed.inference.slice_bootstrap import SliceBootstrap
-from informed.inference.slice_rankings import RankingOfSlice, SliceRankings, slice_rankings
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, value_range
 from informed.ranking.document import SUMMARIES as RANKING_SUMMARIES
@@ -48,8 +46,9 @@ from informed.table.evaluation import evaluate
 from informed.table.storage import from_cells
 from informed.table.table import Table
 
-if TYPE_CHECKING:  # a type only: the labels' report does not import it
+if TYPE_CHECKING:  # types only: the labels' report imports neither
     from informed.inference.slice_calibration import SliceCalibration
+    from informed.inference.slice_rankings import RankingOfSlice, SliceRankings
 
 __all__ = [
     "SHOWN_SLICES",
@@ -67,7 +66,6 @@ __all__ = [
     "slices_text",
 ]
 
-SUMMARIES = SUMMARY_TITLES
 _OTHER_SUMMARIES = tuple(name for name in RANKING_SUMMARIES if name != "auc")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
@@ -84,10 +82,12 @@ def rankings_of(
     result: SliceBootstrap, rankings: SliceRankings | None = None
 ) -> SliceRankings | None:
     """The slices' ranking summaries given, or (with scores) those of the slices at the
-    level of the bootstrap; None without scores."""
+    level of the bootstrap; None without scores (`slice_rankings` left unimported)."""
     slices = result.evaluation.slices
     if rankings is not None or slices.rankings is None:
         return rankings
+    from informed.inference.slice_rankings import slice_rankings  # loaded with scores only
+
     return slice_rankings(slices, level=result.level, min_count=result.evaluation.min_count)
 
 
@@ -347,7 +347,7 @@ def slices_document(
         "slices": entries,
         "disparities": None
         if disparities is None
-        else {key: summary_json(disparities, key) for key in SUMMARIES},
+        else {key: summary_json(disparities, key) for key in SUMMARY_TITLES},
         "ranking_definitions": None if rankings is None else ranking_definitions(),
         "auc_differences": (
             AUC_NOTE if disparities is not None and "auc" in disparities.vs_rest else None

@@ -7,16 +7,37 @@ time-window keys and `accumulate` merges adjacent windows (cumulative, rolling);
 `Folds` is the Slices of a cross-validation's fold column beside their pooled sum.
 Bootstrap intervals and the differences between slices are in `informed.inference`
 (`bootstrap_slices`, `disparities`). User guide: docs/slices.md.
+
+The names load on first use (PEP 562): a report by `by` columns does not load the time
+windows' modules (and their time zones), nor the folds'.
 """
 
 from __future__ import annotations
 
-from informed.slices.evaluation import SliceEvaluation, evaluate_slices
-from informed.slices.folds import FoldRows, Folds, FoldSummary
-from informed.slices.keys import MISSING, key_name
-from informed.slices.rolling import accumulate
-from informed.slices.slices import Slices
-from informed.slices.windows import window_keys
+from typing import TYPE_CHECKING
+
+from informed._lazy import lazy_names
+
+if TYPE_CHECKING:
+    from informed.slices.evaluation import SliceEvaluation, evaluate_slices
+    from informed.slices.folds import FoldRows, Folds, FoldSummary
+    from informed.slices.keys import MISSING, key_name
+    from informed.slices.rolling import accumulate
+    from informed.slices.slices import Slices
+    from informed.slices.windows import window_keys
+
+_SOURCES = {
+    "Slices": "informed.slices.slices",
+    "Folds": "informed.slices.folds",
+    "FoldRows": "informed.slices.folds",
+    "FoldSummary": "informed.slices.folds",
+    "MISSING": "informed.slices.keys",
+    "SliceEvaluation": "informed.slices.evaluation",
+    "accumulate": "informed.slices.rolling",
+    "evaluate_slices": "informed.slices.evaluation",
+    "key_name": "informed.slices.keys",
+    "window_keys": "informed.slices.windows",
+}
 
 # the summary first: the API reference lists a page's names in this order
 __all__ = [  # noqa: RUF022
@@ -31,3 +52,5 @@ __all__ = [  # noqa: RUF022
     "key_name",
     "window_keys",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES, __all__)

@@ -2,7 +2,8 @@
 coded once, each slice's cells and Rankings (`informed.slices.counting`), the rows of
 each slice, and the actual classes of all the rows (the negative class is named from
 them once every part is in: `informed.slices.classes`). `informed.slices.slices` makes
-the Slices of them (`build_parts`).
+the Slices of them (`build_parts`). `check_time` and `timed` take the time window's
+arguments, loading `informed.slices.windows` only when there is a time column.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from numpy.typing import NDArray
 from informed.coding.labels import Label, code_column, sort_labels
 from informed.errors import InputError
 from informed.slices.counting import SlicedCells, count_parts, rank_parts, slice_rows
-from informed.slices.keys import Key, arrow_codes, canonical_codes, code_keys
+from informed.slices.keys import CodedKeys, Key, arrow_codes, canonical_codes, code_keys
 from informed.table.counting import check_weights
 
-__all__ = ["slice_fields"]
+__all__ = ["check_time", "slice_fields", "timed"]
 
 
 def slice_fields(
@@ -101,3 +102,28 @@ def _canonical(
     placed = np.zeros(len(keys), dtype=np.int64)
     placed[position[occurs]] = rows[occurs]
     return keys, moved, placed
+
+
+def check_time(time: Any, every: Any, by: bool) -> None:
+    """Refuse `time` without `every` or the reverse, a bad span, and slices of nothing
+    (neither `by` columns nor a `time`)."""
+    if (time is None) != (every is None):
+        msg = "`time` and `every` go together: the timestamps and the window span (1d, 1mo...)."
+        raise InputError(msg)
+    if every is not None:
+        from informed.slices.windows import parse_every  # time windows: loaded when used
+
+        parse_every(every)
+    elif not by:
+        msg = "pass `by` (the columns to slice by), `time` and `every` (time windows), or both."
+        raise InputError(msg)
+
+
+def timed(values: Any, every: str | None, name: str) -> tuple[list[CodedKeys], list[str]]:
+    """The window column of the timestamps `values` (none without them) and its name,
+    "name (every)", as `build_slices` takes them in front of the `by` columns."""
+    if values is None or every is None:
+        return [], []
+    from informed.slices.windows import window_codes
+
+    return [window_codes(values, every, name)], [f"{name} ({every})"]

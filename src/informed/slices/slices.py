@@ -38,7 +38,7 @@ from informed.errors import InputError
 from informed.measures import Cells
 from informed.ranking import Ranking
 from informed.ranking.classes import negative_of
-from informed.slices.building import slice_fields
+from informed.slices.building import check_time, slice_fields, timed
 from informed.slices.classes import Side, merged_negative, named, side
 from informed.slices.counting import (
     SlicedCells,
@@ -53,7 +53,6 @@ from informed.slices.keys import (
     merged_keys,
     quoted_columns,
 )
-from informed.slices.windows import check_time, timed
 from informed.table.storage import from_cells
 from informed.table.table import Table
 

@@ -54,9 +54,7 @@ from informed.slices.zones import wall_clock, zone_of
 __all__ = [
     "SPANS",
     "Span",
-    "check_time",
     "parse_every",
-    "timed",
     "window_codes",
     "window_keys",
     "window_start",
@@ -397,24 +395,3 @@ def window_keys(
         return np.asarray(coded.values, dtype=str)[coded.codes]
     keys = np.asarray([*coded.values, None], dtype=object)
     return keys[coded.codes]
-
-
-def check_time(time: Any, every: Any, by: bool) -> None:
-    """Refuse `time` without `every` or the reverse, a bad span, and slices of nothing
-    (neither `by` columns nor a `time`)."""
-    if (time is None) != (every is None):
-        msg = "`time` and `every` go together: the timestamps and the window span (1d, 1mo...)."
-        raise InputError(msg)
-    if every is not None:
-        parse_every(every)
-    elif not by:
-        msg = "pass `by` (the columns to slice by), `time` and `every` (time windows), or both."
-        raise InputError(msg)
-
-
-def timed(values: Any, every: str | None, name: str) -> tuple[list[CodedKeys], list[str]]:
-    """The window column of the timestamps `values` (none without them) and its name,
-    "name (every)", as `build_slices` takes them in front of the `by` columns."""
-    if values is None or every is None:
-        return [], []
-    return [window_codes(values, every, name)], [f"{name} ({every})"]

@@ -38,8 +38,8 @@ def _slices_leaf(frame: Any, part: str, options: dict[str, Any]) -> Part:
     """A DataFrame partition's Slices (it need not hold the positive class; its Rankings
     name no negative class yet) and the actual classes of its rows."""
     from informed.coding.columns import frame_column
+    from informed.slices.building import timed
     from informed.slices.slices import build_parts
-    from informed.slices.windows import timed
 
     def column(name: str | None) -> Any:
         return None if name is None else frame_column(frame, name, name)
@@ -99,8 +99,8 @@ def slices(
     `Slices.from_frame` on all the rows at once, and every row read is in one slice
     (checked against the rows of each partition). Parameters as in `summarise`.
     """
+    from informed.slices.building import check_time
     from informed.slices.slices import with_negative
-    from informed.slices.windows import check_time
 
     score, weight = column_names("informed.dask.slices", scores, weights, aliases)
     names = [by] if isinstance(by, str) else list(by)
