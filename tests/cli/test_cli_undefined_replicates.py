@@ -1,0 +1,100 @@
+"""Reports of bootstrap intervals say how many replicates were undefined and left out
+(`informed.inference.interval.undefined_note`), as the calibration report does: the
+terminal, the page and the JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from schema_check import check_result_document
+
+from informed.cli import main
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _one_positive(path: Path) -> Path:
+    """12 rows, one of class 1 (predicted 1, as is one negative)."""
+    rows = path / "one.csv"
+    lines = ["actual,pred"] + [f"{int(i == 0)},{int(i in (0, 3))}" for i in range(12)]
+    rows.write_text("\n".join(lines) + "\n")
+    return rows
+
+
+def test_evaluate_ci_says_how_many_replicates_were_undefined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One positive in 12 rows: a resample without it has no recall nor informedness,
+    and is left out of their intervals. The terminal (headline and every measure), the
+    page and the JSON say how many, the count the bootstrap keeps."""
+    from informed.inference import bootstrap
+    from informed.io import read_summaries
+
+    rows = _one_positive(tmp_path)
+    table = read_summaries(str(rows), actual="actual", predicted="pred").table
+    found = bootstrap(table, ["recall", "informedness"], positive="1", replicates=1000, seed=0)
+    dropped = found.intervals["recall"].undefined_replicates
+    assert found.intervals["informedness"].undefined_replicates == dropped
+    # no positive among 12 draws: (11/12)^12 = 0.352, sd sqrt(1000 p q) = 15.1
+    assert 1000 * (11 / 12) ** 12 - 4 * 15.1 < dropped < 1000 * (11 / 12) ** 12 + 4 * 15.1
+    args = ["evaluate", str(rows), "--actual", "actual", "--predicted", "pred"]
+    args += ["--positive", "1", "--ci", "0.95", "--seed", "0", "--quiet"]
+    page = tmp_path / "report.html"
+    code, text, _ = _run([*args, "--html", str(page)], capsys)
+    assert code == 0
+    words = " ".join(text.split())
+    headline = f"Informedness, Correlation: {dropped:,} replicates undefined"
+    assert headline in words
+    assert "Recall, Miss rate, G-measure, Informedness," in words
+    assert words.count(f"{dropped:,} replicates undefined") == 2
+    html = page.read_text()
+    assert f"{headline}." in html
+    assert html.count(f"{dropped:,} replicates undefined.") == 2
+    code, out, _ = _run([*args, "--format", "json"], capsys)
+    document = json.loads(out)
+    counts = document["intervals_undefined_replicates"]
+    assert counts["recall"] == counts["informedness"] == dropped
+    assert "accuracy" not in counts  # defined in every replicate
+    check_result_document(document)
+
+
+def test_folds_ci_says_how_many_replicates_were_undefined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Fold 'f0' holds one positive in 10 rows: a resample of the fold without it has no
+    informedness, and is left out of the fold's interval. The terminal, the page and the
+    JSON (`FoldIntervals.to_dict`) say how many, the count fold_intervals keeps."""
+    from informed.inference.fold_intervals import fold_intervals
+    from informed.slices import Folds
+
+    fold = ["f0"] * 10 + ["f1"] * 10
+    actual = [1] + [0] * 9 + [1, 1, 1, 1] + [0] * 6
+    predicted = [1, 0, 0, 1] + [0] * 6 + [1, 1, 1, 0, 1] + [0] * 5
+    rows = tmp_path / "folds.csv"
+    lines = [f"{f},{a},{p}" for f, a, p in zip(fold, actual, predicted, strict=True)]
+    rows.write_text("\n".join(["fold,actual,pred", *lines]) + "\n")
+    folds = Folds.from_labels(folds=fold, actual=actual, predicted=predicted)
+    found = fold_intervals(folds, ["informedness"], positive=1, seed=0)["informedness"]
+    dropped = found.folds[0].undefined_replicates
+    # no positive among 10 draws: 0.9^10 = 0.349, sd sqrt(1000 p q) = 15.1
+    assert 1000 * 0.9**10 - 4 * 15.1 < dropped < 1000 * 0.9**10 + 4 * 15.1
+    more = found.folds[1].undefined_replicates  # 4 positives in 10: none in 0.6^10 = 0.6 %
+    assert 0 < more < 1000 * 0.6**10 + 4 * 2.5
+    args = ["evaluate", str(rows), "--actual", "actual", "--predicted", "pred", "--folds"]
+    args += ["fold", "--positive", "1", "--ci", "0.95", "--seed", "0", "--quiet"]
+    page = tmp_path / "folds.html"
+    code, text, _ = _run([*args, "--html", str(page)], capsys)
+    assert code == 0
+    note = f"{dropped:,} replicates undefined in fold 'f0' (and 1 fold more)"
+    assert f"informedness: {note}." in " ".join(text.split())
+    assert f"Informedness: {note}.".replace("'", "&#x27;") in page.read_text()
+    code, out, _ = _run([*args, "--format", "json"], capsys)
+    document = json.loads(out)["intervals"]["informedness"]
+    assert document["undefined_replicates"] == {"f0": dropped, "f1": more}
+    assert document["pooled_undefined_replicates"] == found.pooled.undefined_replicates
