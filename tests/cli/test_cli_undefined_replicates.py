@@ -98,3 +98,38 @@ def test_folds_ci_says_how_many_replicates_were_undefined(
     document = json.loads(out)["intervals"]["informedness"]
     assert document["undefined_replicates"] == {"f0": dropped, "f1": more}
     assert document["pooled_undefined_replicates"] == found.pooled.undefined_replicates
+
+
+def test_slices_ci_say_how_many_replicates_of_a_range_were_undefined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Slice 'b' holds one positive in 10 rows: a resample of the slice without it has no
+    informedness, so the spread of informedness over every slice is undefined in that
+    replicate and left out of its interval. The terminal and the JSON say how many, the
+    count disparities keeps."""
+    from informed.inference.disparities import disparities
+    from informed.slices import Slices
+
+    group = ["a"] * 10 + ["b"] * 10
+    actual = [1, 1, 1, 1, 1] + [0] * 5 + [1] + [0] * 9
+    predicted = [1, 1, 1, 0, 1, 0, 0, 1, 0, 0] + [1, 0, 0, 1] + [0] * 6
+    rows = tmp_path / "slices.csv"
+    lines = [f"{g},{a},{p}" for g, a, p in zip(group, actual, predicted, strict=True)]
+    rows.write_text("\n".join(["g,actual,pred", *lines]) + "\n")
+    sliced = Slices.from_labels(by=group, actual=actual, predicted=predicted)
+    found = disparities(sliced, positive=1, replicates=1000, seed=0)
+    every = found.summary_all["informedness_spread"]
+    dropped = every.undefined_replicates
+    # no positive among slice b's 10 draws: 0.9^10 = 0.349, sd 15.1 (a's 5 of 10: 0.2 %)
+    assert 1000 * 0.9**10 - 4 * 15.1 < dropped < 1000 * 0.9**10 + 4 * 15.1 + 10
+    args = ["evaluate", str(rows), "--actual", "actual", "--predicted", "pred", "--by", "g"]
+    args += ["--positive", "1", "--ci", "0.95", "--seed", "0", "--quiet"]
+    code, text, _ = _run(args, capsys)
+    assert code == 0
+    shown = f"[{every.low:.3f}, {every.high:.3f}], {dropped:,} replicates undefined"
+    assert shown in " ".join(text.split())
+    code, out, _ = _run([*args, "--format", "json"], capsys)
+    document = json.loads(out)
+    spread = document["disparities"]["informedness_spread"]
+    assert spread["every_slice"]["undefined_replicates"] == dropped
+    check_result_document(document)
