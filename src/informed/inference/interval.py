@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from statistics import NormalDist
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
