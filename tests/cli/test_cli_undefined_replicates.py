@@ -105,8 +105,8 @@ def test_slices_ci_say_how_many_replicates_of_a_range_were_undefined(
 ) -> None:
     """Slice 'b' holds one positive in 10 rows: a resample of the slice without it has no
     informedness, so the spread of informedness over every slice is undefined in that
-    replicate and left out of its interval. The terminal and the JSON say how many, the
-    count disparities keeps."""
+    replicate and left out of its interval. The terminal, the page and the JSON say how
+    many, the count disparities keeps."""
     from informed.inference.disparities import disparities
     from informed.slices import Slices
 
@@ -124,10 +124,12 @@ def test_slices_ci_say_how_many_replicates_of_a_range_were_undefined(
     assert 1000 * 0.9**10 - 4 * 15.1 < dropped < 1000 * 0.9**10 + 4 * 15.1 + 10
     args = ["evaluate", str(rows), "--actual", "actual", "--predicted", "pred", "--by", "g"]
     args += ["--positive", "1", "--ci", "0.95", "--seed", "0", "--quiet"]
-    code, text, _ = _run(args, capsys)
+    page = tmp_path / "slices.html"
+    code, text, _ = _run([*args, "--html", str(page)], capsys)
     assert code == 0
     shown = f"[{every.low:.3f}, {every.high:.3f}], {dropped:,} replicates undefined"
     assert shown in " ".join(text.split())
+    assert f"over every slice: {every.estimate:.4f} {shown}" in page.read_text()
     code, out, _ = _run([*args, "--format", "json"], capsys)
     document = json.loads(out)
     spread = document["disparities"]["informedness_spread"]

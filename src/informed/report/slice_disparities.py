@@ -21,6 +21,7 @@ __all__ = [
     "auc_csv_cells",
     "auc_difference_json",
     "auc_json",
+    "counted_interval_text",
     "fairlearn_name",
     "fixed",
     "interval_text",
@@ -136,19 +137,19 @@ def summary_lines(disparities: Disparities) -> list[str]:
             lines.append(f"{title}: — ({interval.reason})")
         else:
             over = f" over the slices {disparities.rules[key]}" if left_out else ""
-            value = f"{value_text(interval.estimate)} {_counted(interval)}"
+            value = f"{value_text(interval.estimate)} {counted_interval_text(interval)}"
             lines.append(f"{title}: {value}{over or fairlearn_name(disparities, key)}")
         if left_out:
             every = disparities.summary_all[key]
             lines.append(
                 f"  {LEFT_OUT[key]}: {printable(left_out_text(disparities, key))}; "
-                f"over every slice: {value_text(every.estimate)} {_counted(every)}"
+                f"over every slice: {value_text(every.estimate)} {counted_interval_text(every)}"
                 f"{fairlearn_name(disparities, key)}"
             )
     return lines
 
 
-def _counted(interval: Interval) -> str:
+def counted_interval_text(interval: Interval) -> str:
     """`interval_text`, then how many replicates were undefined and left out of it, where
     any was and it has bounds (as `interval_bounds` says it)."""
     shown = interval_text(interval)
