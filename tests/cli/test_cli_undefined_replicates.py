@@ -135,3 +135,27 @@ def test_slices_ci_say_how_many_replicates_of_a_range_were_undefined(
     spread = document["disparities"]["informedness_spread"]
     assert spread["every_slice"]["undefined_replicates"] == dropped
     check_result_document(document)
+
+
+def test_scored_slices_say_how_many_replicates_of_the_auc_spread_were_undefined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Scores alone: slice 'b' holds one positive in 10 rows, so a resample of it without
+    the positive has no AUC, and the spread of AUC over every slice is left out of that
+    replicate. The terminal and the JSON say how many."""
+    rows = tmp_path / "scored.csv"
+    lines = [f"a,{int(i < 5)},{(i * 7 % 10) / 10 + (0.3 if i < 5 else 0):.2f}" for i in range(10)]
+    lines += [f"b,{int(i == 0)},{0.8 if i == 0 else i / 12:.2f}" for i in range(10)]
+    rows.write_text("\n".join(["g,actual,score", *lines]) + "\n")
+    args = ["evaluate", str(rows), "--actual", "actual", "--score", "score", "--by", "g"]
+    args += ["--positive", "1", "--ci", "0.95", "--seed", "0", "--quiet"]
+    code, out, _ = _run([*args, "--format", "json"], capsys)
+    assert code == 0
+    every = json.loads(out)["disparities"]["auc_spread"]["every_slice"]
+    dropped = every["undefined_replicates"]
+    # no positive among slice b's 10 draws: 0.9^10 = 0.349, sd 15.1 (a's 5 of 10: 0.2 %)
+    assert 1000 * 0.9**10 - 4 * 15.1 < dropped < 1000 * 0.9**10 + 4 * 15.1 + 10
+    code, text, _ = _run(args, capsys)
+    low, high = every["interval"]
+    shown = f"[{low:.3f}, {high:.3f}], {dropped:,} replicates undefined"
+    assert shown in " ".join(text.split())
