@@ -142,7 +142,7 @@ def test_scored_slices_say_how_many_replicates_of_the_auc_spread_were_undefined(
 ) -> None:
     """Scores alone: slice 'b' holds one positive in 10 rows, so a resample of it without
     the positive has no AUC, and the spread of AUC over every slice is left out of that
-    replicate. The terminal and the JSON say how many."""
+    replicate. The terminal, the page and the JSON say how many."""
     rows = tmp_path / "scored.csv"
     lines = [f"a,{int(i < 5)},{(i * 7 % 10) / 10 + (0.3 if i < 5 else 0):.2f}" for i in range(10)]
     lines += [f"b,{int(i == 0)},{0.8 if i == 0 else i / 12:.2f}" for i in range(10)]
@@ -155,7 +155,9 @@ def test_scored_slices_say_how_many_replicates_of_the_auc_spread_were_undefined(
     dropped = every["undefined_replicates"]
     # no positive among slice b's 10 draws: 0.9^10 = 0.349, sd 15.1 (a's 5 of 10: 0.2 %)
     assert 1000 * 0.9**10 - 4 * 15.1 < dropped < 1000 * 0.9**10 + 4 * 15.1 + 10
-    code, text, _ = _run(args, capsys)
+    page = tmp_path / "scored.html"
+    code, text, _ = _run([*args, "--html", str(page)], capsys)
     low, high = every["interval"]
     shown = f"[{low:.3f}, {high:.3f}], {dropped:,} replicates undefined"
     assert shown in " ".join(text.split())
+    assert shown in page.read_text()
