@@ -242,3 +242,23 @@ def test_nan_in_a_float_by_column_is_the_missing_slice_in_arrow_and_polars_frame
         assert Slices.from_frame(frame, by="g", actual="y", predicted="p") == expected
     crossed = Slices.from_frame(arrow, by=["g", "y"], actual="y", predicted="p")
     assert crossed.rows.sum() == 6 and (None, 1) in crossed.keys
+
+
+def test_an_empty_slice_of_the_positive_label_has_no_data() -> None:
+    """A slice whose rows all weigh 0 is an empty table: with positive= its one-vs-rest
+    measures are undefined because there is no data, as without positive=, not because
+    its first required margin (+R for recall, +P for precision) is empty."""
+    from informed.measures import undefined_reason
+
+    s = Slices.from_labels(
+        by=["a", "a", "b", "b"], actual=[1, 0, 1, 0], predicted=[1, 0, 0, 1], weights=[1, 1, 0, 0]
+    )
+    for positive in (1, None):
+        found = evaluate_slices(s, positive=positive)
+        for name in ("recall", "precision", "inverse_recall", "markedness"):
+            assert found.reason(name, 1) == "no data (N = 0)", (positive, name)
+    # a non-empty table keeps the margin that vanished
+    assert undefined_reason(MEASURES["recall"], [[0, 0], [0, 3]]) == (
+        "no real positives (+R is empty)"
+    )
+    assert undefined_reason(MEASURES["precision"], [[0, 0], [2, 3]]) == "no +P predictions"

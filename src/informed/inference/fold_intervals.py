@@ -35,6 +35,7 @@ and how well does it do it? J. Amer. Statist. Assoc.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,7 @@ import numpy as np
 
 from informed.inference.checks import check_level
 from informed.inference.delong import delong_interval
-from informed.inference.interval import Interval, nan_interval
+from informed.inference.interval import Interval, nan_interval, undefined_note
 from informed.inference.slice_bootstrap import bootstrap_slices
 from informed.inference.table_bootstrap import bootstrap
 from informed.measures import MEASURES
@@ -84,16 +85,52 @@ class FoldIntervals:
     pooled: Interval
 
     def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
-        """JSON-ready: each fold's [low, high] by name, the pooled one, and the reasons."""
-        reasons = {n: i.reason for n, i in zip(names, self.folds, strict=True) if i.reason}
+        """JSON-ready: each fold's [low, high] by name, the pooled one, the reasons, and
+        how many replicates were undefined and left out of each interval (by fold name,
+        where any was; 0 for the pooled one where none was)."""
+        pairs = list(zip(names, self.folds, strict=True))
+        reasons = {n: i.reason for n, i in pairs if i.reason}
         return {
             "level": self.pooled.level,
             "method": self.pooled.method,
-            "folds": {n: i.as_list() for n, i in zip(names, self.folds, strict=True)},
+            "folds": {n: i.as_list() for n, i in pairs},
             "pooled": self.pooled.as_list(),
             "reasons": reasons,
             "pooled_reason": self.pooled.reason,
+            "undefined_replicates": {
+                n: i.undefined_replicates for n, i in pairs if i.undefined_replicates
+            },
+            "pooled_undefined_replicates": self.pooled.undefined_replicates,
         }
+
+    def undefined_notes(self, names: Sequence[str], title: str) -> list[str]:
+        """Where replicates were undefined and left out of an interval with bounds, how
+        many (`undefined_note`): the first fold's count, how many folds more, and the
+        pooled count; `title` names the measure, `names` the folds.
+
+        >>> from informed.inference.interval import Interval
+        >>> some = Interval(0.9, 0.5, 1.0, 0.95, "bca", undefined_replicates=336)
+        >>> found = FoldIntervals("informedness", (some, some), some)
+        >>> for note in found.undefined_notes(["a", "b"], "B"):
+        ...     print(note)
+        B: 336 replicates undefined in fold 'a' (and 1 fold more)
+        B pooled: 336 replicates undefined
+        """
+        counted = [
+            (n, i)
+            for n, i in zip(names, self.folds, strict=True)
+            if i.undefined_replicates and not (math.isnan(i.low) or math.isnan(i.high))
+        ]
+        notes = []
+        if counted:
+            name, first = counted[0]
+            more = len(counted) - 1
+            other = f" (and {more} fold{'s' if more > 1 else ''} more)" if more else ""
+            notes.append(f"{title}: {undefined_note(first)} in fold {name!r}{other}")
+        whole = self.pooled
+        if whole.undefined_replicates and not (math.isnan(whole.low) or math.isnan(whole.high)):
+            notes.append(f"{title} pooled: {undefined_note(whole)}")
+        return notes
 
 
 def fold_intervals(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
@@ -23,6 +24,7 @@ __all__ = [
     "normal_cdf",
     "normal_quantile",
     "undefined_note",
+    "undefined_notes",
 ]
 
 
@@ -112,6 +114,25 @@ def undefined_note(interval: Interval) -> str:
     undefined"), or "" where none was."""
     count = interval.undefined_replicates
     return f"{count:,} replicates undefined" if count else ""
+
+
+def undefined_notes(intervals: Mapping[str, Interval], titles: Mapping[str, str]) -> list[str]:
+    """Each `undefined_note` once, with the titles of the intervals it holds for ("Recall,
+    Informedness: 358 replicates undefined"); only intervals with bounds (one undefined
+    in every replicate says so in its reason), in the order of `titles`.
+
+    >>> found = Interval(1.0, 1.0, 1.0, 0.95, "percentile", undefined_replicates=358)
+    >>> undefined_notes({"recall": found, "accuracy": found}, {"recall": "Recall"})
+    ['Recall: 358 replicates undefined']
+    """
+    notes: dict[str, list[str]] = {}
+    for name, title in titles.items():
+        found = intervals.get(name)
+        if found is None or math.isnan(found.low) or math.isnan(found.high):
+            continue
+        if found.undefined_replicates:
+            notes.setdefault(undefined_note(found), []).append(title)
+    return [f"{', '.join(which)}: {note}" for note, which in notes.items()]
 
 
 def interval_row(head: str, interval: Interval) -> list[str]:

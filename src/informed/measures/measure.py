@@ -151,27 +151,29 @@ def undefined_reasons(
     measure: Measure, counts: Any, values: Any = None
 ) -> tuple[NDArray[np.intp], tuple[str, ...]]:
     """Why `measure` is nan on each 2x2 table of `counts[..., 2, 2]`, as codes: -1 where
-    it is defined, else the position in the returned texts of the first required margin
-    that vanished (or of `undefined_otherwise`). `values` are the measure's values, when
-    computed already.
+    it is defined, else the position in the returned texts of the reason: "no data
+    (N = 0)" for an empty table, else the first required margin that vanished (or
+    `undefined_otherwise`). `values` are the measure's values, when computed already.
 
     >>> from informed.measures import MEASURES
-    >>> codes, texts = undefined_reasons(
-    ...     MEASURES["precision"], np.array([[[1, 0], [0, 1]], [[0, 0], [3, 2]]]))
-    >>> codes.tolist(), texts[0]
-    ([-1, 0], 'no +P predictions')
+    >>> tables = np.array([[[1, 0], [0, 1]], [[0, 0], [3, 2]], [[0, 0], [0, 0]]])
+    >>> codes, texts = undefined_reasons(MEASURES["precision"], tables)
+    >>> codes.tolist(), [texts[code] for code in codes[1:]]
+    ([-1, 1, 0], ['no +P predictions', 'no data (N = 0)'])
     """
     values = measure(counts) if values is None else np.asarray(values)
     tp, fp, fn, tn = cells(counts)
     codes = np.full(np.shape(values), -1, dtype=np.intp)
     undecided = np.isnan(values)
-    for k, key in enumerate(measure.requires):
+    # an empty table (N = 0) first: every margin is empty with it, and no data is the reason
+    keys = ("N", *(key for key in measure.requires if key != "N"))
+    for k, key in enumerate(keys):
         margin, _ = MARGIN_REASONS[key]
         empty = undecided & (margin(tp, fp, fn, tn) == 0)
         codes[empty] = k
         undecided &= ~empty
-    codes[undecided] = len(measure.requires)
-    texts = (*(MARGIN_REASONS[key][1] for key in measure.requires), measure.undefined_otherwise)
+    codes[undecided] = len(keys)
+    texts = (*(MARGIN_REASONS[key][1] for key in keys), measure.undefined_otherwise)
     return codes, texts
 
 

@@ -167,7 +167,9 @@ def results_document(
 ) -> dict[str, Any]:
     """The JSON document of `informed evaluate`: the evaluation's keys (with `pay`; `lazy`
     as in `evaluation_document`), then
-    ``"intervals"``, ``"ci_level"`` and ``"bootstrap"`` from `intervals`, ``"ranking"``
+    ``"intervals"``, ``"intervals_undefined_replicates"`` (how many replicates were
+    undefined and left out of an interval, where any was), ``"ci_level"`` and
+    ``"bootstrap"`` from `intervals`, ``"ranking"``
     from `ranking` (with its ``n``, ``n_positive`` and ``n_negative``, and the
     ``"intervals"`` and ``"bootstrap"`` of `ranking_intervals`), and `summary` (the exact
     summaries, ``{"table": Table.to_dict(), "ranking": Ranking.to_dict()}``) as
@@ -180,6 +182,13 @@ def results_document(
         document.update(evaluation_document(evaluation, pay, lazy=lazy))
         if intervals is not None:
             document["intervals"] = intervals_document(intervals)
+            dropped = {
+                name: found.undefined_replicates
+                for name, found in intervals.intervals.items()
+                if found.undefined_replicates
+            }
+            if dropped:  # replicates left out of an interval where the measure was nan
+                document["intervals_undefined_replicates"] = dropped
             document["ci_level"] = intervals.level
             document["bootstrap"] = bootstrap_document(intervals)
     if ranking is not None:

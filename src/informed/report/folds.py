@@ -100,7 +100,7 @@ def folds_text(
     parts: list[Any] = [head, "", titled(title, tables[0]), *tables[1:]]
     notes = _notes(summaries)
     if intervals is not None:
-        notes += _interval_notes(intervals)
+        notes += _interval_notes(intervals, folds.names)
     if notes:
         parts.append("\n".join(notes))
     return render(parts, color, width)
@@ -133,7 +133,7 @@ def _bounds(interval: Interval) -> str:
     return f"[{value(interval.low)}, {value(interval.high)}]"
 
 
-def _interval_notes(intervals: Mapping[str, FoldIntervals]) -> list[str]:
+def _interval_notes(intervals: Mapping[str, FoldIntervals], names: Sequence[str]) -> list[str]:
     """How the intervals were found, what they leave out, and why any is undefined."""
     from informed.inference.fold_intervals import FOLD_INTERVALS_NOTE
 
@@ -153,6 +153,8 @@ def _interval_notes(intervals: Mapping[str, FoldIntervals]) -> list[str]:
             first = reasons[0].replace(" in slice ", " in fold ")
             first = first if first.startswith(m) else f"{m}: {first}"
             notes.append(f"{printable(first)}{more}.")
+    for found in bounded:  # replicates left out of an interval, where the measure was nan
+        notes += [f"{printable(note)}." for note in found.undefined_notes(names, found.measure)]
     return notes
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from informed._common import json_float, printable
 from informed.inference.disparities import SUMMARIES, Disparities
-from informed.inference.interval import Interval
+from informed.inference.interval import Interval, undefined_note
 
 __all__ = [
     "AUC_CSV",
@@ -21,6 +21,7 @@ __all__ = [
     "auc_csv_cells",
     "auc_difference_json",
     "auc_json",
+    "counted_interval_text",
     "fairlearn_name",
     "fixed",
     "interval_text",
@@ -136,16 +137,25 @@ def summary_lines(disparities: Disparities) -> list[str]:
             lines.append(f"{title}: — ({interval.reason})")
         else:
             over = f" over the slices {disparities.rules[key]}" if left_out else ""
-            value = f"{value_text(interval.estimate)} {interval_text(interval)}"
+            value = f"{value_text(interval.estimate)} {counted_interval_text(interval)}"
             lines.append(f"{title}: {value}{over or fairlearn_name(disparities, key)}")
         if left_out:
             every = disparities.summary_all[key]
             lines.append(
                 f"  {LEFT_OUT[key]}: {printable(left_out_text(disparities, key))}; "
-                f"over every slice: {value_text(every.estimate)} {interval_text(every)}"
+                f"over every slice: {value_text(every.estimate)} {counted_interval_text(every)}"
                 f"{fairlearn_name(disparities, key)}"
             )
     return lines
+
+
+def counted_interval_text(interval: Interval) -> str:
+    """`interval_text`, then how many replicates were undefined and left out of it, where
+    any was and it has bounds (as `interval_bounds` says it)."""
+    shown = interval_text(interval)
+    if interval.undefined_replicates and not math.isnan(interval.low):
+        shown += f", {undefined_note(interval)}"
+    return shown
 
 
 def _interval_json(interval: Interval) -> dict[str, Any]:
@@ -153,6 +163,7 @@ def _interval_json(interval: Interval) -> dict[str, Any]:
         "estimate": json_float(interval.estimate),
         "interval": interval.as_list(),
         "reason": interval.reason,
+        "undefined_replicates": interval.undefined_replicates,
     }
 
 

@@ -34,6 +34,7 @@ from informed.report.slice_disparities import (
     AUC_CSV,
     AUC_NOTE,
     auc_difference_json,
+    counted_interval_text,
     interval_text,
     p_text,
     value_text,
@@ -119,7 +120,7 @@ def _n(value: float) -> str:
 def _range_text(interval: Interval) -> str:
     if math.isnan(interval.estimate):
         return f"— ({interval.reason})"
-    return f"{value_text(interval.estimate)} {interval_text(interval)}"
+    return f"{value_text(interval.estimate)} {counted_interval_text(interval)}"
 
 
 def scored_differs(found: ScoredSlices, s: int) -> str:
@@ -260,6 +261,7 @@ def spread_json(spread: AucSpread) -> dict[str, Any]:
             "estimate": json_float(found.estimate),
             "interval": found.as_list(),
             "reason": found.reason,
+            "undefined_replicates": found.undefined_replicates,
         }
 
     def named(s: int | None) -> str | None:

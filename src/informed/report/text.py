@@ -35,7 +35,7 @@ from informed._terminal import split as _split
 from informed._terminal import titled as _titled
 from informed._terminal import value as _value
 from informed.inference.design import design_note
-from informed.inference.interval import Interval
+from informed.inference.interval import Interval, undefined_notes
 from informed.inference.table_bootstrap import Bootstrap
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, SUMMARIES, RankingSummary, value_range
@@ -178,7 +178,16 @@ def _headline(result: Evaluation, intervals: Bootstrap | None) -> RichTable | Gr
         )
     if intervals is None:
         return grid
-    return Group(grid, Text(design_note(bootstrap_document(intervals)), style="dim"))
+    note = Text(design_note(bootstrap_document(intervals)), style="dim")
+    return Group(grid, note, *_undefined_replicates(intervals, HEADLINE))
+
+
+def _undefined_replicates(intervals: Bootstrap, names: Sequence[str]) -> list[Text]:
+    """How many replicates were undefined and left out of the measures' intervals, one
+    line per count with the measures it holds for (as the calibration report says it)."""
+    titles = {name: MEASURES[name].title for name in names}
+    notes = undefined_notes(intervals.intervals, titles)
+    return [Text("\n".join(notes), style="yellow")] if notes else []
 
 
 def _measures(result: Evaluation, intervals: Bootstrap | None) -> Group:
@@ -201,7 +210,9 @@ def _measures(result: Evaluation, intervals: Bootstrap | None) -> Group:
         if intervals is not None:
             cells.append(_interval(intervals, name) or "")
         grid.add_row(*cells, note)
-    return _titled(title, grid)
+    if intervals is None:
+        return _titled(title, grid)
+    return Group(_titled(title, grid), *_undefined_replicates(intervals, list(MEASURES)))
 
 
 def _per_label(result: Evaluation, all_labels: bool, width: int) -> Group | None:

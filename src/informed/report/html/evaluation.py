@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from informed._common import printable
 from informed.coding.labels import Label, keyed
 from informed.inference.design import design_note
+from informed.inference.interval import undefined_notes
 from informed.inference.table_bootstrap import Bootstrap
 from informed.measures import MEASURES
 from informed.plots.contingency import MAX_HEATMAP_LABELS, PAYOFF_IN_CELLS
@@ -86,6 +87,7 @@ def evaluation_sections(
         if intervals is not None
         else ""
     )
+    note += _undefined_replicates(intervals, HEADLINE)
     return [
         ("headline", "Headline", _headline(evaluation, intervals) + note),
         (
@@ -96,6 +98,19 @@ def evaluation_sections(
         ("measures", "All measures", _measures(evaluation, intervals)),
         ("per-label", "Per label (one-vs-rest)", _per_label(evaluation, shown)),
     ]
+
+
+def _undefined_replicates(intervals: Bootstrap | None, names: Sequence[str]) -> str:
+    """How many replicates were undefined and left out of the measures' intervals, one
+    paragraph per count with the measures it holds for (as the calibration report says
+    it); "" where none was."""
+    if intervals is None:
+        return ""
+    titles = {name: MEASURES[name].title for name in names}
+    return "".join(
+        f'<p class="small undefined-replicates">{escaped(note)}.</p>'
+        for note in undefined_notes(intervals.intervals, titles)
+    )
 
 
 def _interval(intervals: Bootstrap | None, name: str) -> tuple[float, float] | None:
@@ -311,6 +326,7 @@ def _measures(evaluation: Evaluation, intervals: Bootstrap | None) -> str:
         f'<th class="num">value</th>{ci_head}<th class="num">range</th>'
         '<th class="num">chance</th><th>formula and source</th><th>note</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f"{_undefined_replicates(intervals, list(MEASURES))}"
     )
 
 

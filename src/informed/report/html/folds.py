@@ -236,6 +236,9 @@ def folds_report(
             if i.pooled.reason and i.pooled.method != "none"
         }
         notes += [f"pooled: {reason}." for reason in sorted(pooled)]
+        for m, found in intervals.items():  # replicates left out where the measure was nan
+            if found.pooled.method != "none":
+                notes += [f"{n}." for n in found.undefined_notes(folds.names, measure_title(m))]
         cited = list(_FOLD_SOURCES)
     text = "".join(f'<p class="small">{escaped(n)}</p>' for n in notes)
     table = _folds_table(folds, summaries, intervals)

@@ -12,7 +12,7 @@ import math
 from informed.inference.interval import Interval
 from informed.report.html.markup import count, escaped
 from informed.report.html.slices import Notes, interval_cell
-from informed.report.slice_disparities import AUC_NOTE, fixed, value_text
+from informed.report.slice_disparities import AUC_NOTE, counted_interval_text, value_text
 from informed.report.slice_scores import AUC_SPREAD_NOTE, ScoredSlices, scored_differs
 from informed.report.slices import merged_note
 
@@ -22,10 +22,7 @@ __all__ = ["scored_slices_section"]
 def _range(interval: Interval) -> str:
     if math.isnan(interval.estimate):
         return f"undefined ({escaped(interval.reason or 'undefined')})"
-    bounds = (
-        "[—]" if math.isnan(interval.low) else f"[{fixed(interval.low)}, {fixed(interval.high)}]"
-    )
-    return f"{value_text(interval.estimate)} {bounds}"
+    return f"{value_text(interval.estimate)} {escaped(counted_interval_text(interval))}"
 
 
 def _spread(found: ScoredSlices) -> str:

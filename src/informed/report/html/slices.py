@@ -21,6 +21,7 @@ from informed.report.slice_disparities import (
     AUC_NOTE,
     LEFT_OUT,
     SUMMARY_TITLES,
+    counted_interval_text,
     fairlearn_name,
     fixed,
     left_out_text,
@@ -82,13 +83,11 @@ def interval_cell(value: float, interval: Interval, notes: Notes) -> str:
 
 
 def _range(interval: Interval) -> str:
-    """A range's value and interval, or why it has none."""
+    """A range's value and interval (with how many replicates were undefined, where
+    any was), or why it has none."""
     if math.isnan(interval.estimate):
         return f"undefined ({escaped(interval.reason or 'undefined')})"
-    bounds = (
-        "[—]" if math.isnan(interval.low) else f"[{fixed(interval.low)}, {fixed(interval.high)}]"
-    )
-    return f"{number(interval.estimate)} {bounds}"
+    return f"{number(interval.estimate)} {escaped(counted_interval_text(interval))}"
 
 
 def _summary_item(disparities: Disparities, key: str, title: str) -> str:
