@@ -124,6 +124,12 @@ def test_scores_that_are_not_probabilities_give_the_reason(
     document = json.loads(_run(_args(path, "--format", "json"), capsys))
     assert "outside [0, 1]" in document["calibration"]["undefined"]
     assert document["slices"][0]["ranking"]["auc"] is not None
+    page = tmp_path / "margins.html"
+    _run(_args(path, "--html", str(page)), capsys)
+    html = page.read_text()
+    reason = html.split('id="slice-calibration-none">', 1)[1].split("</p>", 1)[0]
+    assert "outside [0, 1]" in reason
+    assert reason.endswith("do not.") and not reason.endswith("..")  # one full stop
 
 
 def test_without_scores_there_is_no_section(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from informed.inference.slice_calibration import SliceCalibration
-from informed.report.html.markup import count, escaped, number, value_cell
+from informed.report.html.markup import count, escaped, number, sentence, value_cell
 from informed.report.slice_calibration import (
     BIASED_NOTE,
     CALIBRATION_NOTE,
@@ -24,7 +24,7 @@ def calibration_slices_section(found: SliceCalibration | str, shown: list[int]) 
     """The section's HTML: a table of the `shown` slices, the spread of MCB, what MCB is;
     or, when `found` is the reason there is none, that reason."""
     if isinstance(found, str):
-        return f'<p id="slice-calibration-none">No calibration: {escaped(found)}.</p>'
+        return f'<p id="slice-calibration-none">No calibration: {sentence(found)}</p>'
     slices = found.slices
     score = "Brier score" if found.rule == "brier" else "log score"
     resampled = found.replicates > 0
