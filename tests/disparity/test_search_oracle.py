@@ -168,3 +168,42 @@ def test_markedness_tests_slices_by_predicted_margins() -> None:
     by_b = find_slices(**kwargs, measure="informedness")
     assert (by_mk.tested, by_mk.pruned, by_mk.hypotheses) == (2, 2, 2)  # few_real, other
     assert (by_b.tested, by_b.pruned, by_b.hypotheses) == (3, 1, 3)  # said_a, said_b, other
+
+
+@pytest.mark.parametrize("measure", ["informedness", "markedness"])
+def test_multiclass_search_tests_and_counts_as_brute_force(measure: str) -> None:
+    """Three labels (Powers' multiclass measures): informedness divides by each real
+    class, markedness by each predicted label; a slice is tested when each label the
+    whole data has in that margin has `min_size` cases in it."""
+    for seed in range(30):
+        rng = np.random.default_rng(100 + seed)
+        n = int(rng.integers(300, 900))
+        columns = {f"c{j}": rng.choice(["x", "y", "z"], n) for j in range(3)}
+        real_p = {v: rng.dirichlet([1, 1, 1]) for v in "xyz"}
+        said_p = {v: rng.dirichlet([0.5, 0.5, 0.5]) for v in "xyz"}
+        actual = np.array([rng.choice(3, p=real_p[v]) for v in columns["c0"]])
+        predicted = np.array([rng.choice(3, p=said_p[v]) for v in columns["c1"]])
+        found = find_slices(columns=columns, actual=actual, predicted=predicted, depth=3,
+                            min_size=MIN_SIZE, measure=measure)  # fmt: skip
+        margin = actual if measure == "informedness" else predicted
+        present = np.unique(margin)
+        adequate: set[Slice] = set()
+        reached: set[Slice] = set()
+        for L in (1, 2, 3):
+            for combo in itertools.combinations(list(columns), L):
+                for values in itertools.product("xyz", repeat=L):
+                    inside = np.ones(n, dtype=bool)
+                    for c, v in zip(combo, values, strict=True):
+                        inside &= columns[c] == v
+                    if not inside.any():
+                        continue
+                    key = tuple(zip(combo, values, strict=True))
+                    parents = itertools.combinations(key, L - 1)
+                    if L > 1 and not all(p in adequate for p in parents):
+                        continue
+                    reached.add(key)
+                    if all(np.sum(margin[inside] == k) >= MIN_SIZE for k in present):
+                        adequate.add(key)
+        nested = sum(1 for s in adequate for t in adequate if set(t) < set(s))
+        want = (len(adequate), len(reached - adequate), len(adequate) + nested)
+        assert (found.tested, found.pruned, found.hypotheses) == want, seed
