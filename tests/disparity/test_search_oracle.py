@@ -37,8 +37,7 @@ def _data(seed: int) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
     n = int(rng.integers(150, 700))
     k = int(rng.integers(2, 4))
     columns = {
-        f"c{j}": rng.choice([f"v{i}" for i in range(int(rng.integers(2, 4)))], n)
-        for j in range(k)
+        f"c{j}": rng.choice([f"v{i}" for i in range(int(rng.integers(2, 4)))], n) for j in range(k)
     }
     # per value of c0 and c1: the prevalence and the rate the model says positive
     prevalence = {v: rng.choice([0.03, 0.1, 0.5, 0.9, 0.97]) for v in np.unique(columns["c0"])}
@@ -71,7 +70,7 @@ def _denominators(cells: np.ndarray, measure: str) -> tuple[float, float]:
 
 def _value(cells: np.ndarray, measure: str) -> tuple[float, float]:
     """The measure and the variance of its estimate (two binomial proportions)."""
-    tp, fp, fn, tn = cells
+    tp, fp, fn, _ = cells
     first, second = _denominators(cells, measure)
     a = tp / first if first else math.nan
     b = (fp / second if measure == "informedness" else fn / second) if second else math.nan
@@ -101,9 +100,7 @@ def _oracle(
         s for s in cells
         if len(s) == 1 or all(p in adequate for p in itertools.combinations(s, len(s) - 1))
     }  # fmt: skip
-    nested = sum(
-        1 for s in adequate for t in adequate if len(t) < len(s) and set(t) < set(s)
-    )
+    nested = sum(1 for s in adequate for t in adequate if len(t) < len(s) and set(t) < set(s))
     hypotheses = len(adequate) + nested
     z = float(special.ndtri(1 - 0.05 / (2 * max(hypotheses, 1))))
     candidates = set()
@@ -112,7 +109,10 @@ def _oracle(
         gap = _value(rest, measure)[0] - _value(mine, measure)[0]
         centre_rest, var_rest = _value(rest + 0.5, measure)
         centre_mine, var_mine = _value(mine + 0.5, measure)
-        if math.isfinite(gap) and centre_rest - centre_mine - z * math.sqrt(var_rest + var_mine) > 0:
+        if (
+            math.isfinite(gap)
+            and centre_rest - centre_mine - z * math.sqrt(var_rest + var_mine) > 0
+        ):
             candidates.add(s)
     return {
         "tested": len(adequate),

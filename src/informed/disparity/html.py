@@ -110,9 +110,8 @@ def _figures(search: SliceSearch) -> str:
         "rest, and each tested slice against the rest of every tested slice it lies in); "
         f"every interval is at the simultaneous level {100 * search.level:g} %.",
         f"Pruned: counted but with fewer than {search.min_size:,} {search.margins} positives "
-        f"or {search.margins} negatives (with more classes: "
-        f"{'predictions of some label' if search.margins == 'predicted' else 'cases of some class'}"
-        "), so neither tested nor extended; a child has at most its parent's cases.",
+        f"or {search.margins} negatives (with more classes: {_some(search)}), so neither "
+        "tested nor extended; a child has at most its parent's cases.",
     ]
     if search.untestable:
         notes.append(
@@ -139,8 +138,9 @@ def search_section(search: SliceSearch) -> str:
         f"{number(search.overall)}. Searched: every conjunction of up to "
         f"{min(search.depth, len(search.columns))} conditions on "
         f"{escaped(', '.join(search.columns))}, slices of at least {search.min_size:,} "
-        f"{search.margins} positives and negatives. Found: <strong>{len(search.found):,}</strong> slices "
-        f"significantly less informed than the rest, of {search.tested:,} tested.</p>"
+        f"{search.margins} positives and negatives. Found: "
+        f"<strong>{len(search.found):,}</strong> slices significantly less informed than "
+        f"the rest, of {search.tested:,} tested.</p>"
     )
     drawn = min(len(search.found), MAX_DRAWN)
     caption = (
@@ -162,3 +162,8 @@ def search_section(search: SliceSearch) -> str:
         f"{intro}{figure}{found}<h3>The search</h3>{_figures(search)}"
         f'<p class="small">Measures and intervals: {cites}.</p>'
     )
+
+
+def _some(search: SliceSearch) -> str:
+    """The margin `min_size` counts with more labels, for markedness or not."""
+    return "predictions of some label" if search.margins == "predicted" else "cases of some class"

@@ -124,7 +124,8 @@ def _adequate(counted: Counted, searched: Searched, min_size: int) -> NDArray[np
     if counted.rankings is not None:
         _, pos, neg = _class_counts(counted, searched)
         return np.asarray((pos >= min_size) & (neg >= min_size))
-    assert counted.counts is not None and searched.overall is not None
+    assert counted.counts is not None
+    assert searched.overall is not None
     counts = counted.counts.astype(np.float64)
     requires = MEASURES[searched.measure].requires
     if searched.index is None:  # per label: its real class or its predicted label

@@ -104,7 +104,8 @@ def _figures(search: SliceSearch) -> str:
     lines = [
         *_groups(search),
         f"tested {search.tested:,} slices; pruned {search.pruned:,} (too few "
-        f"{search.margins} cases of a {_kind(search)} to test or to extend); {search.hypotheses:,} hypotheses in the family"
+        f"{search.margins} cases of a {_kind(search)} to test or to extend); "
+        f"{search.hypotheses:,} hypotheses in the family"
         + (
             f"; {search.untestable:,} without an interval (no variance, or the measure undefined)"
             if search.untestable
