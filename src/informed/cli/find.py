@@ -38,8 +38,9 @@ def add_options(parser: Any) -> None:
         default=30,
         metavar="N",
         help="with --find-slices: test only slices of at least N real positives and N real "
-        "negatives (with more classes: N cases of every class); smaller ones and their "
-        "children are pruned (default 30, at least 10)",
+        "negatives (with more classes: N cases of every class; with --find-by markedness: "
+        "predicted positives and negatives, or predictions of every label); smaller ones "
+        "and their children are pruned (default 30, at least 10)",
     )
     parser.add_argument(
         "--ranges",

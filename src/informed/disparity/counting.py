@@ -10,10 +10,11 @@ row (the columns' codes crossed) counted with the cell code by one `numpy.bincou
 slices that can still be tested.
 
 Pruning reads the counts alone: a child's rows are among each parent's rows, so it has
-at most the real cases of every class its parents have. A slice with fewer than
-`min_size` real cases of a class (real positives or real negatives of the positive
-class; of any class for Powers' multiclass informedness) is not tested, and none of its
-children is counted: only rows whose every parent is adequate are counted at the next
+at most the cases of every margin its parents have, real or predicted. A slice with
+fewer than `min_size` cases in a margin its measure divides by (the registry's
+`requires`: real positives and negatives for informedness, predicted ones for
+markedness; per class, or per predicted label, with more labels) is not tested, and
+none of its children is counted: only rows whose every parent is adequate are counted at the next
 level, which gives each counted child exactly its own cells. What is left out is
 counted: `pruned` is the number of slices counted but too small to test or to extend.
 

@@ -58,7 +58,8 @@ MEASURES_SEARCHED = ("informedness", "markedness")
 MAX_DEPTH = 6
 
 MIN_SIZE = 10
-"""The fewest real positives and negatives a slice can be tested with: in simulated
+"""The fewest cases in each margin the measure divides by (real positives and
+negatives for informedness) a slice can be tested with: in simulated
 searches of no slice that differs (10,000 rows, three columns of 450 values, depth 2)
 none reported a slice at 10 a class; at 8, 2 of 40; at 5 (five columns of 1,000 values,
 SliceLine's benchmark), 9 of 40 (`benchmarks/bench_slice_search.py`)."""
@@ -134,10 +135,12 @@ def find_slices(
     depth : int
         The most conditions in one slice (1 to 6; default 3).
     min_size : int
-        A slice with fewer real positives or real negatives (with more classes: fewer
-        cases of some class) is not tested, and its children are not counted (default 30,
-        at least 10: below, the intervals' normal approximation fails at the simultaneous
-        level).
+        A slice with fewer cases than this in a margin its measure divides by is not
+        tested, and its children are not counted: for informedness (and AUC) its real
+        positives and real negatives (with more classes: the cases of each class), for
+        markedness its predicted positives and predicted negatives (with more classes:
+        the predictions of each label) (Powers 2011). Default 30, at least 10: below,
+        the intervals' normal approximation fails at the simultaneous level.
     level : float
         The simultaneous level of the intervals (default 0.95).
     measure : {"informedness", "markedness"}

@@ -109,9 +109,9 @@ def _figures(search: SliceSearch) -> str:
         f"{search.hypotheses:,} hypotheses in the family (each slice tested against its "
         "rest, and each tested slice against the rest of every tested slice it lies in); "
         f"every interval is at the simultaneous level {100 * search.level:g} %.",
-        f"Pruned: counted but with fewer than {search.min_size:,} real positives or real "
-        "negatives (with more classes: cases of some class), so neither tested nor "
-        "extended; a child has at most its parent's cases.",
+        f"Pruned: counted but with fewer than {search.min_size:,} {search.margins} positives "
+        f"or {search.margins} negatives (with more classes: {_some(search)}), so neither "
+        "tested nor extended; a child has at most its parent's cases.",
     ]
     if search.untestable:
         notes.append(
@@ -137,9 +137,10 @@ def search_section(search: SliceSearch) -> str:
         f'<p class="note">{search.rows:,} rows{positive}; {escaped(title)} of all rows '
         f"{number(search.overall)}. Searched: every conjunction of up to "
         f"{min(search.depth, len(search.columns))} conditions on "
-        f"{escaped(', '.join(search.columns))}, slices of at least {search.min_size:,} real "
-        f"positives and negatives. Found: <strong>{len(search.found):,}</strong> slices "
-        f"significantly less informed than the rest, of {search.tested:,} tested.</p>"
+        f"{escaped(', '.join(search.columns))}, slices of at least {search.min_size:,} "
+        f"{search.margins} positives and negatives. Found: "
+        f"<strong>{len(search.found):,}</strong> slices significantly less informed than "
+        f"the rest, of {search.tested:,} tested.</p>"
     )
     drawn = min(len(search.found), MAX_DRAWN)
     caption = (
@@ -161,3 +162,8 @@ def search_section(search: SliceSearch) -> str:
         f"{intro}{figure}{found}<h3>The search</h3>{_figures(search)}"
         f'<p class="small">Measures and intervals: {cites}.</p>'
     )
+
+
+def _some(search: SliceSearch) -> str:
+    """The margin `min_size` counts with more labels, for markedness or not."""
+    return "predictions of some label" if search.margins == "predicted" else "cases of some class"

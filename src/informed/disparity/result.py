@@ -145,8 +145,9 @@ class SliceSearch:
     tested : int
         Slices tested against their rest.
     pruned : int
-        Slices counted but with fewer than `min_size` real cases of a class: not tested,
-        their children not counted.
+        Slices counted but with fewer than `min_size` cases in a margin the measure
+        divides by (`margins`: real classes, or predicted labels for markedness): not
+        tested, their children not counted.
     hypotheses : int
         The Bonferroni family: the slices tested and the (nested, enclosing) pairs of
         tested slices.
@@ -180,6 +181,12 @@ class SliceSearch:
     positive: Any = None
     untestable: int = 0
     classes: tuple[Any, ...] = field(default=())
+
+    @property
+    def margins(self) -> str:
+        """Which cases `min_size` counts: "predicted" for markedness (the predicted
+        positives and negatives, the margins it divides by), else "real"."""
+        return "predicted" if self.measure == "markedness" else "real"
 
     @property
     def method_text(self) -> str:

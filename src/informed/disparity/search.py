@@ -43,6 +43,7 @@ from informed.disparity.gaps import (
 from informed.disparity.result import Condition, FoundSlice, LevelFigures, SliceSearch
 from informed.inference.auc_differences import auc_differences
 from informed.inference.interval import Interval
+from informed.measures import MARGIN_REASONS, MEASURES
 from informed.ranking import Ranking
 from informed.slices.slices import Slices
 
@@ -112,10 +113,40 @@ def _class_counts(counted: Counted, searched: Searched) -> tuple[Floats, Floats,
     return n, smallest, np.full(n.size, np.nan)
 
 
-def _adequate(pos: Floats, neg: Floats, min_size: int, multiclass: bool) -> NDArray[np.bool_]:
-    if multiclass:
-        return np.asarray(pos >= min_size)
-    return np.asarray((pos >= min_size) & (neg >= min_size))
+def _adequate(counted: Counted, searched: Searched, min_size: int) -> NDArray[np.bool_]:
+    """The slices whose every margin the measure divides by holds `min_size` cases: the
+    margins its registry entry `requires` (informedness the real positives and
+    negatives, markedness the predicted ones, Powers 2011); with more labels, the
+    margin of each label the whole table has ("+R" real classes, "+P" predicted
+    labels); with scores (AUC) the real positives and negatives. Each is a count of
+    rows, so a child has at most its parent's: a slice not adequate has no adequate
+    child, and pruning it loses none."""
+    if counted.rankings is not None:
+        _, pos, neg = _class_counts(counted, searched)
+        return np.asarray((pos >= min_size) & (neg >= min_size))
+    assert counted.counts is not None
+    assert searched.overall is not None
+    counts = counted.counts.astype(np.float64)
+    requires = MEASURES[searched.measure].requires
+    if searched.index is None:  # per label: its real class or its predicted label
+        ok = np.ones(len(counted), dtype=bool)
+        for key, axis in (("+R", 0), ("+P", 1)):
+            if key in requires:
+                present = searched.overall.sum(axis=axis) > 0
+                margin = counts.sum(axis=axis + 1)[:, present]
+                ok &= (margin >= min_size).all(axis=1) if present.any() else False
+        return ok
+    i = searched.index
+    total = counts.sum(axis=(1, 2))
+    tp = counts[:, i, i]
+    fp = counts[:, i, :].sum(axis=1) - tp  # rows predicted, columns actual
+    fn = counts[:, :, i].sum(axis=1) - tp
+    tn = total - tp - fp - fn
+    ok = np.ones(len(counted), dtype=bool)
+    for key in requires:
+        margin, _ = MARGIN_REASONS[key]
+        ok &= margin(tp, fp, fn, tn) >= min_size
+    return ok
 
 
 def _gaps(
@@ -174,7 +205,6 @@ def run_search(
     them (an engine counts them all in one query)."""
     columns = searched.columns
     measure = searched.measure
-    multiclass = searched.index is None and searched.overall_ranking is None
     tested: dict[tuple[int, ...], _Tested] = {}
     adequate: dict[tuple[int, ...], NDArray[np.int64]] = {}
     figures: list[tuple[int, int, int, int]] = []
@@ -192,7 +222,7 @@ def run_search(
                 progress(L, done, len(combinations))
             counted = counter(combination, adequate)
             n, pos, neg = _class_counts(counted, searched)
-            ok = _adequate(pos, neg, min_size, multiclass)
+            ok = _adequate(counted, searched, min_size)
             at = np.flatnonzero(ok).astype(np.intp)
             codes = key_codes(columns, combination, counted.keys[at]) if at.size else _NONE
             adequate[combination] = np.sort(codes)

@@ -32,7 +32,7 @@ def render_search(
         f"{printable(source)}: N = {search.rows:,}{positive}; {title} overall "
         f"{value(search.overall)}\nSlices least informed: by {', '.join(search.columns)}, "
         f"up to {min(search.depth, len(search.columns))} conditions, at least "
-        f"{search.min_size} real positives and negatives",
+        f"{search.min_size} {search.margins} positives and negatives",
         style="bold",
     )
     parts: list[Any] = [head, ""]
@@ -103,8 +103,9 @@ def _groups(search: SliceSearch) -> list[str]:
 def _figures(search: SliceSearch) -> str:
     lines = [
         *_groups(search),
-        f"tested {search.tested:,} slices; pruned {search.pruned:,} (too few real cases "
-        f"of a class to test or to extend); {search.hypotheses:,} hypotheses in the family"
+        f"tested {search.tested:,} slices; pruned {search.pruned:,} (too few "
+        f"{search.margins} cases of a {_kind(search)} to test or to extend); "
+        f"{search.hypotheses:,} hypotheses in the family"
         + (
             f"; {search.untestable:,} without an interval (no variance, or the measure undefined)"
             if search.untestable
@@ -129,3 +130,8 @@ def _figures(search: SliceSearch) -> str:
             "than the rest of that slice's rows (its interval there excludes 0 too)"
         )
     return "\n".join(lines)
+
+
+def _kind(search: SliceSearch) -> str:
+    """What a margin `min_size` counts is of: a real class, or a predicted label."""
+    return "label" if search.margins == "predicted" else "class"
