@@ -19,6 +19,7 @@ import numpy as np
 from informed._common import cut_apart, json_float, printable
 from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.disparities import COMPARED, Disparities, differs
+from informed.inference.interval import Interval, undefined_where
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, value_range
@@ -207,6 +208,10 @@ def slices_text(
             ]
         )
     lines += plain_table(columns, body, width)
+    lines += _undefined_lines(
+        [(full[i], result.intervals["informedness"][s]) for i, s in enumerate(shown)],
+        "informedness",
+    )
     tail = (
         []
         if calibration is None
@@ -261,6 +266,10 @@ def slices_text(
             ]
         )
     lines += plain_table(columns, body, width)
+    lines += _undefined_lines(
+        [(full[i], disparities.vs_rest["informedness"][s]) for i, s in enumerate(shown)],
+        "d informedness",
+    )
     if scored:
         lines.append(AUC_NOTE)
     lines.append("")
@@ -271,6 +280,13 @@ def slices_text(
             "informedness is its TPR gap minus its FPR gap."
         )
     return report_lines(lines + tail, width)
+
+
+def _undefined_lines(named: list[tuple[str, Interval]], title: str) -> list[str]:
+    """Under a table, where replicates were undefined and left out of a shown slice's
+    interval of `title`, how many (`undefined_where`); none where none was."""
+    note = undefined_where(named, title, "slice")
+    return [f"{printable(note)}."] if note else []
 
 
 def _flags(flag: str, rankings: SliceRankings | None, s: int) -> str:
@@ -314,6 +330,7 @@ def slices_document(
                 "intervals": {
                     name: intervals[s].as_list() for name, intervals in result.intervals.items()
                 },
+                **_dropped(result, s),
                 "flag": evaluation.flags[s],
                 "bias_diagnosis": evaluation.bias_diagnosis(s),
                 "ranking": None if rankings is None else ranking_json(rankings[s]),
@@ -348,6 +365,17 @@ def slices_document(
     }
 
 
+def _dropped(result: SliceBootstrap, s: int) -> dict[str, Any]:
+    """A slice's "intervals_undefined_replicates", where any was: how many replicates
+    left a measure undefined and were left out of its interval (as `evaluate` says)."""
+    dropped = {
+        name: intervals[s].undefined_replicates
+        for name, intervals in result.intervals.items()
+        if intervals[s].undefined_replicates
+    }
+    return {"intervals_undefined_replicates": dropped} if dropped else {}
+
+
 def _versus(disparities: Disparities, s: int, family: str) -> dict[str, Any]:
     """A slice's differences from the rest (or the reference), each with its interval."""
     found = disparities.vs_rest if family == "rest" else disparities.vs_reference
@@ -357,6 +385,7 @@ def _versus(disparities: Disparities, s: int, family: str) -> dict[str, Any]:
             "estimate": json_float(found[name][s].estimate),
             "interval": found[name][s].as_list(),
             "reason": found[name][s].reason,
+            "undefined_replicates": found[name][s].undefined_replicates,
             "p_holm": json_float(p[name][s]),
         }
         for name in COMPARED
