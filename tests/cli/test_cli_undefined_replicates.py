@@ -199,3 +199,8 @@ def test_slices_ci_say_how_many_replicates_of_each_slice_were_undefined(
     assert f"informedness: {dropped:,} replicates undefined in slice 'b'." in words
     note = f"d informedness: {versus:,} replicates undefined in slice 'b' (and 1 slice more)."
     assert note in words
+    page = tmp_path / "cells.html"
+    code, _, _ = _run([*args, "--html", str(page)], capsys)
+    html = page.read_text().replace("&#x27;", "'")
+    assert f"Informedness: {dropped:,} replicates undefined in slice 'b'." in html
+    assert f"Informedness minus the rest: {versus:,} replicates undefined in slice 'b'" in html
