@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from schema_check import check_result_document
+from schema_check import check_result_document, result_validator
 
 from informed.cli import main
 
@@ -204,3 +204,27 @@ def test_slices_ci_say_how_many_replicates_of_each_slice_were_undefined(
     html = page.read_text().replace("&#x27;", "'")
     assert f"Informedness: {dropped:,} replicates undefined in slice 'b'." in html
     assert f"Informedness minus the rest: {versus:,} replicates undefined in slice 'b'" in html
+
+
+def test_a_ranking_bootstrap_in_the_document_says_how_many_replicates_were_undefined() -> None:
+    """One positive in 12 rows, resampled without strata: a replicate without it has no
+    AUC, left out of its interval; the document of a RankingBootstrap says how many, as
+    it does for the table's bootstrap."""
+    from informed.inference.ranking_bootstrap import bootstrap_ranking
+    from informed.ranking import Ranking
+    from informed.ranking.document import summarize_ranking
+    from informed.report.document import results_document
+
+    actual = [int(i == 0) for i in range(12)]
+    ranking = Ranking.from_scores(actual, [0.9 - i / 20 for i in range(12)], positive=1)
+    found = bootstrap_ranking(ranking, replicates=1000, seed=0, stratified=False)
+    dropped = found.intervals["auc"].undefined_replicates
+    # no positive among 12 draws: (11/12)^12 = 0.352, sd sqrt(1000 p q) = 15.1
+    assert 1000 * (11 / 12) ** 12 - 4 * 15.1 < dropped < 1000 * (11 / 12) ** 12 + 4 * 15.1
+    document = results_document(
+        ranking=summarize_ranking(ranking), positive=1, ranking_intervals=found
+    )
+    assert document["ranking"]["intervals_undefined_replicates"]["auc"] == dropped
+    schema = {"$defs": result_validator().schema["$defs"], "$ref": "#/$defs/ranking"}
+    found_errors = list(type(result_validator())(schema).iter_errors(document["ranking"]))
+    assert not found_errors, found_errors[0].message
