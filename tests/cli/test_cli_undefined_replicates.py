@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from schema_check import check_result_document
+from schema_check import check_result_document, result_validator
 
 from informed.cli import main
 
@@ -100,6 +100,18 @@ def test_folds_ci_says_how_many_replicates_were_undefined(
     assert document["pooled_undefined_replicates"] == found.pooled.undefined_replicates
 
 
+def _one_positive_slice(path: Path) -> tuple[Path, list[str], list[int], list[int]]:
+    """Slices 'a' (5 positives in 10 rows) and 'b' (one positive in 10 rows): the file,
+    then its columns."""
+    group = ["a"] * 10 + ["b"] * 10
+    actual = [1, 1, 1, 1, 1] + [0] * 5 + [1] + [0] * 9
+    predicted = [1, 1, 1, 0, 1, 0, 0, 1, 0, 0] + [1, 0, 0, 1] + [0] * 6
+    rows = path / "slices.csv"
+    lines = [f"{g},{a},{p}" for g, a, p in zip(group, actual, predicted, strict=True)]
+    rows.write_text("\n".join(["g,actual,pred", *lines]) + "\n")
+    return rows, group, actual, predicted
+
+
 def test_slices_ci_say_how_many_replicates_of_a_range_were_undefined(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -110,12 +122,7 @@ def test_slices_ci_say_how_many_replicates_of_a_range_were_undefined(
     from informed.inference.disparities import disparities
     from informed.slices import Slices
 
-    group = ["a"] * 10 + ["b"] * 10
-    actual = [1, 1, 1, 1, 1] + [0] * 5 + [1] + [0] * 9
-    predicted = [1, 1, 1, 0, 1, 0, 0, 1, 0, 0] + [1, 0, 0, 1] + [0] * 6
-    rows = tmp_path / "slices.csv"
-    lines = [f"{g},{a},{p}" for g, a, p in zip(group, actual, predicted, strict=True)]
-    rows.write_text("\n".join(["g,actual,pred", *lines]) + "\n")
+    rows, group, actual, predicted = _one_positive_slice(tmp_path)
     sliced = Slices.from_labels(by=group, actual=actual, predicted=predicted)
     found = disparities(sliced, positive=1, replicates=1000, seed=0)
     every = found.summary_all["informedness_spread"]
@@ -161,3 +168,63 @@ def test_scored_slices_say_how_many_replicates_of_the_auc_spread_were_undefined(
     shown = f"[{low:.3f}, {high:.3f}], {dropped:,} replicates undefined"
     assert shown in " ".join(text.split())
     assert shown in page.read_text()
+
+
+def test_slices_ci_say_how_many_replicates_of_each_slice_were_undefined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Slice 'b' holds one positive in 10 rows: a resample of it without the positive has
+    no informedness, so its interval and both slices' differences from the rest (each
+    the other) leave that replicate out. A note under each terminal table names the
+    slice and the measure; the JSON gives each slice's counts beside its intervals."""
+    rows, *_ = _one_positive_slice(tmp_path)
+    args = ["evaluate", str(rows), "--actual", "actual", "--predicted", "pred", "--by", "g"]
+    args += ["--positive", "1", "--ci", "0.95", "--seed", "0", "--quiet"]
+    code, out, _ = _run([*args, "--format", "json"], capsys)
+    assert code == 0
+    document = json.loads(out)
+    check_result_document(document)
+    a, b = sorted(document["slices"], key=lambda entry: entry["name"])
+    dropped = b["intervals_undefined_replicates"]["informedness"]
+    # no positive among slice b's 10 draws: 0.9^10 = 0.349, sd sqrt(1000 p q) = 15.1
+    assert 1000 * 0.9**10 - 4 * 15.1 < dropped < 1000 * 0.9**10 + 4 * 15.1
+    assert "informedness" not in a.get("intervals_undefined_replicates", {})
+    # minus the rest: b's no positive, or a's none or no negative (2 x 0.5^10 = 0.2 %)
+    versus = b["vs_rest"]["informedness"]["undefined_replicates"]
+    assert dropped <= versus < dropped + 1000 * 2 * 0.5**10 + 4 * 1.4
+    assert a["vs_rest"]["informedness"]["undefined_replicates"] == versus
+    assert b["vs_reference"]["informedness"]["undefined_replicates"] == versus
+    code, text, _ = _run(args, capsys)
+    words = " ".join(text.split())
+    assert f"informedness: {dropped:,} replicates undefined in slice 'b'." in words
+    note = f"d informedness: {versus:,} replicates undefined in slice 'b' (and 1 slice more)."
+    assert note in words
+    page = tmp_path / "cells.html"
+    code, _, _ = _run([*args, "--html", str(page)], capsys)
+    html = page.read_text().replace("&#x27;", "'")
+    assert f"Informedness: {dropped:,} replicates undefined in slice 'b'." in html
+    assert f"Informedness minus the rest: {versus:,} replicates undefined in slice 'b'" in html
+
+
+def test_a_ranking_bootstrap_in_the_document_says_how_many_replicates_were_undefined() -> None:
+    """One positive in 12 rows, resampled without strata: a replicate without it has no
+    AUC, left out of its interval; the document of a RankingBootstrap says how many, as
+    it does for the table's bootstrap."""
+    from informed.inference.ranking_bootstrap import bootstrap_ranking
+    from informed.ranking import Ranking
+    from informed.ranking.document import summarize_ranking
+    from informed.report.document import results_document
+
+    actual = [int(i == 0) for i in range(12)]
+    ranking = Ranking.from_scores(actual, [0.9 - i / 20 for i in range(12)], positive=1)
+    found = bootstrap_ranking(ranking, replicates=1000, seed=0, stratified=False)
+    dropped = found.intervals["auc"].undefined_replicates
+    # no positive among 12 draws: (11/12)^12 = 0.352, sd sqrt(1000 p q) = 15.1
+    assert 1000 * (11 / 12) ** 12 - 4 * 15.1 < dropped < 1000 * (11 / 12) ** 12 + 4 * 15.1
+    document = results_document(
+        ranking=summarize_ranking(ranking), positive=1, ranking_intervals=found
+    )
+    assert document["ranking"]["intervals_undefined_replicates"]["auc"] == dropped
+    schema = {"$defs": result_validator().schema["$defs"], "$ref": "#/$defs/ranking"}
+    found_errors = list(type(result_validator())(schema).iter_errors(document["ranking"]))
+    assert not found_errors, found_errors[0].message

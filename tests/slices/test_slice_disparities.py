@@ -157,7 +157,8 @@ def test_every_report_shows_each_slices_auc_difference() -> None:
     from informed.inference import bootstrap_slices
     from informed.report.html.page import slices_report
     from informed.report.slice_disparities import AUC_NOTE
-    from informed.report.slices import slices_csv, slices_document, slices_text
+    from informed.report.slices import slices_document, slices_text
+    from informed.report.slices_csv import slices_csv
 
     data = _scored(6, 1200, 4)
     predicted = (data["scores"] > 0.5).astype(int)

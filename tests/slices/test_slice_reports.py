@@ -21,7 +21,8 @@ from informed.inference.slice_rankings import slice_rankings
 from informed.ranking import Ranking
 from informed.ranking.document import ranking_report
 from informed.report.html.page import slices_report
-from informed.report.slices import shown_slices, slices_csv, slices_document, slices_text
+from informed.report.slices import shown_slices, slices_document, slices_text
+from informed.report.slices_csv import slices_csv
 from informed.slices import Slices
 
 

@@ -181,7 +181,8 @@ def report_slices(args: argparse.Namespace, found: Slices, source: str) -> dict[
     from informed.cli.output import terminal_width
     from informed.inference.disparities import disparities
     from informed.inference.slice_bootstrap import bootstrap_slices
-    from informed.report.slices import slices_csv, slices_document, slices_text
+    from informed.report.slices import slices_document, slices_text
+    from informed.report.slices_csv import slices_csv
 
     if found.cells is None:  # scores without predicted labels: rankings only
         return report_scored(args, found, source)

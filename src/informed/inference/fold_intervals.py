@@ -44,7 +44,7 @@ import numpy as np
 
 from informed.inference.checks import check_level
 from informed.inference.delong import delong_interval
-from informed.inference.interval import Interval, nan_interval, undefined_note
+from informed.inference.interval import Interval, nan_interval, undefined_note, undefined_where
 from informed.inference.slice_bootstrap import bootstrap_slices
 from informed.inference.table_bootstrap import bootstrap
 from informed.measures import MEASURES
@@ -116,17 +116,8 @@ class FoldIntervals:
         B: 336 replicates undefined in fold 'a' (and 1 fold more)
         B pooled: 336 replicates undefined
         """
-        counted = [
-            (n, i)
-            for n, i in zip(names, self.folds, strict=True)
-            if i.undefined_replicates and not (math.isnan(i.low) or math.isnan(i.high))
-        ]
-        notes = []
-        if counted:
-            name, first = counted[0]
-            more = len(counted) - 1
-            other = f" (and {more} fold{'s' if more > 1 else ''} more)" if more else ""
-            notes.append(f"{title}: {undefined_note(first)} in fold {name!r}{other}")
+        first = undefined_where(zip(names, self.folds, strict=True), title, "fold")
+        notes = [first] if first else []
         whole = self.pooled
         if whole.undefined_replicates and not (math.isnan(whole.low) or math.isnan(whole.high)):
             notes.append(f"{title} pooled: {undefined_note(whole)}")

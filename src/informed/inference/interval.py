@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
@@ -25,6 +25,7 @@ __all__ = [
     "normal_quantile",
     "undefined_note",
     "undefined_notes",
+    "undefined_where",
 ]
 
 
@@ -133,6 +134,29 @@ def undefined_notes(intervals: Mapping[str, Interval], titles: Mapping[str, str]
         if found.undefined_replicates:
             notes.setdefault(undefined_note(found), []).append(title)
     return [f"{', '.join(which)}: {note}" for note, which in notes.items()]
+
+
+def undefined_where(named: Iterable[tuple[str, Interval]], title: str, unit: str) -> str:
+    """Where replicates were undefined and left out of an interval with bounds, how many
+    (`undefined_note`) in the first of the `named` intervals (each a slice's or a fold's,
+    the `unit`) and in how many more; "" where none was. `title` names the measure.
+
+    >>> some = Interval(0.9, 0.5, 1.0, 0.95, "bca", undefined_replicates=323)
+    >>> none = Interval(0.9, 0.5, 1.0, 0.95, "bca")
+    >>> undefined_where([("a", none), ("b", some), ("c", some)], "informedness", "slice")
+    "informedness: 323 replicates undefined in slice 'b' (and 1 slice more)"
+    """
+    counted = [
+        (name, found)
+        for name, found in named
+        if found.undefined_replicates and not (math.isnan(found.low) or math.isnan(found.high))
+    ]
+    if not counted:
+        return ""
+    name, first = counted[0]
+    more = len(counted) - 1
+    other = f" (and {more} {unit}{'s' if more > 1 else ''} more)" if more else ""
+    return f"{title}: {undefined_note(first)} in {unit} {name!r}{other}"
 
 
 def interval_row(head: str, interval: Interval) -> list[str]:

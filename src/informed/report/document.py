@@ -208,6 +208,13 @@ def results_document(
                 "replicates": ranking_intervals.replicates,
                 "stratified": ranking_intervals.stratified,
             }
+            dropped = {
+                name: found.undefined_replicates
+                for name, found in ranking_intervals.intervals.items()
+                if found.undefined_replicates
+            }
+            if dropped:  # replicates left out of an interval where the summary was nan
+                section["intervals_undefined_replicates"] = dropped
         document["ranking"] = section
     if summary is not None:
         document["summary"] = summary

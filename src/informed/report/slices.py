@@ -1,4 +1,5 @@
-"""The report of slices: a terminal table, a JSON document and CSV rows.
+"""The report of slices: a terminal table and a JSON document (its CSV rows:
+`informed.report.slices_csv`).
 
 The terminal table lists slices sorted by informedness (n, B with its interval, M, with
 scores the AUC, the label-bias diagnosis, the flag of a slice too small to say
@@ -11,8 +12,6 @@ with scores every summary of each slice's ranking (`informed.inference.slice_ran
 
 from __future__ import annotations
 
-import math
-import re
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,18 +19,16 @@ import numpy as np
 from informed._common import cut_apart, json_float, printable
 from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.disparities import COMPARED, Disparities, differs
+from informed.inference.interval import Interval, undefined_where
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, value_range
 from informed.ranking.document import SUMMARIES as RANKING_SUMMARIES
 from informed.ranking.registry import RANKING_MEASURES
-from informed.report.document import FORMULA_STARTS, csv_text
 from informed.report.slice_calibration import calibration_json, calibration_lines
 from informed.report.slice_disparities import (
-    AUC_CSV,
     AUC_NOTE,
     SUMMARY_TITLES,
-    auc_csv_cells,
     auc_json,
     fixed,
     interval_text,
@@ -61,13 +58,9 @@ __all__ = [
     "rankings_of",
     "report_lines",
     "shown_slices",
-    "slices_csv",
     "slices_document",
     "slices_text",
 ]
-
-_OTHER_SUMMARIES = tuple(name for name in RANKING_SUMMARIES if name != "auc")
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def shown_slices(
@@ -215,6 +208,10 @@ def slices_text(
             ]
         )
     lines += plain_table(columns, body, width)
+    lines += _undefined_lines(
+        [(full[i], result.intervals["informedness"][s]) for i, s in enumerate(shown)],
+        "informedness",
+    )
     tail = (
         []
         if calibration is None
@@ -269,6 +266,10 @@ def slices_text(
             ]
         )
     lines += plain_table(columns, body, width)
+    lines += _undefined_lines(
+        [(full[i], disparities.vs_rest["informedness"][s]) for i, s in enumerate(shown)],
+        "d informedness",
+    )
     if scored:
         lines.append(AUC_NOTE)
     lines.append("")
@@ -279,6 +280,13 @@ def slices_text(
             "informedness is its TPR gap minus its FPR gap."
         )
     return report_lines(lines + tail, width)
+
+
+def _undefined_lines(named: list[tuple[str, Interval]], title: str) -> list[str]:
+    """Under a table, where replicates were undefined and left out of a shown slice's
+    interval of `title`, how many (`undefined_where`); none where none was."""
+    note = undefined_where(named, title, "slice")
+    return [f"{printable(note)}."] if note else []
 
 
 def _flags(flag: str, rankings: SliceRankings | None, s: int) -> str:
@@ -322,6 +330,7 @@ def slices_document(
                 "intervals": {
                     name: intervals[s].as_list() for name, intervals in result.intervals.items()
                 },
+                **_dropped(result, s),
                 "flag": evaluation.flags[s],
                 "bias_diagnosis": evaluation.bias_diagnosis(s),
                 "ranking": None if rankings is None else ranking_json(rankings[s]),
@@ -356,6 +365,17 @@ def slices_document(
     }
 
 
+def _dropped(result: SliceBootstrap, s: int) -> dict[str, Any]:
+    """A slice's "intervals_undefined_replicates", where any was: how many replicates
+    left a measure undefined and were left out of its interval (as `evaluate` says)."""
+    dropped = {
+        name: intervals[s].undefined_replicates
+        for name, intervals in result.intervals.items()
+        if intervals[s].undefined_replicates
+    }
+    return {"intervals_undefined_replicates": dropped} if dropped else {}
+
+
 def _versus(disparities: Disparities, s: int, family: str) -> dict[str, Any]:
     """A slice's differences from the rest (or the reference), each with its interval."""
     found = disparities.vs_rest if family == "rest" else disparities.vs_reference
@@ -365,6 +385,7 @@ def _versus(disparities: Disparities, s: int, family: str) -> dict[str, Any]:
             "estimate": json_float(found[name][s].estimate),
             "interval": found[name][s].as_list(),
             "reason": found[name][s].reason,
+            "undefined_replicates": found[name][s].undefined_replicates,
             "p_holm": json_float(p[name][s]),
         }
         for name in COMPARED
@@ -404,97 +425,3 @@ def ranking_definitions() -> dict[str, Any]:
         }
         for name in (*RANKING_SUMMARIES, *AREAS)
     }
-
-
-def _text_cell(text: str, raw: bool) -> str:
-    if raw or _NUMBER.fullmatch(text):
-        return text
-    return "'" + text if text[:1] in (*FORMULA_STARTS, "'") else text
-
-
-def _number(value: float | None) -> str:
-    return "" if value is None or math.isnan(value) else repr(float(value))
-
-
-def slices_csv(
-    result: SliceBootstrap,
-    disparities: Disparities | None,
-    *,
-    raw: bool = False,
-    rankings: SliceRankings | None = None,
-) -> str:
-    """One CSV row per slice: key, n, B and M with intervals, rates, flag, differences;
-    with scores, the ranking summaries (AUC with its interval, average hit rate, average
-    Qrecall, PEM). Without disparities (windows merged) their cells are empty."""
-    rankings = rankings_of(result, rankings)
-    scored = [] if rankings is None else ["auc", "auc_low", "auc_high", *_OTHER_SUMMARIES, *AUC_CSV]
-    evaluation = result.evaluation
-    slices = evaluation.slices
-    header = [
-        *slices.by,
-        "rows",
-        "n",
-        "informedness",
-        "informedness_low",
-        "informedness_high",
-        "markedness",
-        "markedness_low",
-        "markedness_high",
-        "recall",
-        "fallout",
-        "bias",
-        "flag",
-        "bias_diagnosis",
-        *(f"d_{name}_vs_rest" for name in COMPARED),
-        "d_informedness_low",
-        "d_informedness_high",
-        "p_holm_informedness",
-        *scored,
-    ]
-    rows = [header]
-    for s, key in enumerate(slices.keys):
-        b, m = result.intervals["informedness"][s], result.intervals["markedness"][s]
-        rows.append(
-            [
-                *("" if v is None else _text_cell(str(v), raw) for v in key),
-                str(int(slices.rows[s])),
-                _number(float(evaluation.n[s])),
-                _number(b.estimate),
-                _number(b.low),
-                _number(b.high),
-                _number(m.estimate),
-                _number(m.low),
-                _number(m.high),
-                *(_number(float(evaluation.values[n][s])) for n in ("recall", "fallout", "bias")),
-                _text_cell(evaluation.flags[s] or "", raw),
-                _text_cell(evaluation.bias_diagnosis(s), raw),
-                *_difference_cells(disparities, s),
-                *([] if rankings is None else _ranking_cells(rankings[s])),
-                *([] if rankings is None else auc_csv_cells(disparities, s)),
-            ]
-        )
-    return csv_text(rows)
-
-
-def _difference_cells(disparities: Disparities | None, s: int) -> list[str]:
-    """A slice's differences from the rest as CSV cells (empty without disparities)."""
-    if disparities is None:
-        return [""] * (len(COMPARED) + 3)
-    d = disparities.vs_rest["informedness"][s]
-    return [
-        *(_number(disparities.vs_rest[n][s].estimate) for n in COMPARED),
-        _number(d.low),
-        _number(d.high),
-        _number(disparities.p_rest["informedness"][s]),
-    ]
-
-
-def _ranking_cells(found: RankingOfSlice) -> list[str]:
-    """A slice's AUC with its interval, then the other summaries, as CSV cells."""
-    interval = found.auc_interval
-    return [
-        _number(found.values["auc"]),
-        _number(interval.low),
-        _number(interval.high),
-        *(_number(found.values[name]) for name in _OTHER_SUMMARIES),
-    ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from informed.inference.disparities import Disparities
-from informed.inference.interval import Interval
+from informed.inference.interval import Interval, undefined_where
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.inference.slice_rankings import SliceRankings
 from informed.report.html.figures import slices_svg, slices_time_svg
@@ -106,6 +106,26 @@ def _summary_item(disparities: Disparities, key: str, title: str) -> str:
             f"{_range(disparities.summary_all[key])}{fairlearn}</span>"
         )
     return item + "</li>"
+
+
+def _undefined_paragraph(
+    result: SliceBootstrap, disparities: Disparities | None, shown: list[int]
+) -> str:
+    """Under the table, where replicates were undefined and left out of a shown slice's
+    interval, how many (`undefined_where`: the first slice, how many more), as the
+    terminal says it; "" where none was."""
+    slices = result.evaluation.slices
+    names = [slices.name(slices.keys[s]) for s in shown]
+    found = {title: result.intervals[m] for title, m in (("Informedness", "informedness"),
+                                                         ("Markedness", "markedness"))}  # fmt: skip
+    if disparities is not None:
+        found["Informedness minus the rest"] = disparities.vs_rest["informedness"]
+    notes = [
+        undefined_where(zip(names, [intervals[s] for s in shown], strict=True), title, "slice")
+        for title, intervals in found.items()
+    ]
+    text = " ".join(f"{escaped(note)}." for note in notes if note)
+    return f'<p class="small" id="slices-undefined">{text}</p>' if text else ""
 
 
 def _flag(flag: str, extra: str | None) -> str:
@@ -217,6 +237,7 @@ def slices_section(
         f'<th class="num">markedness</th>{auc_head}<th>bias diagnosis</th>{versus}'
         f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
         + notes.listed("Why some values have no interval or no value:")
+        + _undefined_paragraph(result, disparities, shown)
     )
     if disparities is None:
         parts.append(
