@@ -112,9 +112,15 @@ def interval_bounds(interval: Interval) -> str:
 
 def undefined_note(interval: Interval) -> str:
     """How many replicates were undefined and left out of the interval ("12 replicates
-    undefined"), or "" where none was."""
+    undefined"), or "" where none was.
+
+    >>> undefined_note(Interval(1.0, 1.0, 1.0, 0.95, "percentile", undefined_replicates=1))
+    '1 replicate undefined'
+    """
     count = interval.undefined_replicates
-    return f"{count:,} replicates undefined" if count else ""
+    if not count:
+        return ""
+    return f"{count:,} replicate{'' if count == 1 else 's'} undefined"
 
 
 def undefined_notes(intervals: Mapping[str, Interval], titles: Mapping[str, str]) -> list[str]:
