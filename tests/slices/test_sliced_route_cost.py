@@ -105,23 +105,29 @@ def test_whole_counts_give_the_bits_of_the_exact_determinant() -> None:
         assert np.array_equal(measure(counts), expected, equal_nan=True)
 
 
-def test_a_sliced_file_command_imports_no_scipy_numpy_ma_or_zoneinfo(tmp_path: Path) -> None:
+def _modules_after(command: list[str]) -> set[str]:
+    """The modules a fresh interpreter has loaded after running the command line `command`."""
     code = (
-        "import sys, io, contextlib\n"
+        "import sys, io, json, contextlib\n"
         "from informed.cli.main import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    main(sys.argv[1:])\n"
-        "print([m for m in ('scipy', 'numpy.ma', 'zoneinfo', 'pandas') if m in sys.modules])\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
     )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *command], capture_output=True, text=True, check=True
+    )
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_a_sliced_file_command_imports_no_scipy_numpy_ma_or_zoneinfo(tmp_path: Path) -> None:
     command = [
         *("evaluate", str(DATA / "breast_cancer_slices.csv"), "--actual", "actual"),
         *("--predicted", "predicted", "--score", "score", "--positive", "malignant"),
         *("--by", "size"),
     ]
-    done = subprocess.run(
-        [sys.executable, "-c", code, *command], capture_output=True, text=True, check=True
-    )
-    assert json.loads(done.stdout.strip().replace("'", '"')) == []
+    loaded = _modules_after(command)
+    assert [m for m in ("scipy", "numpy.ma", "zoneinfo", "pandas") if m in loaded] == []
 
 
 def test_calibration_without_replicates_gives_the_estimates_alone() -> None:
@@ -223,21 +229,11 @@ def test_the_small_whole_check_is_the_plain_one(cell: list[float]) -> None:
 
 
 def test_a_sliced_labels_command_imports_no_auc_or_calibration_module() -> None:
-    code = (
-        "import sys, io, contextlib\n"
-        "from informed.cli.main import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(sys.argv[1:])\n"
-        "print([m for m in sys.modules if m.startswith('informed.inference.')])\n"
-    )
     command = [
         *("evaluate", str(DATA / "breast_cancer_slices.csv"), "--actual", "actual"),
         *("--predicted", "predicted", "--positive", "malignant", "--by", "size"),
     ]
-    done = subprocess.run(
-        [sys.executable, "-c", code, *command], capture_output=True, text=True, check=True
-    )
-    loaded = json.loads(done.stdout.strip().replace("'", '"'))
+    loaded = [m for m in _modules_after(command) if m.startswith("informed.inference.")]
     assert "informed.inference.disparities" in loaded  # the report ran
     for name in ("auc_differences", "slice_rest", "slice_calibration", "slice_auc"):
         assert f"informed.inference.{name}" not in loaded
@@ -260,18 +256,8 @@ UNUSED_BY_LABELS = (
 
 def _loaded_by(command: list[str]) -> list[str]:
     """The modules of `UNUSED_BY_LABELS` a fresh interpreter has loaded after `command`."""
-    code = (
-        "import sys, io, contextlib\n"
-        "from informed.cli.main import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(sys.argv[1:])\n"
-        f"print([m for m in {UNUSED_BY_LABELS!r} if m in sys.modules])\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, *command], capture_output=True, text=True, check=True
-    )
-    loaded: list[str] = json.loads(done.stdout.strip().replace("'", '"'))
-    return loaded
+    loaded = _modules_after(command)
+    return [m for m in UNUSED_BY_LABELS if m in loaded]
 
 
 @pytest.mark.parametrize("output", ["text", "json", "csv"])

@@ -146,18 +146,14 @@ def _labels_as_text(relation: Any, labels: Sequence[str], file: Path) -> Any:
                 "--score, or scores=)."
             )
             raise InputError(msg)
-    cast = {
-        name
-        for name, kind in zip(relation.columns, relation.types, strict=True)
-        if name in labels and kind.id in _WHOLE
-    }
-    if not cast:
-        return relation
-    listed = ", ".join(
-        f"CAST({_quoted(name)} AS VARCHAR) AS {_quoted(name)}" if name in cast else _quoted(name)
-        for name in relation.columns
+    return _projected(
+        relation,
+        {
+            name: f"CAST({_quoted(name)} AS VARCHAR)"
+            for name, kind in zip(relation.columns, relation.types, strict=True)
+            if name in labels and kind.id in _WHOLE
+        },
     )
-    return relation.project(listed)
 
 
 def _search_as_text(relation: Any, search: Sequence[str], bins: int) -> Any:
@@ -168,7 +164,7 @@ def _search_as_text(relation: Any, search: Sequence[str], bins: int) -> Any:
     numbers (which the search on an engine refuses: the file route cuts them)."""
     from informed.coding.columns import float_label_text
 
-    shown = {}
+    shown: dict[str, str] = {}
     for name, kind in zip(relation.columns, relation.types, strict=True):
         if name not in search or kind.id not in (*_WHOLE, "float", "double"):
             continue
@@ -192,6 +188,12 @@ def _search_as_text(relation: Any, search: Sequence[str], bins: int) -> Any:
             for (x,) in found
         )
         shown[name] = f"CASE {cases} END" if cases else "CAST(NULL AS VARCHAR)"
+    return _projected(relation, shown)
+
+
+def _projected(relation: Any, shown: dict[str, str]) -> Any:
+    """`relation` with each column named in `shown` read as its SQL expression there, the
+    other columns as they are, in their order; `relation` itself when `shown` is empty."""
     if not shown:
         return relation
     listed = ", ".join(

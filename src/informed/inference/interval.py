@@ -23,6 +23,7 @@ __all__ = [
     "nan_interval",
     "normal_cdf",
     "normal_quantile",
+    "undefined_counts",
     "undefined_note",
     "undefined_notes",
     "undefined_where",
@@ -121,6 +122,22 @@ def undefined_note(interval: Interval) -> str:
     if not count:
         return ""
     return f"{count:,} replicate{'' if count == 1 else 's'} undefined"
+
+
+def undefined_counts(intervals: Mapping[str, Interval]) -> dict[str, int]:
+    """How many replicates each interval left out as undefined, for the intervals that
+    left any out (a document's ``"intervals_undefined_replicates"``).
+
+    >>> kept = Interval(1.0, 1.0, 1.0, 0.95, "percentile")
+    >>> dropped = Interval(1.0, 1.0, 1.0, 0.95, "percentile", undefined_replicates=3)
+    >>> undefined_counts({"recall": dropped, "accuracy": kept})
+    {'recall': 3}
+    """
+    return {
+        name: found.undefined_replicates
+        for name, found in intervals.items()
+        if found.undefined_replicates
+    }
 
 
 def undefined_notes(intervals: Mapping[str, Interval], titles: Mapping[str, str]) -> list[str]:

@@ -104,11 +104,9 @@ class CalibrationReport:
                 document["intervals_undefined"] = undefined
             if unbounded:
                 document["intervals_infinite"] = unbounded
-            dropped = {
-                name: found.undefined_replicates
-                for name, found in bands.intervals.items()
-                if found.undefined_replicates
-            }
+            from informed.inference.interval import undefined_counts
+
+            dropped = undefined_counts(bands.intervals)
             if dropped:
                 document["intervals_undefined_replicates"] = dropped
             document["ci_level"] = bands.level

@@ -182,11 +182,9 @@ def results_document(
         document.update(evaluation_document(evaluation, pay, lazy=lazy))
         if intervals is not None:
             document["intervals"] = intervals_document(intervals)
-            dropped = {
-                name: found.undefined_replicates
-                for name, found in intervals.intervals.items()
-                if found.undefined_replicates
-            }
+            from informed.inference.interval import undefined_counts
+
+            dropped = undefined_counts(intervals.intervals)
             if dropped:  # replicates left out of an interval where the measure was nan
                 document["intervals_undefined_replicates"] = dropped
             document["ci_level"] = intervals.level
@@ -208,11 +206,9 @@ def results_document(
                 "replicates": ranking_intervals.replicates,
                 "stratified": ranking_intervals.stratified,
             }
-            dropped = {
-                name: found.undefined_replicates
-                for name, found in ranking_intervals.intervals.items()
-                if found.undefined_replicates
-            }
+            from informed.inference.interval import undefined_counts
+
+            dropped = undefined_counts(ranking_intervals.intervals)
             if dropped:  # replicates left out of an interval where the summary was nan
                 section["intervals_undefined_replicates"] = dropped
         document["ranking"] = section

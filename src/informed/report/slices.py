@@ -19,7 +19,7 @@ import numpy as np
 from informed._common import cut_apart, json_float, printable
 from informed._terminal import PlainColumn, plain_table, report_lines
 from informed.inference.disparities import COMPARED, Disparities, differs
-from informed.inference.interval import Interval, undefined_where
+from informed.inference.interval import Interval, undefined_counts, undefined_where
 from informed.inference.slice_bootstrap import SliceBootstrap
 from informed.measures import MEASURES
 from informed.ranking.document import AREAS, value_range
@@ -368,11 +368,7 @@ def slices_document(
 def _dropped(result: SliceBootstrap, s: int) -> dict[str, Any]:
     """A slice's "intervals_undefined_replicates", where any was: how many replicates
     left a measure undefined and were left out of its interval (as `evaluate` says)."""
-    dropped = {
-        name: intervals[s].undefined_replicates
-        for name, intervals in result.intervals.items()
-        if intervals[s].undefined_replicates
-    }
+    dropped = undefined_counts({name: found[s] for name, found in result.intervals.items()})
     return {"intervals_undefined_replicates": dropped} if dropped else {}
 
 
